@@ -37,7 +37,8 @@ export type Deal = readonly Card[];
 
 const MASK64 = (1n << 64n) - 1n;
 
-function splitMix64(seed: bigint): () => bigint {
+/** SplitMix64 (Steele, Lea, Flood): a generator of unsigned 64-bit BigInts, used to expand a deal number. */
+export function splitMix64(seed: bigint): () => bigint {
   let x = seed & MASK64;
   return () => {
     x = (x + 0x9e3779b97f4a7c15n) & MASK64;
@@ -53,17 +54,14 @@ function rotl(x: number, k: number): number {
 }
 
 /**
- * The xoshiro128** generator seeded from a deal number as documented above.
+ * The xoshiro128** generator (Blackman & Vigna) from four 32-bit state words (not all zero).
  * Returns a function yielding unsigned 32-bit integers.
  */
-export function dealRandom(dealNumber: number): () => number {
-  const sm = splitMix64(BigInt(dealNumber));
-  const z1 = sm();
-  const z2 = sm();
-  let s0 = Number(z1 & 0xffffffffn);
-  let s1 = Number(z1 >> 32n);
-  let s2 = Number(z2 & 0xffffffffn);
-  let s3 = Number(z2 >> 32n);
+export function xoshiro128ss(a: number, b: number, c: number, d: number): () => number {
+  let s0 = a >>> 0;
+  let s1 = b >>> 0;
+  let s2 = c >>> 0;
+  let s3 = d >>> 0;
   return () => {
     const result = Math.imul(rotl(Math.imul(s1, 5) >>> 0, 7), 9) >>> 0;
     const t = (s1 << 9) >>> 0;
@@ -75,6 +73,19 @@ export function dealRandom(dealNumber: number): () => number {
     s3 = rotl(s3, 11);
     return result;
   };
+}
+
+/** The deal generator of algorithm version 1: xoshiro128** seeded from the deal number through SplitMix64. */
+export function dealRandom(dealNumber: number): () => number {
+  const sm = splitMix64(BigInt(dealNumber));
+  const z1 = sm();
+  const z2 = sm();
+  return xoshiro128ss(
+    Number(z1 & 0xffffffffn),
+    Number(z1 >> 32n),
+    Number(z2 & 0xffffffffn),
+    Number(z2 >> 32n),
+  );
 }
 
 /** True when `n` is a valid deal number (an integer 1 … 2^32−1). */
@@ -118,8 +129,12 @@ export function dealFromNumber(dealNumber: number): Result<Deal, DealError> {
  * Errors: `bad-deal` naming the first problem (wrong count, unknown code, duplicate).
  */
 export function parseDeal(text: string): Result<Deal, DealError> {
-  const codes = text.trim().split(/\s+/).filter((s) => s.length > 0);
-  if (codes.length !== 52) return err({ code: 'bad-deal', message: `a deal has 52 cards, got ${codes.length}` });
+  const codes = text
+    .trim()
+    .split(/\s+/)
+    .filter((s) => s.length > 0);
+  if (codes.length !== 52)
+    return err({ code: 'bad-deal', message: `a deal has 52 cards, got ${codes.length}` });
   const seen = new Set<Card>();
   const deal: Card[] = [];
   for (const code of codes) {

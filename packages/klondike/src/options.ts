@@ -69,7 +69,10 @@ export function isPresetName(name: string): name is PresetName {
 /**
  * Options of a preset with caller overrides applied (`overrides` win). Undefined override fields are ignored.
  */
-export function resolveOptions(preset: PresetName = DEFAULT_PRESET, overrides: Partial<GameOptions> = {}): GameOptions {
+export function resolveOptions(
+  preset: PresetName = DEFAULT_PRESET,
+  overrides: Partial<GameOptions> = {},
+): GameOptions {
   const out: Record<string, unknown> = { ...PRESETS[preset] };
   for (const [key, value] of Object.entries(overrides)) if (value !== undefined) out[key] = value;
   return out as unknown as GameOptions;

@@ -1,5 +1,6 @@
 /** A success value or a typed error; rules functions return this and never throw for an illegal move. */
-export type Result<T, E> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E };
+export type Result<T, E> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E };
 
 /** Wraps a success value. */
 export function ok<T>(value: T): { readonly ok: true; readonly value: T } {

@@ -21,6 +21,8 @@ export interface UndoRecord {
   readonly turnedUp: boolean;
   /** Score before the move (the floor at 0 makes score changes not invertible). */
   readonly scoreBefore: number;
+  /** Cards a draw turned onto the waste (0 for other moves). */
+  readonly drawn: number;
 }
 
 /** A persistent (shared-tail) list of undo records, newest first. */

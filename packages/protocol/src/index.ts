@@ -23,13 +23,19 @@ import {
 export const MAX_FRAME_BYTES = 4096;
 
 /** A card code such as `TH`. */
-export const CardCodeSchema = z.enum(CARD_CODES as [CardCode, ...CardCode[]]).meta({ description: 'Card code: rank A23456789TJQK + suit CDHS' });
+export const CardCodeSchema = z
+  .enum(CARD_CODES as [CardCode, ...CardCode[]])
+  .meta({ description: 'Card code: rank A23456789TJQK + suit CDHS' });
 /** A pile name: stock, waste, t1…t7, fC fD fH fS. */
 export const PileIdSchema = z.enum(PILE_IDS);
 /** A preset name of RULES.md. */
 export const PresetSchema = z.enum(PRESET_NAMES);
 /** A game id. */
-export const GameIdSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/);
+export const GameIdSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/);
 
 /** A move in the public notation (PRODUCT.md). */
 export const MoveSchema = z
@@ -69,8 +75,17 @@ export const GameStatusSchema = z.enum(GAME_STATUSES);
 export const PlayerViewSchema = z
   .object({
     options: GameOptionsSchema,
-    tableau: z.array(z.object({ faceDown: z.number().int().min(0), faceUp: z.array(CardCodeSchema) }).strict()).length(7),
-    foundations: z.object({ fC: CardCodeSchema.nullable(), fD: CardCodeSchema.nullable(), fH: CardCodeSchema.nullable(), fS: CardCodeSchema.nullable() }).strict(),
+    tableau: z
+      .array(z.object({ faceDown: z.number().int().min(0), faceUp: z.array(CardCodeSchema) }).strict())
+      .length(7),
+    foundations: z
+      .object({
+        fC: CardCodeSchema.nullable(),
+        fD: CardCodeSchema.nullable(),
+        fH: CardCodeSchema.nullable(),
+        fS: CardCodeSchema.nullable(),
+      })
+      .strict(),
     stock: z.object({ count: z.number().int().min(0) }).strict(),
     waste: z.array(CardCodeSchema),
     status: GameStatusSchema,
@@ -115,7 +130,9 @@ export const API_ERROR_STATUS = {
   internal: 500,
 } as const satisfies Record<ApiErrorCode, number>;
 
-const MoveErrorCodeSchema = z.enum(Object.keys(MOVE_ERROR_CODES) as [keyof typeof MOVE_ERROR_CODES, ...(keyof typeof MOVE_ERROR_CODES)[]]);
+const MoveErrorCodeSchema = z.enum(
+  Object.keys(MOVE_ERROR_CODES) as [keyof typeof MOVE_ERROR_CODES, ...(keyof typeof MOVE_ERROR_CODES)[]],
+);
 
 /** The body of every error response: `{"error":{"code","message"}}`, plus the current version on 409 and the rule reason on 422. */
 export const ErrorBodySchema = z
@@ -144,7 +161,9 @@ export const CreateGameBodySchema = z
     deal: z.string().max(400).optional(),
   })
   .strict()
-  .refine((b) => b.deal === undefined || b.dealNumber === undefined, { message: 'give deal or dealNumber, not both' });
+  .refine((b) => b.deal === undefined || b.dealNumber === undefined, {
+    message: 'give deal or dealNumber, not both',
+  });
 /** POST /api/games body. */
 export type CreateGameBody = z.infer<typeof CreateGameBodySchema>;
 
@@ -171,12 +190,17 @@ export const MoveBodySchema = z.object({ move: MoveSchema, version: z.number().i
 export const VersionBodySchema = z.object({ version: z.number().int().min(0).optional() }).strict();
 
 /** `{"version","view"}` after a move, undo or resignation. */
-export const StateResponseSchema = z.object({ version: z.number().int().min(0), view: PlayerViewSchema }).meta({ id: 'State' });
+export const StateResponseSchema = z
+  .object({ version: z.number().int().min(0), view: PlayerViewSchema })
+  .meta({ id: 'State' });
 /** A state response. */
 export type StateResponse = z.infer<typeof StateResponseSchema>;
 
 /** GET /api/games/:id/legal-moves response. */
-export const LegalMovesResponseSchema = z.object({ version: z.number().int().min(0), moves: z.array(MoveSchema) });
+export const LegalMovesResponseSchema = z.object({
+  version: z.number().int().min(0),
+  moves: z.array(MoveSchema),
+});
 
 /** GET /api/games/:id/deal response (only once the game has ended). */
 export const DealResponseSchema = z.object({
@@ -191,7 +215,13 @@ export const HealthResponseSchema = z.object({ status: z.literal('ok') });
 
 /** Client → server frames. `requestId` is echoed on the answer. */
 export const ClientFrameSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('subscribe'), gameId: GameIdSchema, version: z.number().int().min(0).optional() }).strict(),
+  z
+    .object({
+      type: z.literal('subscribe'),
+      gameId: GameIdSchema,
+      version: z.number().int().min(0).optional(),
+    })
+    .strict(),
   z.object({ type: z.literal('unsubscribe'), gameId: GameIdSchema }).strict(),
   z
     .object({

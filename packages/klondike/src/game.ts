@@ -1,0 +1,781 @@
+/**
+ * The rules engine: new game, legal moves, validate + apply, undo, resign, status, score and the player view.
+ * Every function is pure: it takes a state and returns a new one or a typed error (never throws for an
+ * illegal move). Rule ids refer to RULES.md.
+ */
+import { type Card, type CardCode, IS_RED, RANK, SUIT_INDEX, cardCode, makeCard } from './cards.js';
+import type { Deal } from './deal.js';
+import {
+  FOUNDATION_PILES,
+  type FoundationPileId,
+  type Move,
+  type MoveError,
+  type PileId,
+  type PileMove,
+  TABLEAU_PILES,
+  moveError,
+} from './moves.js';
+import type { GameOptions } from './options.js';
+import { type Result, err, ok } from './result.js';
+import type { GameState, History, TableauPile, UndoRecord } from './state.js';
+import type { GameStatus, PlayerView, TableauView } from './view.js';
+
+/** Where a pile name points inside the state. */
+type PileRef =
+  | { readonly kind: 'stock' }
+  | { readonly kind: 'waste' }
+  | { readonly kind: 'tableau'; readonly index: number }
+  | { readonly kind: 'foundation'; readonly suit: number };
+
+const PILE_REFS: Readonly<Record<PileId, PileRef>> = {
+  stock: { kind: 'stock' },
+  waste: { kind: 'waste' },
+  t1: { kind: 'tableau', index: 0 },
+  t2: { kind: 'tableau', index: 1 },
+  t3: { kind: 'tableau', index: 2 },
+  t4: { kind: 'tableau', index: 3 },
+  t5: { kind: 'tableau', index: 4 },
+  t6: { kind: 'tableau', index: 5 },
+  t7: { kind: 'tableau', index: 6 },
+  fC: { kind: 'foundation', suit: 0 },
+  fD: { kind: 'foundation', suit: 1 },
+  fH: { kind: 'foundation', suit: 2 },
+  fS: { kind: 'foundation', suit: 3 },
+};
+
+/** Points of S1 (standard scoring), RULES.md S1. */
+export const STANDARD_POINTS = {
+  wasteToTableau: 5,
+  wasteToFoundation: 10,
+  tableauToFoundation: 10,
+  turnUp: 5,
+  foundationToTableau: -15,
+  recycleDraw1: -100,
+  recycleDraw3AfterThird: -20,
+  freeRecyclesDraw3: 3,
+  timePenalty: 2,
+  timePenaltyEveryMs: 10_000,
+  bonusNumerator: 700_000,
+  bonusMinSeconds: 30,
+} as const;
+
+/** Points of S2 (Vegas scoring), RULES.md S2. */
+export const VEGAS_POINTS = { start: -52, toFoundation: 5, fromFoundation: -5 } as const;
+
+/** A step of a game's log: a move, an undo or a resignation. The server stores these in order. */
+export type GameAction =
+  { readonly type: 'move'; readonly move: Move } | { readonly type: 'undo' } | { readonly type: 'resign' };
+
+/**
+ * The start position of a deal (RULES.md R2): cards 1–28 cross-wise to the tableau, the top card of each pile
+ * face up; cards 29–52 to the stock, card 29 on top. Score starts at 0 (S1, S3) or −52 (S2).
+ * The deal must be 52 distinct cards (use `parseDeal` / `dealFromNumber`).
+ */
+export function newGame(deal: Deal, options: GameOptions): GameState {
+  const piles: Card[][] = [[], [], [], [], [], [], []];
+  let k = 0;
+  for (let round = 0; round < 7; round++) {
+    for (let p = round; p < 7; p++) (piles[p] as Card[]).push(deal[k++] as Card);
+  }
+  return {
+    options,
+    deal,
+    tableau: piles.map((cards, p) => ({ cards, faceDown: p })),
+    foundations: [0, 0, 0, 0],
+    stock: deal.slice(28).reverse(),
+    waste: [],
+    recycles: 0,
+    score: options.scoring === 'vegas' ? VEGAS_POINTS.start : 0,
+    moves: 0,
+    resigned: false,
+    history: null,
+  };
+}
+
+/** True when all 52 cards are on the foundations (RULES.md R12). */
+export function isWon(state: GameState): boolean {
+  const f = state.foundations;
+  return f[0] === 13 && f[1] === 13 && f[2] === 13 && f[3] === 13;
+}
+
+/** True when the game can take no more moves: won (R12) or resigned (R13). A blocked game can still move. */
+export function isOver(state: GameState): boolean {
+  return state.resigned || isWon(state);
+}
+
+/** True when the game has ended for good or is blocked: won, resigned or blocked (R12, R13). */
+export function isFinished(state: GameState): boolean {
+  return gameStatus(state) !== 'playing';
+}
+
+function redealsLeft(state: GameState): number | null {
+  const limit = state.options.redeals;
+  return limit === null ? null : Math.max(0, limit - state.recycles);
+}
+
+function fitsTableau(card: Card, pile: TableauPile): boolean {
+  const n = pile.cards.length;
+  if (n === 0) return RANK[card] === 13; // R7
+  const top = pile.cards[n - 1] as Card;
+  return RANK[card] === (RANK[top] as number) - 1 && IS_RED[card] !== IS_RED[top]; // R4
+}
+
+function fitsFoundation(card: Card, foundations: readonly number[]): boolean {
+  return RANK[card] === (foundations[SUIT_INDEX[card] as number] as number) + 1; // R8
+}
+
+function clampStandard(state: GameState, score: number): number {
+  return state.options.scoring === 'standard' ? Math.max(0, score) : score;
+}
+
+/** Builds a state with every field in one fixed order (V8 keeps one hidden class; faster than spreads). */
+function withChanges(
+  state: GameState,
+  tableau: readonly TableauPile[],
+  foundations: readonly number[],
+  stock: readonly Card[],
+  waste: readonly Card[],
+  recycles: number,
+  score: number,
+  moves: number,
+  history: History | null,
+): GameState {
+  return {
+    options: state.options,
+    deal: state.deal,
+    tableau,
+    foundations,
+    stock,
+    waste,
+    recycles,
+    score,
+    moves,
+    resigned: state.resigned,
+    history,
+  };
+}
+
+function pushHistory(state: GameState, record: UndoRecord): History {
+  return { record, previous: state.history, length: (state.history?.length ?? 0) + 1 };
+}
+
+function replacePile(tableau: readonly TableauPile[], index: number, pile: TableauPile): TableauPile[] {
+  const out = tableau.slice();
+  out[index] = pile;
+  return out;
+}
+
+function draw(state: GameState, move: Move): Result<GameState, MoveError> {
+  const n = state.stock.length;
+  if (n === 0) return err(moveError('stock-empty'));
+  const k = Math.min(state.options.draw, n); // R10: three, or all that remain
+  const waste = state.waste.slice();
+  for (let i = 1; i <= k; i++) waste.push(state.stock[n - i] as Card); // the last drawn lies on top
+  return ok(
+    withChanges(
+      state,
+      state.tableau,
+      state.foundations,
+      state.stock.slice(0, n - k),
+      waste,
+      state.recycles,
+      state.score,
+      state.moves + 1,
+      pushHistory(state, { move, turnedUp: false, scoreBefore: state.score, drawn: k }),
+    ),
+  );
+}
+
+function recycle(state: GameState, move: Move): Result<GameState, MoveError> {
+  if (state.stock.length > 0) return err(moveError('stock-not-empty'));
+  if (state.waste.length === 0) return err(moveError('waste-empty'));
+  const left = redealsLeft(state);
+  if (left !== null && left <= 0) return err(moveError('no-redeals-left'));
+  let score = state.score;
+  if (state.options.scoring === 'standard') {
+    if (state.options.draw === 1) score += STANDARD_POINTS.recycleDraw1;
+    else if (state.recycles + 1 > STANDARD_POINTS.freeRecyclesDraw3)
+      score += STANDARD_POINTS.recycleDraw3AfterThird;
+  }
+  // R11: no shuffle; the first card that went to the waste comes first.
+  const stock = state.waste.slice().reverse();
+  return ok(
+    withChanges(
+      state,
+      state.tableau,
+      state.foundations,
+      stock,
+      [],
+      state.recycles + 1,
+      clampStandard(state, score),
+      state.moves + 1,
+      pushHistory(state, { move, turnedUp: false, scoreBefore: state.score, drawn: 0 }),
+    ),
+  );
+}
+
+function isRun(cards: readonly Card[], from: number): boolean {
+  for (let i = from + 1; i < cards.length; i++) {
+    const below = cards[i - 1] as Card;
+    const above = cards[i] as Card;
+    if (RANK[above] !== (RANK[below] as number) - 1 || IS_RED[above] === IS_RED[below]) return false;
+  }
+  return true;
+}
+
+function movePile(state: GameState, move: PileMove): Result<GameState, MoveError> {
+  const from = PILE_REFS[move.from];
+  const to = PILE_REFS[move.to];
+  const count = move.count;
+  if (from === undefined || to === undefined || !Number.isInteger(count) || count < 1)
+    return err(moveError('bad-move'));
+  if (move.from === move.to) return err(moveError('same-pile'));
+  if (from.kind === 'stock')
+    return err(moveError('bad-move', 'Cards are not taken from the stock: draw instead (R10).'));
+  if (to.kind === 'stock' || to.kind === 'waste') return err(moveError('to-stock-or-waste'));
+
+  // The moving unit: its bottom card, and where it comes from.
+  let card: Card;
+  if (from.kind === 'waste') {
+    if (state.waste.length === 0) return err(moveError('empty-source'));
+    if (count !== 1) return err(moveError('count-from-single'));
+    card = state.waste[state.waste.length - 1] as Card;
+  } else if (from.kind === 'foundation') {
+    const height = state.foundations[from.suit] as number;
+    if (height === 0) return err(moveError('empty-source'));
+    if (count !== 1) return err(moveError('count-from-single'));
+    if (to.kind === 'foundation') return err(moveError('foundation-build'));
+    if (!state.options.foundationToTableau) return err(moveError('foundation-to-tableau-off')); // R9
+    card = makeCard(from.suit, height);
+  } else {
+    const pile = state.tableau[from.index] as TableauPile;
+    const n = pile.cards.length;
+    if (n === 0) return err(moveError('empty-source'));
+    if (count > n) return err(moveError('empty-source', `Pile ${move.from} has only ${n} cards.`));
+    if (count > n - pile.faceDown) return err(moveError('not-face-up'));
+    if (to.kind === 'foundation' && count !== 1) return err(moveError('count-to-foundation'));
+    if (!isRun(pile.cards, n - count)) return err(moveError('not-a-run'));
+    if (to.kind === 'tableau' && state.options.tableauMoves === 'wholePile' && count !== n - pile.faceDown) {
+      return err(moveError('whole-pile-only'));
+    }
+    card = pile.cards[n - count] as Card;
+  }
+
+  // The target accepts it?
+  if (to.kind === 'foundation') {
+    if (SUIT_INDEX[card] !== to.suit || !fitsFoundation(card, state.foundations))
+      return err(moveError('foundation-build'));
+  } else {
+    const target = state.tableau[to.index] as TableauPile;
+    if (!fitsTableau(card, target))
+      return err(moveError(target.cards.length === 0 ? 'king-to-empty' : 'tableau-build'));
+  }
+
+  // Apply.
+  let tableau: TableauPile[] | readonly TableauPile[] = state.tableau;
+  let foundations = state.foundations;
+  let waste = state.waste;
+  let moving: readonly Card[];
+  let turnedUp = false;
+  if (from.kind === 'waste') {
+    waste = state.waste.slice(0, -1);
+    moving = [card];
+  } else if (from.kind === 'foundation') {
+    foundations = state.foundations.slice();
+    (foundations as number[])[from.suit] = (foundations[from.suit] as number) - 1;
+    moving = [card];
+  } else {
+    const pile = state.tableau[from.index] as TableauPile;
+    const rest = pile.cards.slice(0, pile.cards.length - count);
+    moving = pile.cards.slice(pile.cards.length - count);
+    let faceDown = pile.faceDown;
+    if (faceDown > 0 && faceDown === rest.length) {
+      faceDown -= 1; // R6: turned up as part of the same move
+      turnedUp = true;
+    }
+    tableau = replacePile(tableau, from.index, { cards: rest, faceDown });
+  }
+  if (to.kind === 'foundation') {
+    if (foundations === state.foundations) foundations = state.foundations.slice();
+    (foundations as number[])[to.suit] = (foundations[to.suit] as number) + 1;
+  } else {
+    const target = tableau[to.index] as TableauPile;
+    tableau = replacePile(tableau, to.index, {
+      cards: target.cards.concat(moving),
+      faceDown: target.faceDown,
+    });
+  }
+
+  const score = clampStandard(state, state.score + movePoints(state.options, from.kind, to.kind, turnedUp));
+  return ok(
+    withChanges(
+      state,
+      tableau,
+      foundations,
+      state.stock,
+      waste,
+      state.recycles,
+      score,
+      state.moves + 1,
+      pushHistory(state, { move, turnedUp, scoreBefore: state.score, drawn: 0 }),
+    ),
+  );
+}
+
+/** Points a pile move earns under the game's scoring (RULES.md S1, S2; S3 scores nothing). */
+function movePoints(
+  options: GameOptions,
+  from: PileRef['kind'],
+  to: PileRef['kind'],
+  turnedUp: boolean,
+): number {
+  if (options.scoring === 'vegas') {
+    if (to === 'foundation') return VEGAS_POINTS.toFoundation;
+    if (from === 'foundation') return VEGAS_POINTS.fromFoundation;
+    return 0;
+  }
+  if (options.scoring === 'none') return 0;
+  let points = turnedUp ? STANDARD_POINTS.turnUp : 0;
+  if (from === 'waste' && to === 'tableau') points += STANDARD_POINTS.wasteToTableau;
+  else if (from === 'waste' && to === 'foundation') points += STANDARD_POINTS.wasteToFoundation;
+  else if (from === 'tableau' && to === 'foundation') points += STANDARD_POINTS.tableauToFoundation;
+  else if (from === 'foundation' && to === 'tableau') points += STANDARD_POINTS.foundationToTableau;
+  return points;
+}
+
+/**
+ * Validates and applies one move (RULES.md R4–R11, scoring S1/S2). Returns the new state, or a `MoveError`
+ * naming the rule that refuses it; the given state is never changed. Errors: `game-over` once won or resigned,
+ * plus the codes of `MOVE_ERROR_CODES`.
+ */
+export function applyMove(state: GameState, move: Move): Result<GameState, MoveError> {
+  if (isOver(state)) return err(moveError('game-over'));
+  switch (move.type) {
+    case 'draw':
+      return draw(state, move);
+    case 'recycle':
+      return recycle(state, move);
+    case 'move':
+      return movePile(state, move);
+    default:
+      return err(moveError('bad-move'));
+  }
+}
+
+/** Validates a move without keeping the result: `null` when legal, else the error of `applyMove`. */
+export function validateMove(state: GameState, move: Move): MoveError | null {
+  const r = applyMove(state, move);
+  return r.ok ? null : r.error;
+}
+
+/**
+ * Reverts the last move whole, including an R6 turn-up and the points it earned (RULES.md R14).
+ * Errors: `undo-off` (options.undo false), `game-over` (won or resigned), `nothing-to-undo`.
+ */
+export function undo(state: GameState): Result<GameState, MoveError> {
+  if (!state.options.undo) return err(moveError('undo-off'));
+  if (isOver(state)) return err(moveError('game-over'));
+  const history = state.history;
+  if (history === null) return err(moveError('nothing-to-undo'));
+  const { move, turnedUp, scoreBefore, drawn } = history.record;
+  const base = { ...state, score: scoreBefore, moves: state.moves - 1, history: history.previous };
+  if (move.type === 'draw') {
+    const w = state.waste.length;
+    const stock = state.stock.slice();
+    for (let i = 1; i <= drawn; i++) stock.push(state.waste[w - i] as Card);
+    return ok({ ...base, stock, waste: state.waste.slice(0, w - drawn) });
+  }
+  if (move.type === 'recycle') {
+    return ok({ ...base, stock: [], waste: state.stock.slice().reverse(), recycles: state.recycles - 1 });
+  }
+  const from = PILE_REFS[move.from];
+  const to = PILE_REFS[move.to];
+  // Take the unit off its target.
+  let tableau: readonly TableauPile[] = state.tableau;
+  let foundations = state.foundations;
+  let moving: readonly Card[];
+  if (to.kind === 'foundation') {
+    const height = foundations[to.suit] as number;
+    moving = [makeCard(to.suit, height)];
+    foundations = foundations.slice();
+    (foundations as number[])[to.suit] = height - 1;
+  } else if (to.kind === 'tableau') {
+    const target = tableau[to.index] as TableauPile;
+    const n = target.cards.length;
+    moving = target.cards.slice(n - move.count);
+    tableau = replacePile(tableau, to.index, {
+      cards: target.cards.slice(0, n - move.count),
+      faceDown: target.faceDown,
+    });
+  } else {
+    return err(moveError('bad-move'));
+  }
+  // Put it back where it came from.
+  let waste = state.waste;
+  if (from.kind === 'waste') {
+    waste = state.waste.concat(moving);
+  } else if (from.kind === 'foundation') {
+    if (foundations === state.foundations) foundations = foundations.slice();
+    (foundations as number[])[from.suit] = (foundations[from.suit] as number) + 1;
+  } else if (from.kind === 'tableau') {
+    const source = tableau[from.index] as TableauPile;
+    tableau = replacePile(tableau, from.index, {
+      cards: source.cards.concat(moving),
+      faceDown: turnedUp ? source.faceDown + 1 : source.faceDown,
+    });
+  }
+  return ok({ ...base, tableau, foundations, waste });
+}
+
+/** Ends the game by resignation (RULES.md R13). Errors: `game-over` when already won or resigned. */
+export function resign(state: GameState): Result<GameState, MoveError> {
+  if (isOver(state)) return err(moveError('game-over'));
+  return ok({ ...state, resigned: true });
+}
+
+/** Applies one logged action (move, undo or resign); used to rebuild a game from its stored log. */
+export function applyAction(state: GameState, action: GameAction): Result<GameState, MoveError> {
+  switch (action.type) {
+    case 'move':
+      return applyMove(state, action.move);
+    case 'undo':
+      return undo(state);
+    case 'resign':
+      return resign(state);
+  }
+}
+
+/** Rebuilds a game from its deal, options and log. Errors: the first action that does not apply, with its index. */
+export function replay(
+  deal: Deal,
+  options: GameOptions,
+  actions: readonly GameAction[],
+): Result<GameState, MoveError & { readonly index: number }> {
+  let state = newGame(deal, options);
+  for (let i = 0; i < actions.length; i++) {
+    const r = applyAction(state, actions[i] as GameAction);
+    if (!r.ok) return err({ ...r.error, index: i });
+    state = r.value;
+  }
+  return ok(state);
+}
+
+// Scratch space for legalMoves (single-threaded and not re-entrant, so sharing is safe).
+const WANT_RANK = new Int8Array(7);
+const WANT_NOT_RED = new Int8Array(7);
+
+/** Shared, frozen move objects (moves are immutable), so move generation allocates nothing per move. */
+const DRAW: Move = Object.freeze({ type: 'draw' });
+const RECYCLE: Move = Object.freeze({ type: 'recycle' });
+const TABLEAU_TO_TABLEAU: readonly (readonly (readonly Move[])[])[] = TABLEAU_PILES.map((from) =>
+  TABLEAU_PILES.map((to) =>
+    Array.from({ length: 14 }, (_, count) => Object.freeze({ type: 'move', from, to, count }) as Move),
+  ),
+);
+const TABLEAU_TO_FOUNDATION: readonly (readonly Move[])[] = TABLEAU_PILES.map((from) =>
+  FOUNDATION_PILES.map((to) => Object.freeze({ type: 'move', from, to, count: 1 }) as Move),
+);
+const WASTE_TO_FOUNDATION: readonly Move[] = FOUNDATION_PILES.map(
+  (to) => Object.freeze({ type: 'move', from: 'waste', to, count: 1 }) as Move,
+);
+const WASTE_TO_TABLEAU: readonly Move[] = TABLEAU_PILES.map(
+  (to) => Object.freeze({ type: 'move', from: 'waste', to, count: 1 }) as Move,
+);
+const FOUNDATION_TO_TABLEAU: readonly (readonly Move[])[] = FOUNDATION_PILES.map((from) =>
+  TABLEAU_PILES.map((to) => Object.freeze({ type: 'move', from, to, count: 1 }) as Move),
+);
+
+/**
+ * Every legal move from a state, in a fixed order: foundation moves first (tableau, then waste), then
+ * tableau moves, waste to tableau, foundation to tableau (R9), draw, recycle. Empty once the game is over.
+ * Every move returned applies with `applyMove`.
+ */
+export function legalMoves(state: GameState): Move[] {
+  const out: Move[] = [];
+  if (isOver(state)) return out;
+  const { tableau, foundations, options } = state;
+  // Tableau tops to foundations (R8).
+  for (let i = 0; i < 7; i++) {
+    const cards = (tableau[i] as TableauPile).cards;
+    if (cards.length === 0) continue;
+    const top = cards[cards.length - 1] as Card;
+    if (fitsFoundation(top, foundations)) {
+      out.push((TABLEAU_TO_FOUNDATION[i] as Move[])[SUIT_INDEX[top] as number] as Move);
+    }
+  }
+  const w = state.waste.length;
+  const wasteTop = w > 0 ? (state.waste[w - 1] as Card) : -1;
+  if (wasteTop >= 0 && fitsFoundation(wasteTop, foundations)) {
+    out.push(WASTE_TO_FOUNDATION[SUIT_INDEX[wasteTop] as number] as Move);
+  }
+  // Tableau to tableau (R4, R5, R7). The face-up cards of a pile always form one run.
+  const wholePile = options.tableauMoves === 'wholePile';
+  // Per target pile: the rank its next card must have (13 when empty) and the colour it must not have.
+  const want = WANT_RANK;
+  const wantRed = WANT_NOT_RED;
+  for (let j = 0; j < 7; j++) {
+    const cards = (tableau[j] as TableauPile).cards;
+    const m = cards.length;
+    if (m === 0) {
+      want[j] = 13;
+      wantRed[j] = 2; // any colour
+    } else {
+      const top = cards[m - 1] as Card;
+      want[j] = (RANK[top] as number) - 1;
+      wantRed[j] = IS_RED[top] as number;
+    }
+  }
+  for (let i = 0; i < 7; i++) {
+    const src = tableau[i] as TableauPile;
+    const cards = src.cards;
+    const n = cards.length;
+    if (n === 0) continue;
+    const topRank = RANK[cards[n - 1] as Card] as number;
+    const faceUp = n - src.faceDown;
+    const row = TABLEAU_TO_TABLEAU[i] as Move[][];
+    for (let j = 0; j < 7; j++) {
+      if (j === i) continue;
+      const count = (want[j] as number) - topRank + 1; // cards from the wanted card up to the top
+      if (count < 1 || count > faceUp) continue;
+      if (wholePile && count !== faceUp) continue;
+      if (IS_RED[cards[n - count] as Card] === wantRed[j]) continue;
+      out.push((row[j] as Move[])[count] as Move);
+    }
+  }
+  // Waste to tableau.
+  if (wasteTop >= 0) {
+    for (let j = 0; j < 7; j++) {
+      if (fitsTableau(wasteTop, tableau[j] as TableauPile)) out.push(WASTE_TO_TABLEAU[j] as Move);
+    }
+  }
+  // Foundation to tableau (R9).
+  if (options.foundationToTableau) {
+    for (let s = 0; s < 4; s++) {
+      const h = foundations[s] as number;
+      if (h === 0) continue;
+      const card = makeCard(s, h);
+      for (let j = 0; j < 7; j++) {
+        if (fitsTableau(card, tableau[j] as TableauPile))
+          out.push((FOUNDATION_TO_TABLEAU[s] as Move[])[j] as Move);
+      }
+    }
+  }
+  if (state.stock.length > 0) out.push(DRAW);
+  else if (w > 0) {
+    const left = redealsLeft(state);
+    if (left === null || left > 0) out.push(RECYCLE);
+  }
+  return out;
+}
+
+// ---------- R13: blocked ----------
+
+interface Measures {
+  readonly foundation: number;
+  readonly faceDown: number;
+  readonly stockAndWaste: number;
+  readonly empty: number;
+}
+
+function measures(state: GameState): Measures {
+  let faceDown = 0;
+  let empty = 0;
+  for (const p of state.tableau) {
+    faceDown += p.faceDown;
+    if (p.cards.length === 0) empty++;
+  }
+  const f = state.foundations;
+  return {
+    foundation: (f[0] as number) + (f[1] as number) + (f[2] as number) + (f[3] as number),
+    faceDown,
+    stockAndWaste: state.stock.length + state.waste.length,
+    empty,
+  };
+}
+
+function progressed(m: Measures, start: Measures): boolean {
+  return (
+    m.foundation > start.foundation ||
+    m.faceDown < start.faceDown ||
+    m.stockAndWaste < start.stockAndWaste ||
+    m.empty > start.empty
+  );
+}
+
+function positionKey(state: GameState): string {
+  let key = '';
+  for (const p of state.tableau) key += `${p.faceDown}:${p.cards.join(',')}|`;
+  key += `${state.foundations.join(',')}|${state.stock.join(',')}|${state.waste.join(',')}`;
+  if (state.options.redeals !== null) key += `|${state.recycles}`;
+  return key;
+}
+
+/** Most positions the R13 search visits before it gives up and says "not blocked". */
+export const BLOCKED_SEARCH_LIMIT = 4000;
+
+/**
+ * RULES.md R13: true when no sequence of moves can make progress — no card can reach a foundation, no
+ * face-down card can be turned up, no tableau pile can be emptied and no stock or waste card can be played,
+ * however often the stock is drawn or redealt. Searches the positions reachable by the moves that make no
+ * progress (tableau shuffles, foundation to tableau, draws, recycles); a search that hits
+ * `BLOCKED_SEARCH_LIMIT` answers false, so "blocked" is never said wrongly. False once won or resigned.
+ */
+export function isBlocked(state: GameState): boolean {
+  if (isOver(state)) return false;
+  const start = measures(state);
+  const seen = new Set<string>([positionKey(state)]);
+  const queue: GameState[] = [state];
+  for (let head = 0; head < queue.length; head++) {
+    const current = queue[head] as GameState;
+    for (const move of legalMoves(current)) {
+      const r = applyMove(current, move);
+      if (!r.ok) continue;
+      if (progressed(measures(r.value), start)) return false;
+      const key = positionKey(r.value);
+      if (seen.has(key)) continue;
+      if (seen.size >= BLOCKED_SEARCH_LIMIT) return false;
+      seen.add(key);
+      queue.push(r.value);
+    }
+  }
+  return true;
+}
+
+/** The status of a game: `resigned`, `won` (R12), `blocked` (R13) or `playing`. */
+export function gameStatus(state: GameState): GameStatus {
+  if (state.resigned) return 'resigned';
+  if (isWon(state)) return 'won';
+  if (isBlocked(state)) return 'blocked';
+  return 'playing';
+}
+
+// ---------- Score ----------
+
+/**
+ * The score in points for a game time of `elapsedMs` (the server's clock, first move to now or to the win).
+ * S1 standard: move points, minus 2 every 10 s when timed, never below 0, plus 700000 / seconds on a win
+ * that took at least 30 s (timed only). S2 Vegas: move points (from −52). S3 none: 0.
+ */
+export function currentScore(state: GameState, elapsedMs: number): number {
+  const { scoring, timed } = state.options;
+  if (scoring === 'none') return 0;
+  if (scoring === 'vegas' || !timed) return state.score;
+  const ms = Math.max(0, Math.floor(elapsedMs));
+  let score = Math.max(
+    0,
+    state.score - STANDARD_POINTS.timePenalty * Math.floor(ms / STANDARD_POINTS.timePenaltyEveryMs),
+  );
+  const seconds = Math.floor(ms / 1000);
+  if (isWon(state) && seconds >= STANDARD_POINTS.bonusMinSeconds)
+    score += Math.floor(STANDARD_POINTS.bonusNumerator / seconds);
+  return score;
+}
+
+// ---------- R15: auto-move and auto-complete ----------
+
+/** RULES.md R15: auto-complete applies once stock and waste are empty and every tableau card is face up. */
+export function canAutoComplete(state: GameState): boolean {
+  if (isOver(state) || state.stock.length > 0 || state.waste.length > 0) return false;
+  return state.tableau.every((p) => p.faceDown === 0);
+}
+
+/**
+ * The foundation moves that finish a game where `canAutoComplete` holds (RULES.md R15), in order; empty
+ * otherwise. With every card face up in descending runs the lowest remaining card is always a pile's top,
+ * so this always reaches the win.
+ */
+export function autoCompleteMoves(state: GameState): Move[] {
+  if (!canAutoComplete(state)) return [];
+  const moves: Move[] = [];
+  let current = state;
+  for (;;) {
+    const next = legalMoves(current).find(
+      (m) => m.type === 'move' && m.to.startsWith('f') && m.from.startsWith('t'),
+    );
+    if (next === undefined) break;
+    const r = applyMove(current, next);
+    if (!r.ok) break;
+    moves.push(next);
+    current = r.value;
+  }
+  return moves;
+}
+
+/**
+ * RULES.md R15: a foundation move that can never be needed on the tableau — a card whose rank is at most 2
+ * more than both foundations of the opposite colour (Aces and Twos always). Returns the first such move from
+ * a tableau top or the waste top, or null.
+ */
+export function safeAutoMove(state: GameState): Move | null {
+  if (isOver(state)) return null;
+  const f = state.foundations;
+  const safe = (card: Card): boolean => {
+    if (!fitsFoundation(card, f)) return false;
+    const red = IS_RED[card] === 1;
+    const opp = red ? Math.min(f[0] as number, f[3] as number) : Math.min(f[1] as number, f[2] as number);
+    return (RANK[card] as number) <= opp + 2;
+  };
+  for (let i = 0; i < 7; i++) {
+    const cards = (state.tableau[i] as TableauPile).cards;
+    const top = cards[cards.length - 1];
+    if (top !== undefined && safe(top))
+      return {
+        type: 'move',
+        from: TABLEAU_PILES[i] as PileId,
+        to: FOUNDATION_PILES[SUIT_INDEX[top] as number] as PileId,
+        count: 1,
+      };
+  }
+  const w = state.waste[state.waste.length - 1];
+  if (w !== undefined && safe(w))
+    return { type: 'move', from: 'waste', to: FOUNDATION_PILES[SUIT_INDEX[w] as number] as PileId, count: 1 };
+  return null;
+}
+
+// ---------- View ----------
+
+function foundationTop(state: GameState, suit: number): CardCode | null {
+  const h = state.foundations[suit] as number;
+  return h === 0 ? null : cardCode(makeCard(suit, h));
+}
+
+/**
+ * THE view: everything a player may see of `state` at game time `elapsedMs` (ms, the server's clock).
+ * Face-down cards appear only as a count and the stock only as a count; the result holds no engine state.
+ */
+export function playerView(state: GameState, elapsedMs: number): PlayerView {
+  const tableau: TableauView[] = state.tableau.map((p) => ({
+    faceDown: p.faceDown,
+    faceUp: p.cards.slice(p.faceDown).map(cardCode),
+  }));
+  const foundations: Record<FoundationPileId, CardCode | null> = {
+    fC: foundationTop(state, 0),
+    fD: foundationTop(state, 1),
+    fH: foundationTop(state, 2),
+    fS: foundationTop(state, 3),
+  };
+  const status = gameStatus(state);
+  return {
+    options: { ...state.options },
+    tableau,
+    foundations,
+    stock: { count: state.stock.length },
+    waste: state.waste.map(cardCode),
+    status,
+    score: currentScore(state, elapsedMs),
+    moves: state.moves,
+    recycles: state.recycles,
+    redealsLeft: redealsLeft(state),
+    canUndo: state.options.undo && state.history !== null && !isOver(state),
+    canAutoComplete: canAutoComplete(state),
+    elapsedMs: Math.max(0, Math.floor(elapsedMs)),
+  };
+}
+
+/** Codes of every card a player must not see: face-down tableau cards and the stock (for tests and audits). */
+export function hiddenCards(state: GameState): CardCode[] {
+  const out: CardCode[] = [];
+  for (const p of state.tableau) for (let i = 0; i < p.faceDown; i++) out.push(cardCode(p.cards[i] as Card));
+  for (const c of state.stock) out.push(cardCode(c));
+  return out;
+}

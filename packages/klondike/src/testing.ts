@@ -1,0 +1,70 @@
+/**
+ * Test fixtures shared by the rules, server and web tests (import from `@klondike/rules/testing`).
+ * Pure, like the rest of the package.
+ */
+import { type Card, RANK, SUIT_INDEX, cardCode, makeCard } from './cards.js';
+import { type Deal, formatDeal } from './deal.js';
+import { applyMove, gameStatus, legalMoves, newGame } from './game.js';
+import type { Move } from './moves.js';
+import type { GameOptions } from './options.js';
+import type { GameState } from './state.js';
+
+/** Inverse of R2's cross-wise deal: the deal order that puts `piles[p]` (bottom first) on pile p. */
+function dealOrder(piles: readonly (readonly Card[])[], stockDrawOrder: readonly Card[]): Deal {
+  const out: Card[] = [];
+  for (let round = 0; round < 7; round++)
+    for (let p = round; p < 7; p++) out.push((piles[p] as Card[])[round] as Card);
+  return out.concat(stockDrawOrder);
+}
+
+/**
+ * A deal that greedy play wins: the 24 lowest cards (Aces to Sixes) come out of the stock in foundation
+ * order (for draw 3 in reversed triples, so the top of each draw is the next card needed) and every tableau
+ * pile holds Sevens to Kings, highest at the bottom. Returned in the public notation.
+ */
+export function winnableDeal(draw: 1 | 3): string {
+  const order: Card[] = [];
+  for (let rank = 1; rank <= 13; rank++) for (let s = 0; s < 4; s++) order.push(makeCard(s, rank));
+  const low = order.slice(0, 24);
+  const stock: Card[] = [];
+  if (draw === 1) stock.push(...low);
+  else for (let i = 0; i < 24; i += 3) stock.push(low[i + 2] as Card, low[i + 1] as Card, low[i] as Card);
+  // Sevens..Kings, dealt so that every pile descends from bottom to top.
+  const high = order.slice(24).reverse(); // KS KH KD KC QS ... 7C
+  const piles: Card[][] = [[], [], [], [], [], [], []];
+  let k = 0;
+  for (let p = 6; p >= 0; p--) for (let i = 0; i <= p; i++) (piles[p] as Card[]).push(high[k++] as Card);
+  return formatDeal(dealOrder(piles, stock));
+}
+
+/**
+ * Plays greedily: any foundation move, else draw, else recycle. Returns the moves made and the end state;
+ * stops after `maxMoves`. With `winnableDeal` it always reaches `won`.
+ */
+export function greedyLine(start: GameState, maxMoves = 500): { moves: Move[]; end: GameState } {
+  const moves: Move[] = [];
+  let state = start;
+  while (moves.length < maxMoves && gameStatus(state) === 'playing') {
+    const legal = legalMoves(state);
+    const move =
+      legal.find((m) => m.type === 'move' && m.to.startsWith('f')) ??
+      legal.find((m) => m.type === 'draw') ??
+      legal.find((m) => m.type === 'recycle');
+    if (move === undefined) break;
+    const r = applyMove(state, move);
+    if (!r.ok) break;
+    moves.push(move);
+    state = r.value;
+  }
+  return { moves, end: state };
+}
+
+/** A winning line for `winnableDeal(options.draw)` under `options`. */
+export function winningLine(deal: Deal, options: GameOptions): Move[] {
+  return greedyLine(newGame(deal, options)).moves;
+}
+
+/** Debug text of a card list (codes, rank-suit), for test messages. */
+export function describeCards(cards: readonly Card[]): string {
+  return cards.map((c) => `${cardCode(c)}(${RANK[c]}${SUIT_INDEX[c]})`).join(' ');
+}

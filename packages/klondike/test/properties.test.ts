@@ -1,0 +1,159 @@
+/**
+ * Property-based tests (fast-check) over random deals and random sequences of moves.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  PILE_IDS,
+  PRESET_NAMES,
+  applyMove,
+  dealFromNumber,
+  gameStatus,
+  hiddenCards,
+  legalMoves,
+  newGame,
+  playerView,
+  resolveOptions,
+  sameMove,
+  undo,
+  type GameState,
+  type Move,
+  type PresetName,
+} from '../src/index.js';
+
+const NUM_RUNS = 200;
+
+/** A random reachable game: a preset, a deal number, and a list of choices among the legal moves. */
+const gameArb = fc.record({
+  preset: fc.constantFrom(...PRESET_NAMES),
+  dealNumber: fc.integer({ min: 1, max: 0xffffffff }),
+  choices: fc.array(fc.nat(), { minLength: 0, maxLength: 150 }),
+});
+
+/** Plays the game and calls `visit` on every state reached (including the start). */
+function play(
+  g: { preset: PresetName; dealNumber: number; choices: number[] },
+  visit: (s: GameState) => void,
+): GameState {
+  const deal = dealFromNumber(g.dealNumber);
+  if (!deal.ok) throw new Error('deal');
+  let state = newGame(deal.value, resolveOptions(g.preset));
+  visit(state);
+  for (const choice of g.choices) {
+    const legal = legalMoves(state);
+    if (legal.length === 0) break;
+    const r = applyMove(state, legal[choice % legal.length] as Move);
+    if (!r.ok) throw new Error(`generated legal move refused: ${r.error.code}`);
+    state = r.value;
+    visit(state);
+  }
+  return state;
+}
+
+const anyMoveArb: fc.Arbitrary<Move> = fc.oneof(
+  fc.constant({ type: 'draw' } as const),
+  fc.constant({ type: 'recycle' } as const),
+  fc.record({
+    type: fc.constant('move' as const),
+    from: fc.constantFrom(...PILE_IDS),
+    to: fc.constantFrom(...PILE_IDS),
+    count: fc.integer({ min: 0, max: 14 }),
+  }),
+);
+
+function allCards(s: GameState): number[] {
+  const cards: number[] = [...s.stock, ...s.waste];
+  for (const p of s.tableau) cards.push(...p.cards);
+  s.foundations.forEach((h, suit) => {
+    for (let r = 1; r <= h; r++) cards.push(suit * 13 + r - 1);
+  });
+  return cards;
+}
+
+describe('properties of the rules over random games', () => {
+  it('R1: the 52 cards are conserved after any sequence of legal moves', () => {
+    fc.assert(
+      fc.property(gameArb, (g) => {
+        play(g, (s) => {
+          const cards = allCards(s);
+          expect(cards.length).toBe(52);
+          expect(new Set(cards).size).toBe(52);
+        });
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  it('every generated legal move applies (and the tableau face-up cards stay runs, R4/R5)', () => {
+    fc.assert(
+      fc.property(gameArb, (g) => {
+        play(g, (s) => {
+          for (const m of legalMoves(s)) expect(applyMove(s, m).ok).toBe(true);
+        });
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('a move applies exactly when legalMoves lists it; an illegal move is refused and changes nothing', () => {
+    fc.assert(
+      fc.property(gameArb, fc.array(anyMoveArb, { minLength: 1, maxLength: 20 }), (g, probes) => {
+        const state = play(g, () => {});
+        const before = structuredClone(state);
+        const legal = legalMoves(state);
+        for (const m of probes) {
+          const r = applyMove(state, m);
+          expect(r.ok).toBe(legal.some((l) => sameMove(l, m)));
+          if (!r.ok) expect(typeof r.error.message).toBe('string');
+        }
+        expect(state).toEqual(before);
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  it('R14: undo after apply restores the prior state exactly', () => {
+    fc.assert(
+      fc.property(gameArb, (g) => {
+        play(g, (s) => {
+          for (const m of legalMoves(s)) {
+            const r = applyMove(s, m);
+            if (!r.ok) continue;
+            if (gameStatus(r.value) === 'won') continue; // a won game is over: no undo
+            const u = undo(r.value);
+            expect(u.ok).toBe(true);
+            if (u.ok) expect(u.value).toEqual(s);
+          }
+        });
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('no view of any reachable state contains a face-down or stock card', () => {
+    fc.assert(
+      fc.property(gameArb, fc.nat({ max: 3_600_000 }), (g, elapsed) => {
+        play(g, (s) => {
+          const json = JSON.stringify(playerView(s, elapsed));
+          for (const code of hiddenCards(s)) expect(json).not.toContain(`"${code}"`);
+          const view = playerView(s, elapsed);
+          expect(view.stock.count).toBe(s.stock.length);
+          expect(
+            view.tableau.reduce((n, p) => n + p.faceDown + p.faceUp.length, 0) +
+              view.stock.count +
+              view.waste.length,
+          ).toBe(52 - s.foundations.reduce((a, b) => a + b, 0));
+        });
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  it('the view holds only counts for hidden cards: its keys are exactly the PlayerView fields', () => {
+    const deal = dealFromNumber(7);
+    if (!deal.ok) throw new Error('deal');
+    const view = playerView(newGame(deal.value, resolveOptions('classic-draw3')), 0);
+    expect(Object.keys(view.stock)).toEqual(['count']);
+    for (const p of view.tableau) expect(Object.keys(p).sort()).toEqual(['faceDown', 'faceUp']);
+  });
+});
