@@ -1,0 +1,125 @@
+/**
+ * `buildApp`: the whole server as a Fastify plugin tree, without `listen` (main.ts listens; tests inject).
+ *
+ * Plugins, in order: config → db → game-rooms → rate-limit → websocket → swagger → web-client → routes.
+ * A global error handler turns every failure into `{"error":{"code","message",...}}` with protocol's
+ * API_ERROR_STATUS; the not-found handler answers /api paths with 404 `not-found` and serves the web
+ * client's index.html for other GET paths when the client is built (SPA fallback).
+ */
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  isResponseSerializationError,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import { type AppConfig, loadConfig } from './config.js';
+import { ApiError, errorBody } from './errors.js';
+import { configPlugin } from './plugins/config.js';
+import { dbPlugin } from './plugins/db.js';
+import { gameRoomsPlugin } from './plugins/game-rooms.js';
+import { rateLimitPlugin } from './plugins/rate-limit.js';
+import { hasWebClient, staticPlugin } from './plugins/static.js';
+import { swaggerPlugin } from './plugins/swagger.js';
+import { websocketPlugin } from './plugins/websocket.js';
+import { gameRoutes } from './routes/games.js';
+import { wsRoutes } from './routes/ws.js';
+import './types.js';
+
+/** Options of `buildApp`. */
+export interface BuildAppOptions {
+  /** Environment the configuration is read from (default `process.env`). */
+  readonly env?: Record<string, string | undefined>;
+  /** Configuration fields that win over the environment (tests: `dataDir: 'memory://'`, `rateLimitMax: 0`, …). */
+  readonly config?: Partial<AppConfig>;
+  /** Migrations folder (default: the repository's prisma/migrations). */
+  readonly migrationsDir?: string;
+  /** Server clock override in ms since the epoch (tests). */
+  readonly now?: () => number;
+}
+
+/** Largest accepted HTTP body, in bytes (a create body with a full deal is well under 1 KB). */
+export const BODY_LIMIT = 16 * 1024;
+
+function isFastifyError(e: unknown): e is FastifyError {
+  return e instanceof Error || (typeof e === 'object' && e !== null && 'statusCode' in e);
+}
+
+function statusOf(e: unknown): number | undefined {
+  if (typeof e !== 'object' || e === null || !('statusCode' in e)) return undefined;
+  return typeof e.statusCode === 'number' ? e.statusCode : undefined;
+}
+
+/**
+ * The global error handler: ApiError as is; zod/Fastify validation and malformed bodies as 400
+ * `bad-request`; rate limiting as 429 `rate-limited`; everything else as 500 `internal` (logged).
+ */
+function handleError(error: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error instanceof ApiError) return reply.code(error.status).send(error.toBody());
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const where = error.validationContext ?? 'request';
+    const issues = error.validation
+      .map((v) => `${v.instancePath || '/'} ${v.message ?? 'is invalid'}`)
+      .join('; ');
+    return reply.code(400).send(errorBody('bad-request', `invalid ${where}: ${issues}`));
+  }
+  const status = statusOf(error);
+  if (status === 429) {
+    const message =
+      isFastifyError(error) && typeof error.message === 'string' ? error.message : 'rate limit exceeded';
+    return reply.code(429).send(errorBody('rate-limited', message));
+  }
+  if (!isResponseSerializationError(error) && status !== undefined && status >= 400 && status < 500) {
+    if (status === 404) return reply.code(404).send(errorBody('not-found', 'not found'));
+    const message =
+      isFastifyError(error) && typeof error.message === 'string' ? error.message : 'bad request';
+    return reply.code(400).send(errorBody('bad-request', message));
+  }
+  req.log.error({ err: error }, 'request failed');
+  return reply.code(500).send(errorBody('internal', 'internal error'));
+}
+
+/**
+ * Builds the server (plugins registered and ready, not listening). The database is opened and migrated
+ * during `ready`; `app.close()` drains the rooms and closes the database.
+ * Errors: invalid configuration, database connection or migration failures reject.
+ */
+export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const config: AppConfig = { ...loadConfig(options.env ?? process.env), ...options.config };
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    bodyLimit: BODY_LIMIT,
+    forceCloseConnections: true,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0] ?? '';
+    const api = path === '/api' || path.startsWith('/api/');
+    if (!api && (req.method === 'GET' || req.method === 'HEAD') && hasWebClient(config.webDist)) {
+      return reply.type('text/html; charset=utf-8').sendFile('index.html');
+    }
+    return reply.code(404).send(errorBody('not-found', `no route ${req.method} ${path}`));
+  });
+
+  await app.register(configPlugin, { config });
+  await app.register(
+    dbPlugin,
+    options.migrationsDir !== undefined ? { migrationsDir: options.migrationsDir } : {},
+  );
+  await app.register(gameRoomsPlugin, options.now ? { now: options.now } : {});
+  await app.register(rateLimitPlugin);
+  await app.register(websocketPlugin);
+  await app.register(swaggerPlugin);
+  await app.register(staticPlugin);
+  await app.register(gameRoutes);
+  await app.register(wsRoutes);
+  await app.ready();
+  return app;
+}

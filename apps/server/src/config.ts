@@ -1,0 +1,83 @@
+/**
+ * Server configuration from the environment (PRODUCT.md: PORT, HOST, DATABASE_URL, DATA_DIR, LOG_LEVEL),
+ * plus the rate-limit knobs. `loadConfig` never reads `process.env` itself unless given it.
+ */
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+/** Log levels of Fastify's logger (pino). */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Everything the server reads from its environment. */
+export interface AppConfig {
+  /** TCP port to listen on (env PORT, default 3000; 0 = any free port). */
+  readonly port: number;
+  /** Interface to listen on (env HOST, default 0.0.0.0). */
+  readonly host: string;
+  /** Postgres connection string (env DATABASE_URL); undefined = embedded PGlite under `dataDir`. */
+  readonly databaseUrl: string | undefined;
+  /** Folder of the embedded database (env DATA_DIR, default ./.data); `memory://` = in memory (tests). */
+  readonly dataDir: string;
+  /** Logger level (env LOG_LEVEL, default info). */
+  readonly logLevel: (typeof LOG_LEVELS)[number];
+  /** HTTP requests per client per window (env RATE_LIMIT_MAX, default 600); 0 turns rate limiting off. */
+  readonly rateLimitMax: number;
+  /** Rate-limit window in ms (env RATE_LIMIT_WINDOW_MS, default 60000). */
+  readonly rateLimitWindowMs: number;
+  /** WebSocket frames per connection per second before `rate-limited` error frames (env WS_FRAMES_PER_SECOND, default 200; 0 = off). */
+  readonly wsFramesPerSecond: number;
+  /** Built web client served at / (env WEB_DIST, default apps/web/dist); ignored when the folder does not exist. */
+  readonly webDist: string;
+  /** Most games kept in memory (env MAX_LIVE_GAMES, default 10000); idle games without subscribers are evicted first. */
+  readonly maxLiveGames: number;
+}
+
+/** Default folder of the built web client: `<repo>/apps/web/dist`. */
+export const DEFAULT_WEB_DIST: string = resolve(import.meta.dirname, '../../web/dist');
+
+const emptyToUndefined = (v: unknown): unknown => (v === '' ? undefined : v);
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgresql:// URL')
+      .optional(),
+  ),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./.data')),
+  LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(LOG_LEVELS).default('info')),
+  RATE_LIMIT_MAX: z.coerce.number().int().min(0).default(600),
+  RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1).default(60_000),
+  WS_FRAMES_PER_SECOND: z.coerce.number().int().min(0).default(200),
+  WEB_DIST: z.preprocess(emptyToUndefined, z.string().default(DEFAULT_WEB_DIST)),
+  MAX_LIVE_GAMES: z.coerce.number().int().min(1).default(10_000),
+});
+
+/**
+ * Reads the configuration from an environment (e.g. `process.env`).
+ * Errors: throws an Error naming every invalid variable.
+ */
+export function loadConfig(env: Record<string, string | undefined>): AppConfig {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new Error(
+      `invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    logLevel: e.LOG_LEVEL,
+    rateLimitMax: e.RATE_LIMIT_MAX,
+    rateLimitWindowMs: e.RATE_LIMIT_WINDOW_MS,
+    wsFramesPerSecond: e.WS_FRAMES_PER_SECOND,
+    webDist: e.WEB_DIST,
+    maxLiveGames: e.MAX_LIVE_GAMES,
+  };
+}

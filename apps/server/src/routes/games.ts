@@ -1,0 +1,135 @@
+/**
+ * REST routes of the game API (all under /api). Bodies and responses are protocol's zod schemas; every
+ * view in a response comes from the rules package's `playerView` (through GameRooms).
+ */
+import {
+  CreateGameBodySchema,
+  DealResponseSchema,
+  ErrorBodySchema,
+  GameParamsSchema,
+  GameResponseSchema,
+  HealthResponseSchema,
+  LegalMovesResponseSchema,
+  MoveBodySchema,
+  StateResponseSchema,
+  VersionBodySchema,
+} from '@klondike/protocol';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import '../types.js';
+
+const errors = (...codes: (400 | 403 | 404 | 409 | 422)[]) =>
+  Object.fromEntries(codes.map((c) => [c, ErrorBodySchema]));
+
+/** GET /api/health, POST /api/games, GET /api/games/:id, moves, undo, resign, legal-moves, deal. */
+export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/api/health',
+    {
+      config: { rateLimit: false },
+      schema: { tags: ['health'], summary: 'Liveness check', response: { 200: HealthResponseSchema } },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
+
+  app.post(
+    '/api/games',
+    {
+      schema: {
+        tags: ['games'],
+        summary: 'Create a game',
+        description:
+          'Options = `preset` (default classic-draw1) with `options` overrides. The deal is `deal` (52 codes in deal order, ' +
+          'space-separated), or `dealNumber` (1…2^32−1), or a random deal number when neither is given.',
+        body: CreateGameBodySchema.nullish(),
+        response: { 201: GameResponseSchema, ...errors(400) },
+      },
+    },
+    async (req, reply) => reply.code(201).send(await app.rooms.create(req.body ?? {})),
+  );
+
+  app.get(
+    '/api/games/:id',
+    {
+      schema: {
+        tags: ['games'],
+        summary: 'A game as its player sees it',
+        params: GameParamsSchema,
+        response: { 200: GameResponseSchema, ...errors(400, 404) },
+      },
+    },
+    async (req) => app.rooms.get(req.params.id),
+  );
+
+  app.post(
+    '/api/games/:id/moves',
+    {
+      schema: {
+        tags: ['games'],
+        summary: 'Make a move',
+        description:
+          '`version` must be the current version: 409 with the current version otherwise; 422 with the rule when illegal.',
+        params: GameParamsSchema,
+        body: MoveBodySchema,
+        response: { 200: StateResponseSchema, ...errors(400, 404, 409, 422) },
+      },
+    },
+    async (req) => app.rooms.act(req.params.id, { type: 'move', move: req.body.move }, req.body.version),
+  );
+
+  app.post(
+    '/api/games/:id/undo',
+    {
+      schema: {
+        tags: ['games'],
+        summary: 'Undo the last move',
+        description: 'With `version`, refused with 409 unless it is the current version.',
+        params: GameParamsSchema,
+        body: VersionBodySchema.nullish(),
+        response: { 200: StateResponseSchema, ...errors(400, 404, 409, 422) },
+      },
+    },
+    async (req) => app.rooms.act(req.params.id, { type: 'undo' }, req.body?.version),
+  );
+
+  app.post(
+    '/api/games/:id/resign',
+    {
+      schema: {
+        tags: ['games'],
+        summary: 'Resign the game',
+        description: 'With `version`, refused with 409 unless it is the current version.',
+        params: GameParamsSchema,
+        body: VersionBodySchema.nullish(),
+        response: { 200: StateResponseSchema, ...errors(400, 404, 409, 422) },
+      },
+    },
+    async (req) => app.rooms.act(req.params.id, { type: 'resign' }, req.body?.version),
+  );
+
+  app.get(
+    '/api/games/:id/legal-moves',
+    {
+      schema: {
+        tags: ['games'],
+        summary: 'Every legal move now',
+        params: GameParamsSchema,
+        response: { 200: LegalMovesResponseSchema, ...errors(400, 404) },
+      },
+    },
+    async (req) => app.rooms.legalMoves(req.params.id),
+  );
+
+  app.get(
+    '/api/games/:id/deal',
+    {
+      schema: {
+        tags: ['games'],
+        summary: 'The full deal, once the game has ended',
+        description: '403 while the game is being played; available once it is won, resigned or blocked.',
+        params: GameParamsSchema,
+        response: { 200: DealResponseSchema, ...errors(400, 403, 404) },
+      },
+    },
+    async (req) => app.rooms.deal(req.params.id),
+  );
+};

@@ -1,0 +1,184 @@
+/**
+ * WebSocket endpoint `/api/ws`: frames of protocol's ClientFrameSchema in, ServerFrameSchema out.
+ *
+ * - A frame larger than MAX_FRAME_BYTES gets an error frame `frame-too-large` (frames beyond the socket's
+ *   hard limit, 16 × MAX_FRAME_BYTES, close the connection with 1009); malformed JSON or a frame that fails
+ *   the schema gets `bad-request`. The connection stays open in both cases.
+ * - `subscribe {gameId, version?}` answers with a `state` frame (cause `subscribe`) at the current version:
+ *   the reconnect/resync path. `move`/`undo`/`resign` need a subscription (`not-subscribed` otherwise),
+ *   follow the REST version rule, and end in a `state` frame to every subscriber of the game (the sender's
+ *   copy carries its `requestId`), or in an error frame to the sender alone.
+ * - A connection's frames are handled one at a time, in order.
+ */
+import { ClientFrameSchema, MAX_FRAME_BYTES, type ClientFrame, type ServerFrame } from '@klondike/protocol';
+import type { GameAction } from '@klondike/rules';
+import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
+import type { RawData, WebSocket } from 'ws';
+import { ApiError } from '../errors.js';
+import type { GameRooms, Subscriber } from '../rooms/game-rooms.js';
+import '../types.js';
+
+/** Hard per-frame limit of the socket (ws `maxPayload`); larger frames close the connection (1009). */
+export const WS_MAX_PAYLOAD = 16 * MAX_FRAME_BYTES;
+/** A connection whose unsent output exceeds this many bytes is a reader too slow to keep: it is closed. */
+const MAX_BUFFERED_BYTES = 1 << 20;
+
+function byteLength(data: RawData): number {
+  if (Array.isArray(data)) return data.reduce((n, b) => n + b.length, 0);
+  return data.byteLength;
+}
+
+function text(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
+  return data.toString('utf8');
+}
+
+function requestIdOf(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || !('requestId' in value)) return undefined;
+  const id = value.requestId;
+  return typeof id === 'string' && id.length <= 64 ? id : undefined;
+}
+
+/** One client connection: a subscriber of the games it subscribed to. */
+export class Connection implements Subscriber {
+  private readonly games = new Set<string>();
+  private queue: Promise<void> = Promise.resolve();
+  private windowStart = 0;
+  private framesInWindow = 0;
+
+  /** Wraps an open socket; `framesPerSecond` 0 = no per-connection frame limit. */
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly rooms: GameRooms,
+    private readonly log: FastifyBaseLogger,
+    private readonly framesPerSecond: number,
+  ) {}
+
+  /** Sends a serialised frame if the socket is open; closes a socket whose reader has fallen too far behind. */
+  send(frame: string): void {
+    if (this.socket.readyState !== this.socket.OPEN) return;
+    if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      this.socket.terminate();
+      return;
+    }
+    this.socket.send(frame);
+  }
+
+  private sendFrame(frame: ServerFrame): void {
+    this.send(JSON.stringify(frame));
+  }
+
+  private error(e: ApiError, extra: { gameId?: string; requestId?: string } = {}): void {
+    this.sendFrame({
+      type: 'error',
+      code: e.code,
+      message: e.message,
+      ...(extra.gameId !== undefined ? { gameId: extra.gameId } : {}),
+      ...(e.details.version !== undefined ? { version: e.details.version } : {}),
+      ...(e.details.reason !== undefined ? { reason: e.details.reason } : {}),
+      ...(extra.requestId !== undefined ? { requestId: extra.requestId } : {}),
+    });
+  }
+
+  /** Handles one incoming frame (size, rate, JSON and schema checks here; the rest queued in order). */
+  onMessage(data: RawData): void {
+    if (this.framesPerSecond > 0) {
+      const now = Date.now();
+      if (now - this.windowStart >= 1000) {
+        this.windowStart = now;
+        this.framesInWindow = 0;
+      }
+      if (++this.framesInWindow > this.framesPerSecond) {
+        this.error(new ApiError('rate-limited', `more than ${this.framesPerSecond} frames per second`));
+        return;
+      }
+    }
+    if (byteLength(data) > MAX_FRAME_BYTES) {
+      this.error(new ApiError('frame-too-large', `frames are limited to ${MAX_FRAME_BYTES} bytes`));
+      return;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text(data));
+    } catch {
+      this.error(new ApiError('bad-request', 'the frame is not valid JSON'));
+      return;
+    }
+    const parsed = ClientFrameSchema.safeParse(json);
+    if (!parsed.success) {
+      const requestId = requestIdOf(json);
+      const issues = parsed.error.issues
+        .map((i) => `${i.path.join('.') || '(frame)'}: ${i.message}`)
+        .join('; ');
+      this.error(
+        new ApiError('bad-request', `invalid frame: ${issues}`),
+        requestId !== undefined ? { requestId } : {},
+      );
+      return;
+    }
+    const frame = parsed.data;
+    this.queue = this.queue.then(() => this.handle(frame));
+  }
+
+  private async handle(frame: ClientFrame): Promise<void> {
+    const gameId = 'gameId' in frame ? frame.gameId : undefined;
+    const requestId = 'requestId' in frame ? frame.requestId : undefined;
+    try {
+      switch (frame.type) {
+        case 'ping':
+          this.sendFrame({ type: 'pong' });
+          return;
+        case 'subscribe':
+          await this.rooms.subscribe(frame.gameId, this);
+          this.games.add(frame.gameId);
+          return;
+        case 'unsubscribe':
+          this.rooms.unsubscribe(frame.gameId, this);
+          this.games.delete(frame.gameId);
+          return;
+        case 'move':
+        case 'undo':
+        case 'resign': {
+          if (!this.rooms.isSubscribed(frame.gameId, this)) {
+            throw new ApiError('not-subscribed', `subscribe to game ${frame.gameId} before playing it`);
+          }
+          const action: GameAction =
+            frame.type === 'move' ? { type: 'move', move: frame.move } : { type: frame.type };
+          await this.rooms.act(frame.gameId, action, frame.version, {
+            subscriber: this,
+            ...(requestId !== undefined ? { requestId } : {}),
+          });
+          return;
+        }
+      }
+    } catch (e) {
+      const extra = {
+        ...(gameId !== undefined ? { gameId } : {}),
+        ...(requestId !== undefined ? { requestId } : {}),
+      };
+      if (e instanceof ApiError) {
+        this.error(e, extra);
+      } else {
+        this.log.error({ err: e, gameId }, 'websocket frame failed');
+        this.error(new ApiError('internal', 'internal error'), extra);
+      }
+    }
+  }
+
+  /** Forgets every subscription (the socket closed). */
+  close(): void {
+    for (const id of this.games) this.rooms.unsubscribe(id, this);
+    this.games.clear();
+  }
+}
+
+/** The `/api/ws` route (needs @fastify/websocket registered on the instance). */
+export const wsRoutes: FastifyPluginAsync = async (app) => {
+  app.get('/api/ws', { websocket: true, schema: { hide: true } }, (socket, req) => {
+    const conn = new Connection(socket, app.rooms, req.log, app.config.wsFramesPerSecond);
+    socket.on('message', (data) => conn.onMessage(data));
+    socket.on('close', () => conn.close());
+    socket.on('error', (err) => req.log.debug({ err }, 'websocket error'));
+  });
+};

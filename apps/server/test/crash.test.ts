@@ -1,0 +1,184 @@
+/**
+ * Nothing acknowledged is lost: the server runs as a child process, acknowledges moves over REST, is killed
+ * with SIGKILL (also while more requests are in flight), and restarted on the same data; every game is at
+ * (at least) its last acknowledged version with the same view, and play continues. PGlite (DATA_DIR) and
+ * Postgres (DATABASE_URL, when TEST_DATABASE_URL is set).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { GameResponseSchema, LegalMovesResponseSchema, StateResponseSchema } from '@klondike/protocol';
+import { afterAll, expect, it } from 'vitest';
+import {
+  describeEachDatabase,
+  dropSchema,
+  prng,
+  testSchemaName,
+  withSchema,
+  TEST_DATABASE_URL,
+} from './helpers.js';
+
+const SERVER_DIR = resolve(import.meta.dirname, '..');
+
+async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.once('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr !== null ? addr.port : 0;
+      srv.close(() => res(port));
+    });
+  });
+}
+
+interface Server {
+  child: ChildProcess;
+  base: string;
+  output: () => string;
+}
+
+/**
+ * Starts `src/main.ts` as ONE process (`node --import tsx`, the same loader the `tsx` CLI uses; the CLI
+ * itself would put the server in a grandchild that SIGKILL on the CLI would not reach).
+ */
+async function start(env: Record<string, string>): Promise<Server> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: SERVER_DIR,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_MAX: '0',
+      DATABASE_URL: '',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 45_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${out}`);
+    try {
+      const r = await fetch(`${base}/api/health`);
+      if (r.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${out}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, base, output: () => out };
+}
+
+async function kill(server: Server): Promise<void> {
+  if (server.child.exitCode !== null || server.child.signalCode !== null) return;
+  const exited = new Promise<void>((res) => server.child.once('exit', () => res()));
+  server.child.kill('SIGKILL');
+  await exited;
+}
+
+async function json<T>(r: Promise<Response>, parse: (v: unknown) => T): Promise<{ status: number; body: T }> {
+  const res = await r;
+  const status = res.status;
+  return { status, body: parse(await res.json()) };
+}
+
+describeEachDatabase('crash: SIGKILL and restart', (db) => {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterAll(async () => {
+    for (const c of cleanups.reverse()) await c();
+  });
+
+  it('every acknowledged POST /api/games/:id/moves survives SIGKILL; GET /api/games/:id after restart shows the same version and view', async () => {
+    let env: Record<string, string>;
+    if (db.kind === 'pglite') {
+      const dir = mkdtempSync(join(tmpdir(), 'klondike-crash-'));
+      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+      env = { DATA_DIR: dir };
+    } else {
+      const url = withSchema(TEST_DATABASE_URL ?? '', testSchemaName());
+      cleanups.push(() => dropSchema(url));
+      env = { DATABASE_URL: url };
+    }
+    const rand = prng(20240611);
+    let server = await start(env);
+    cleanups.push(() => kill(server));
+    const post = (path: string, body: unknown) =>
+      fetch(`${server.base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+
+    // Acknowledged moves: three games, twelve moves each, every one answered 200 before the next.
+    const acked = new Map<string, { version: number; view: unknown }>();
+    for (const dealNumber of [101, 202, 303]) {
+      const created = await json(post('/api/games', { dealNumber, options: { timed: false } }), (v) =>
+        GameResponseSchema.parse(v),
+      );
+      expect(created.status).toBe(201);
+      const id = created.body.id;
+      let version = 0;
+      let view: unknown = created.body.view;
+      for (let i = 0; i < 12; i++) {
+        const legal = await json(fetch(`${server.base}/api/games/${id}/legal-moves`), (v) =>
+          LegalMovesResponseSchema.parse(v),
+        );
+        const move = legal.body.moves[Math.floor(rand() * legal.body.moves.length)];
+        if (!move) break;
+        const r = await json(post(`/api/games/${id}/moves`, { move, version }), (v) =>
+          StateResponseSchema.parse(v),
+        );
+        expect(r.status).toBe(200);
+        version = r.body.version;
+        view = r.body.view;
+      }
+      acked.set(id, { version, view });
+    }
+    // A burst in flight when the process dies: these may or may not have committed, never half.
+    const inFlight = [...acked].map(([id, a]) =>
+      post(`/api/games/${id}/moves`, { move: { type: 'draw' }, version: a.version }).then(
+        async (r) => ({ id, status: r.status, body: (await r.json()) as unknown }),
+        () => null,
+      ),
+    );
+    await kill(server);
+    for (const r of await Promise.all(inFlight)) {
+      if (r?.status === 200) {
+        const s = StateResponseSchema.parse(r.body);
+        acked.set(r.id, { version: s.version, view: s.view });
+      }
+    }
+
+    server = await start(env);
+    for (const [id, a] of acked) {
+      const g = await json(fetch(`${server.base}/api/games/${id}`), (v) => GameResponseSchema.parse(v));
+      expect(g.status).toBe(200);
+      expect(g.body.version).toBeGreaterThanOrEqual(a.version);
+      expect(g.body.version).toBeLessThanOrEqual(a.version + 1);
+      if (g.body.version === a.version)
+        expect({ ...g.body.view, elapsedMs: 0 }).toEqual({ ...(a.view as object), elapsedMs: 0 });
+      // Play continues from there.
+      const next = await post(`/api/games/${id}/resign`, { version: g.body.version });
+      expect(next.status).toBe(200);
+    }
+    // And a clean shutdown (SIGTERM) also keeps everything.
+    const exited = new Promise<number | null>((res) => server.child.once('exit', (code) => res(code)));
+    server.child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    server = await start(env);
+    for (const [id] of acked) {
+      const g = await json(fetch(`${server.base}/api/games/${id}`), (v) => GameResponseSchema.parse(v));
+      expect(g.body.view.status).toBe('resigned');
+    }
+    await kill(server);
+  }, 120_000);
+});

@@ -1,0 +1,311 @@
+/**
+ * Test helpers: a server per test file on PGlite (in memory) and, when TEST_DATABASE_URL is set, on
+ * Postgres in a schema of its own; the winnable deal; a seeded PRNG; a WebSocket client.
+ */
+import { randomBytes } from 'node:crypto';
+import { ServerFrameSchema, type ServerFrame } from '@klondike/protocol';
+import {
+  type Card,
+  type Deal,
+  FOUNDATION_PILES,
+  type FoundationPileId,
+  type TableauPileId,
+  type Move,
+  SUIT_INDEX,
+  TABLEAU_PILES,
+  formatDeal,
+  parseCard,
+} from '@klondike/rules';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { describe } from 'vitest';
+import WebSocket from 'ws';
+import { type BuildAppOptions, buildApp } from '../src/app.js';
+import type { AppConfig } from '../src/config.js';
+import { splitSchemaParam } from '../src/db/database.js';
+
+/** Postgres for tests (CI: postgresql://postgres@127.0.0.1:5432/klondike_test); unset = PGlite only. */
+export const TEST_DATABASE_URL: string | undefined = process.env.TEST_DATABASE_URL || undefined;
+
+/** A database the tests of one file run on. */
+export interface TestDatabase {
+  /** `pglite` or `postgres`. */
+  readonly kind: 'pglite' | 'postgres';
+  /** Config fields pointing a new server at a fresh database (a new schema on Postgres). */
+  config(): Pick<AppConfig, 'databaseUrl' | 'dataDir'>;
+  /** Drops every Postgres schema `config()` handed out. */
+  cleanup(): Promise<void>;
+}
+
+/** Adds `?schema=NAME` to a Postgres URL. */
+export function withSchema(url: string, schema: string): string {
+  const u = new URL(url);
+  u.searchParams.set('schema', schema);
+  return u.toString();
+}
+
+/** Drops a test schema (and everything in it). */
+export async function dropSchema(urlWithSchema: string): Promise<void> {
+  const { url, schema } = splitSchemaParam(urlWithSchema);
+  if (schema === undefined) return;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema.replace(/"/g, '""')}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh schema name for a test. */
+export function testSchemaName(): string {
+  return `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+}
+
+function pgliteDatabase(): TestDatabase {
+  return {
+    kind: 'pglite',
+    config: () => ({ databaseUrl: undefined, dataDir: 'memory://' }),
+    cleanup: async () => {},
+  };
+}
+
+function postgresDatabase(baseUrl: string): TestDatabase {
+  const urls: string[] = [];
+  return {
+    kind: 'postgres',
+    config: () => {
+      const url = withSchema(baseUrl, testSchemaName());
+      urls.push(url);
+      return { databaseUrl: url, dataDir: 'memory://' };
+    },
+    cleanup: async () => {
+      for (const url of urls.splice(0)) await dropSchema(url);
+    },
+  };
+}
+
+/**
+ * Declares the same suite on PGlite and on Postgres. The Postgres variant needs a Postgres server, which
+ * CI and the dev machines provide through TEST_DATABASE_URL; where it is unset there is nothing to run
+ * against, so that variant is skipped (PGlite still runs).
+ */
+export function describeEachDatabase(title: string, body: (db: TestDatabase) => void): void {
+  describe(`${title} [PGlite]`, () => body(pgliteDatabase()));
+  // Skipped without TEST_DATABASE_URL: no Postgres server to talk to (see above).
+  describe.skipIf(TEST_DATABASE_URL === undefined)(`${title} [Postgres]`, () =>
+    body(postgresDatabase(TEST_DATABASE_URL ?? '')),
+  );
+}
+
+/** Builds a quiet test server on `db` (rate limits off, no web client unless configured). */
+export async function testApp(db: TestDatabase, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  return buildApp({
+    env: {},
+    ...options,
+    config: {
+      logLevel: 'silent',
+      rateLimitMax: 0,
+      wsFramesPerSecond: 0,
+      webDist: '/nonexistent-web-dist',
+      ...db.config(),
+      ...options.config,
+    },
+  });
+}
+
+/** mulberry32: a small seeded PRNG returning floats in [0, 1). */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function card(code: string): Card {
+  const c = parseCard(code);
+  if (c === undefined) throw new Error(`bad card ${code}`);
+  return c;
+}
+
+const RANKS = 'A23456789TJQK';
+const suitRun = (suit: string, from: number, to: number): string[] =>
+  Array.from({ length: to - from + 1 }, (_, i) => `${RANKS[from - 1 + i]}${suit}`);
+
+/**
+ * A deal that simple moves win, under draw 1 and draw 3 alike.
+ * Stock (24 cards): AC…KC, AD…JD in eight triples, each triple dealt in reverse so that drawing it (three
+ * single draws, or one draw of three) leaves its lowest card on top of the waste: play the three to the
+ * foundations. Tableau (28 cards): QD KD AH…KH AS…KS, pile t1 takes the first, t2 the next two, …, each
+ * pile holding its cards so that the next one needed is on top (turned up when the one above leaves).
+ */
+export function winningDeal(): Deal {
+  const stockOrder = [...suitRun('C', 1, 13), ...suitRun('D', 1, 11)];
+  const stock: string[] = [];
+  for (let i = 0; i < 24; i += 3) stock.push(...stockOrder.slice(i, i + 3).reverse());
+  const tableauSeq = ['QD', 'KD', ...suitRun('H', 1, 13), ...suitRun('S', 1, 13)];
+  // piles[i] listed top → bottom; convert to deal order (round r deals position r of piles r..6).
+  const piles: string[][] = [];
+  let k = 0;
+  for (let i = 0; i < 7; i++) {
+    piles.push(tableauSeq.slice(k, k + i + 1));
+    k += i + 1;
+  }
+  const deal: string[] = [];
+  for (let r = 0; r < 7; r++) {
+    for (let i = r; i < 7; i++) {
+      const pile = piles[i] as string[];
+      deal.push(pile[pile.length - 1 - r] as string); // position r from the bottom
+    }
+  }
+  deal.push(...stock);
+  return deal.map(card);
+}
+
+/** The deal of `winningDeal` in public notation. */
+export function winningDealText(): string {
+  return formatDeal(winningDeal());
+}
+
+const toFoundation = (from: TableauPileId | 'waste', code: string): Move => ({
+  type: 'move',
+  from,
+  to: FOUNDATION_PILES[SUIT_INDEX[card(code)] as number] as FoundationPileId,
+  count: 1,
+});
+
+/** The winning line of `winningDeal` for draw 1 or draw 3 (76 or 60 moves). */
+export function winningLine(draw: 1 | 3): Move[] {
+  const moves: Move[] = [];
+  const stockOrder = [...suitRun('C', 1, 13), ...suitRun('D', 1, 11)];
+  for (let i = 0; i < 24; i += 3) {
+    for (let d = 0; d < (draw === 1 ? 3 : 1); d++) moves.push({ type: 'draw' });
+    for (const code of stockOrder.slice(i, i + 3)) moves.push(toFoundation('waste', code));
+  }
+  const tableauSeq = ['QD', 'KD', ...suitRun('H', 1, 13), ...suitRun('S', 1, 13)];
+  let k = 0;
+  for (let i = 0; i < 7; i++) {
+    for (const code of tableauSeq.slice(k, k + i + 1))
+      moves.push(toFoundation(TABLEAU_PILES[i] as TableauPileId, code));
+    k += i + 1;
+  }
+  return moves;
+}
+
+/** Every `"XX"` card code (quoted, as JSON writes it) of `hidden` that occurs in `text`. */
+export function leakedCards(text: string, hidden: readonly string[]): string[] {
+  return hidden.filter((code) => text.includes(`"${code}"`));
+}
+
+/** A WebSocket test client that validates and collects every server frame. */
+export class WsClient {
+  /** Every frame received, in order, as parsed objects. */
+  readonly frames: ServerFrame[] = [];
+  /** Every frame received, as raw text. */
+  readonly texts: string[] = [];
+  private waiters: {
+    pred: (f: ServerFrame) => boolean;
+    resolve: (f: ServerFrame) => void;
+    reject: (e: Error) => void;
+    from: number;
+  }[] = [];
+  /** Close code once closed. */
+  closeCode: number | undefined;
+
+  private constructor(readonly socket: WebSocket) {
+    socket.on('message', (data: WebSocket.RawData) => {
+      const text = Array.isArray(data)
+        ? Buffer.concat(data).toString('utf8')
+        : Buffer.from(data as ArrayBuffer).toString('utf8');
+      this.texts.push(text);
+      const frame = ServerFrameSchema.parse(JSON.parse(text));
+      this.frames.push(frame);
+      this.check();
+    });
+    socket.on('close', (code) => {
+      this.closeCode = code;
+      for (const w of this.waiters.splice(0)) w.reject(new Error(`socket closed (${code})`));
+    });
+  }
+
+  /** Connects to `ws://host:port/api/ws`. */
+  static async connect(url: string): Promise<WsClient> {
+    const socket = new WebSocket(url);
+    await new Promise<void>((resolve, reject) => {
+      socket.once('open', () => resolve());
+      socket.once('error', reject);
+    });
+    return new WsClient(socket);
+  }
+
+  private check(): void {
+    for (const w of [...this.waiters]) {
+      const found = this.frames.slice(w.from).find(w.pred);
+      if (found) {
+        this.waiters.splice(this.waiters.indexOf(w), 1);
+        w.resolve(found);
+      }
+    }
+  }
+
+  /** Sends a frame (an object is JSON-encoded; a string is sent as is). */
+  send(frame: object | string): void {
+    this.socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+  }
+
+  /** Resolves with the first frame (received from index `from` on, default: any) matching `pred`. */
+  waitFor(pred: (f: ServerFrame) => boolean, from = 0, timeoutMs = 5000): Promise<ServerFrame> {
+    const found = this.frames.slice(from).find(pred);
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('timed out waiting for a frame')), timeoutMs);
+      this.waiters.push({
+        pred,
+        from,
+        resolve: (f) => {
+          clearTimeout(timer);
+          resolve(f);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      });
+    });
+  }
+
+  /** Sends a frame and waits for the next frame (after it) matching `pred`. */
+  request(frame: object | string, pred: (f: ServerFrame) => boolean): Promise<ServerFrame> {
+    const from = this.frames.length;
+    this.send(frame);
+    return this.waitFor(pred, from);
+  }
+
+  /** Waits until the socket is closed; resolves with the close code. */
+  closed(timeoutMs = 5000): Promise<number> {
+    if (this.closeCode !== undefined) return Promise.resolve(this.closeCode);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('socket did not close')), timeoutMs);
+      this.socket.once('close', (code: number) => {
+        clearTimeout(timer);
+        resolve(code);
+      });
+    });
+  }
+
+  /** Closes the socket. */
+  close(): void {
+    this.socket.close();
+  }
+}
+
+/** The ws:// URL of a listening app. */
+export function wsUrl(app: FastifyInstance): string {
+  const addr = app.server.address();
+  if (addr === null || typeof addr === 'string') throw new Error('not listening');
+  return `ws://127.0.0.1:${addr.port}/api/ws`;
+}
