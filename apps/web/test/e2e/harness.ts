@@ -1,0 +1,128 @@
+/**
+ * Browser-test harness: builds the client if needed, starts the real server (apps/server, tsx) on a free port
+ * with a temporary DATA_DIR, and launches Debian's chromium through playwright-core.
+
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import * as Playwright from 'playwright-core';
+
+export type { Browser, BrowserContext, Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
+
+export const WEB_DIR = resolve(import.meta.dirname, '../..');
+export const SERVER_DIR = resolve(WEB_DIR, '../server');
+
+/** playwright-core (a dev dependency of this package). */
+export function loadPlaywright(): typeof Playwright {
+  return Playwright;
+}
+
+/** Why the browser test cannot run here, or null when it can. */
+export function skipReason(): string | null {
+  if (!existsSync(CHROMIUM)) return `${CHROMIUM} is missing (apt-get install -y chromium)`;
+  if (!existsSync(join(SERVER_DIR, 'src/main.ts'))) return 'apps/server/src/main.ts does not exist';
+  return null;
+}
+
+/** Builds apps/web/dist unless it exists (the `test` script builds first; set E2E_BUILD=1 to force). */
+export function ensureBuilt(): void {
+  if (existsSync(join(WEB_DIR, 'dist/index.html')) && process.env.E2E_BUILD !== '1') return;
+  execFileSync(join(WEB_DIR, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], {
+    cwd: WEB_DIR,
+    stdio: 'inherit',
+  });
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.once('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => ok(port));
+    });
+  });
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly port: number;
+  readonly dataDir: string;
+  /** Stops the server (SIGTERM); removes its data unless `keepData`. */
+  stop(keepData?: boolean): Promise<void>;
+}
+
+/**
+ * Starts `tsx apps/server/src/main.ts` and waits for /api/health. Pass the port and data folder of a stopped
+ * server to restart it on the same address and data.
+ */
+export async function startServer(reuse?: { port: number; dataDir: string }): Promise<RunningServer> {
+  const port = reuse?.port ?? (await freePort());
+  const dataDir = reuse?.dataDir ?? mkdtempSync(join(tmpdir(), 'klondike-e2e-'));
+  const tsx =
+    [join(SERVER_DIR, 'node_modules/.bin/tsx'), join(WEB_DIR, '../../node_modules/.bin/tsx')].find((p) =>
+      existsSync(p),
+    ) ?? 'tsx';
+  let output = '';
+  const child: ChildProcess = spawn(tsx, ['src/main.ts'], {
+    cwd: SERVER_DIR,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      WEB_DIST: join(WEB_DIR, 'dist'),
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_MAX: '0',
+      DATABASE_URL: '',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not start within 90 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    url,
+    port,
+    dataDir,
+    async stop(keepData = false) {
+      if (child.exitCode === null) {
+        const exited = new Promise<void>((r) => child.once('exit', () => r()));
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      if (!keepData) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

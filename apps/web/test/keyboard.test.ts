@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { keyAction } from '../src/lib/keyboard';
+import { makeView } from './fixtures';
+
+const view = makeView({
+  tableau: [
+    [0, ['TD', '9C']],
+    [0, ['TH']],
+    [0, []],
+    [0, ['AH']],
+  ],
+  waste: ['8H'],
+  stock: 4,
+});
+
+describe('keyboard mapping', () => {
+  it('Space and D draw; U and Ctrl/Cmd+Z undo', () => {
+    expect(keyAction({ key: ' ' }, null, view)).toEqual({ type: 'stock' });
+    expect(keyAction({ key: 'd' }, null, view)).toEqual({ type: 'stock' });
+    expect(keyAction({ key: 'u' }, null, view)).toEqual({ type: 'undo' });
+    expect(keyAction({ key: 'z', ctrlKey: true }, null, view)).toEqual({ type: 'undo' });
+    expect(keyAction({ key: 'Z', metaKey: true }, null, view)).toEqual({ type: 'undo' });
+    expect(keyAction({ key: 'z', ctrlKey: true, shiftKey: true }, null, view)).toBeNull();
+    expect(keyAction({ key: 'c', ctrlKey: true }, null, view)).toBeNull();
+  });
+
+  it('a number selects a tableau pile, a second number moves the run that fits there', () => {
+    expect(keyAction({ key: '1' }, null, view)).toEqual({ type: 'select', pile: 't1' });
+    expect(keyAction({ key: '2' }, { pile: 't1' }, view)).toEqual({
+      type: 'move',
+      move: { type: 'move', from: 't1', to: 't2', count: 1 },
+    });
+    expect(keyAction({ key: '3' }, { pile: 't1' }, view)).toMatchObject({ type: 'invalid' });
+    expect(keyAction({ key: '1' }, { pile: 't1' }, view)).toEqual({ type: 'cancel' });
+    expect(keyAction({ key: '3' }, null, view)).toMatchObject({ type: 'invalid' });
+  });
+
+  it('W selects the waste, F sends the selection to its foundation', () => {
+    expect(keyAction({ key: 'w' }, null, view)).toEqual({ type: 'select', pile: 'waste' });
+    expect(keyAction({ key: 'f' }, { pile: 't4' }, view)).toEqual({
+      type: 'move',
+      move: { type: 'move', from: 't4', to: 'fH', count: 1 },
+    });
+    expect(keyAction({ key: 'f' }, { pile: 'waste' }, view)).toMatchObject({ type: 'invalid' });
+    expect(keyAction({ key: 'f' }, null, view)).toMatchObject({ type: 'invalid' });
+    expect(keyAction({ key: '2' }, { pile: 'waste' }, view)).toMatchObject({ type: 'invalid' });
+  });
+
+  it('Esc cancels a selection and is left alone without one', () => {
+    expect(keyAction({ key: 'Escape' }, { pile: 't1' }, view)).toEqual({ type: 'cancel' });
+    expect(keyAction({ key: 'Escape' }, null, view)).toBeNull();
+  });
+
+  it('A auto-completes only when the view allows it; N opens a new game', () => {
+    expect(keyAction({ key: 'a' }, null, view)).toMatchObject({ type: 'invalid' });
+    expect(keyAction({ key: 'a' }, null, { ...view, canAutoComplete: true })).toEqual({
+      type: 'autocomplete',
+    });
+    expect(keyAction({ key: 'n' }, null, view)).toEqual({ type: 'new-game' });
+  });
+
+  it('ignores other keys, and play keys once the game is over', () => {
+    expect(keyAction({ key: 'x' }, null, view)).toBeNull();
+    expect(keyAction({ key: 'Tab' }, null, view)).toBeNull();
+    expect(keyAction({ key: '1', altKey: true }, null, view)).toBeNull();
+    const over = { ...view, status: 'won' as const };
+    expect(keyAction({ key: '1' }, null, over)).toMatchObject({ type: 'invalid' });
+    expect(keyAction({ key: 'n' }, null, over)).toEqual({ type: 'new-game' });
+  });
+});

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { cardInfo, cardName, parseDealText } from '../src/lib/cards';
+import { describeMove, formatTime } from '../src/lib/format';
+import { gamePath, parseRoute, shareLink } from '../src/lib/route';
+import { backoffDelay } from '../src/composables/useSocket';
+import { clockRunning } from '../src/composables/useElapsed';
+import { makeView } from './fixtures';
+
+describe('cards', () => {
+  it('R1: parses codes, colours and names', () => {
+    expect(cardInfo('TH')).toEqual({ code: 'TH', rank: 10, suit: 'H', red: true });
+    expect(cardInfo('AS')?.red).toBe(false);
+    expect(cardInfo('1H')).toBeUndefined();
+    expect(cardInfo('TX')).toBeUndefined();
+    expect(cardName('QD')).toBe('Queen of diamonds');
+  });
+
+  it('validates a pasted deal', () => {
+    const codes = 'A23456789TJQK'.split('').flatMap((r) => 'CDHS'.split('').map((s) => r + s));
+    expect(parseDealText(codes.join(' ').toLowerCase())).toEqual({ ok: true, deal: codes.join(' ') });
+    expect(parseDealText(codes.join(',\n'))).toMatchObject({ ok: true });
+    expect(parseDealText(codes.slice(1).join(' '))).toMatchObject({ ok: false });
+    expect(parseDealText([...codes.slice(1), 'AD'].join(' '))).toMatchObject({
+      ok: false,
+      error: 'AD appears twice.',
+    });
+  });
+});
+
+describe('routes', () => {
+  it('reads game, share and new-game URLs', () => {
+    expect(parseRoute('/game/abc_12-X', '')).toEqual({ kind: 'game', id: 'abc_12-X' });
+    expect(parseRoute('/', '?deal=123&preset=classic-draw3')).toEqual({
+      kind: 'deal',
+      dealNumber: 123,
+      preset: 'classic-draw3',
+    });
+    expect(parseRoute('/', '?deal=123&preset=nope')).toEqual({ kind: 'deal', dealNumber: 123, preset: null });
+    expect(parseRoute('/', '?deal=0')).toEqual({ kind: 'new', preset: null });
+    expect(parseRoute('/', '?deal=99999999999')).toEqual({ kind: 'new', preset: null });
+    expect(parseRoute('/', '')).toEqual({ kind: 'new', preset: null });
+  });
+
+  it('builds share links and game paths that parse back', () => {
+    const link = new URL(shareLink('http://x.test', 42, 'vegas-draw1'));
+    expect(link.pathname + link.search).toBe('/?deal=42&preset=vegas-draw1');
+    expect(parseRoute(link.pathname, link.search)).toEqual({
+      kind: 'deal',
+      dealNumber: 42,
+      preset: 'vegas-draw1',
+    });
+    expect(gamePath('g1')).toBe('/game/g1');
+  });
+});
+
+describe('formatting', () => {
+  it('formats the timer', () => {
+    expect(formatTime(0)).toBe('0:00');
+    expect(formatTime(65_400)).toBe('1:05');
+    expect(formatTime(3_725_000)).toBe('1:02:05');
+  });
+
+  it('describes moves for the live region', () => {
+    const before = makeView({ tableau: [[0, ['9H', '8C']]], waste: ['AH'] });
+    expect(describeMove({ type: 'move', from: 't1', to: 't2', count: 2 }, before, before)).toBe(
+      'Moved Nine of hearts and 1 more to pile 2.',
+    );
+    expect(describeMove({ type: 'move', from: 'waste', to: 'fH', count: 1 }, before, before)).toBe(
+      'Moved Ace of hearts to its foundation.',
+    );
+    expect(describeMove({ type: 'draw' }, before, makeView({ waste: ['5S'] }))).toBe('Drew Five of spades.');
+  });
+});
+
+describe('socket backoff and clock', () => {
+  it('backs off exponentially with jitter, capped', () => {
+    expect(backoffDelay(0, 300, 8000, () => 0)).toBe(150);
+    expect(backoffDelay(0, 300, 8000, () => 1)).toBe(300);
+    expect(backoffDelay(3, 300, 8000, () => 1)).toBe(2400);
+    expect(backoffDelay(10, 300, 8000, () => 1)).toBe(8000);
+    expect(backoffDelay(100, 300, 8000, () => 0.5)).toBe(6000);
+  });
+
+  it('the clock runs only in play after the first move', () => {
+    expect(clockRunning(null)).toBe(false);
+    expect(clockRunning({ version: 0, view: makeView() })).toBe(false);
+    expect(clockRunning({ version: 1, view: { ...makeView(), moves: 1 } })).toBe(true);
+    expect(clockRunning({ version: 9, view: { ...makeView(), moves: 3, status: 'won' } })).toBe(false);
+  });
+});

@@ -1,0 +1,24 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import vue from '@vitejs/plugin-vue';
+
+// The Fastify server (apps/server) serves `dist/` on port 3000; in dev, Vite proxies /api (REST and the
+// /api/ws WebSocket) to it.
+const target = process.env.KLONDIKE_API ?? 'http://localhost:3000';
+
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  plugins: [vue()],
+  server: {
+    port: 5173,
+    proxy: {
+      '/api': { target, changeOrigin: true, ws: true },
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    reportCompressedSize: true,
+  },
+});
