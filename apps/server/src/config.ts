@@ -16,7 +16,11 @@ export interface AppConfig {
   readonly host: string;
   /** Postgres connection string (env DATABASE_URL); undefined = embedded PGlite under `dataDir`. */
   readonly databaseUrl: string | undefined;
-  /** Folder of the embedded database (env DATA_DIR, default ./.data); `memory://` = in memory (tests). */
+  /**
+   * Folder of the embedded database (env DATA_DIR, default ./.data); `memory://` = in memory (tests).
+   * A relative path is taken from where the command was started (pnpm's INIT_CWD, else the working
+   * directory), so `pnpm start` at the repo root keeps the data in `<repo>/.data`.
+   */
   readonly dataDir: string;
   /** Logger level (env LOG_LEVEL, default info). */
   readonly logLevel: (typeof LOG_LEVELS)[number];
@@ -72,7 +76,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
-    dataDir: e.DATA_DIR,
+    dataDir: e.DATA_DIR.includes('://') ? e.DATA_DIR : resolve(env.INIT_CWD || process.cwd(), e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
     rateLimitMax: e.RATE_LIMIT_MAX,
     rateLimitWindowMs: e.RATE_LIMIT_WINDOW_MS,
