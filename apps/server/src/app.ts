@@ -1,7 +1,7 @@
 /**
  * `buildApp`: the whole server as a Fastify plugin tree, without `listen` (main.ts listens; tests inject).
  *
- * Plugins, in order: config → db → game-rooms → rate-limit → websocket → swagger → web-client → routes.
+ * Plugins, in order: config → db → game-rooms → rate-limit → solver → websocket → swagger → web-client → routes.
  * A global error handler turns every failure into `{"error":{"code","message",...}}` with protocol's
  * API_ERROR_STATUS; the not-found handler answers /api paths with 404 `not-found` and serves the web
  * client's index.html for other GET paths when the client is built (SPA fallback).
@@ -24,10 +24,12 @@ import { configPlugin } from './plugins/config.js';
 import { dbPlugin } from './plugins/db.js';
 import { gameRoomsPlugin } from './plugins/game-rooms.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
+import { solverPlugin } from './plugins/solver.js';
 import { hasWebClient, staticPlugin } from './plugins/static.js';
 import { swaggerPlugin } from './plugins/swagger.js';
 import { websocketPlugin } from './plugins/websocket.js';
 import { gameRoutes } from './routes/games.js';
+import { solveRoutes } from './routes/solve.js';
 import { wsRoutes } from './routes/ws.js';
 import './types.js';
 
@@ -115,10 +117,12 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   );
   await app.register(gameRoomsPlugin, options.now ? { now: options.now } : {});
   await app.register(rateLimitPlugin);
+  await app.register(solverPlugin);
   await app.register(websocketPlugin);
   await app.register(swaggerPlugin);
   await app.register(staticPlugin);
   await app.register(gameRoutes);
+  await app.register(solveRoutes);
   await app.register(wsRoutes);
   await app.ready();
   return app;

@@ -2,7 +2,9 @@
  * Server configuration from the environment (PRODUCT.md: PORT, HOST, DATABASE_URL, DATA_DIR, LOG_LEVEL),
  * plus the rate-limit knobs. `loadConfig` never reads `process.env` itself unless given it.
  */
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { MAX_SOLVE_TIME_MS } from '@klondike/protocol';
 import { z } from 'zod';
 
 /** Log levels of Fastify's logger (pino). */
@@ -34,6 +36,16 @@ export interface AppConfig {
   readonly webDist: string;
   /** Most games kept in memory (env MAX_LIVE_GAMES, default 10000); idle games without subscribers are evicted first. */
   readonly maxLiveGames: number;
+  /** Solver worker threads (env SOLVER_THREADS, default cores − 1, at least 1). */
+  readonly solverThreads: number;
+  /** Cap on a POST /api/solve time limit, ms (env SOLVE_MAX_MS, default 10000). */
+  readonly solveMaxMs: number;
+  /** Time a hint may search, ms (env HINT_TIME_MS, default 3000). */
+  readonly hintTimeMs: number;
+  /** Solve and hint requests per client per minute (env SOLVE_RATE_MAX, default 30; 0 = no extra limit). */
+  readonly solveRateMax: number;
+  /** Solver jobs waiting for a thread before new ones get 503 solver-busy (env SOLVER_QUEUE, default 64). */
+  readonly solverQueue: number;
 }
 
 /** Default folder of the built web client: `<repo>/apps/web/dist`. */
@@ -58,6 +70,16 @@ const EnvSchema = z.object({
   WS_FRAMES_PER_SECOND: z.coerce.number().int().min(0).default(200),
   WEB_DIST: z.preprocess(emptyToUndefined, z.string().default(DEFAULT_WEB_DIST)),
   MAX_LIVE_GAMES: z.coerce.number().int().min(1).default(10_000),
+  SOLVER_THREADS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .default(Math.max(1, availableParallelism() - 1)),
+  SOLVE_MAX_MS: z.coerce.number().int().min(1).max(MAX_SOLVE_TIME_MS).default(10_000),
+  HINT_TIME_MS: z.coerce.number().int().min(1).max(MAX_SOLVE_TIME_MS).default(3_000),
+  SOLVE_RATE_MAX: z.coerce.number().int().min(0).default(30),
+  SOLVER_QUEUE: z.coerce.number().int().min(0).default(64),
 });
 
 /**
@@ -83,5 +105,10 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     wsFramesPerSecond: e.WS_FRAMES_PER_SECOND,
     webDist: e.WEB_DIST,
     maxLiveGames: e.MAX_LIVE_GAMES,
+    solverThreads: e.SOLVER_THREADS,
+    solveMaxMs: e.SOLVE_MAX_MS,
+    hintTimeMs: e.HINT_TIME_MS,
+    solveRateMax: e.SOLVE_RATE_MAX,
+    solverQueue: e.SOLVER_QUEUE,
   };
 }

@@ -2,6 +2,7 @@
 import type { AppConfig } from './config.js';
 import type { Database } from './db/database.js';
 import type { PrismaClient } from './generated/prisma/client.js';
+import type { SolverPool } from './plugins/solver.js';
 import type { GameRooms } from './rooms/game-rooms.js';
 
 declare module 'fastify' {
@@ -14,5 +15,7 @@ declare module 'fastify' {
     prisma: PrismaClient;
     /** The live games (plugin `game-rooms`). */
     rooms: GameRooms;
+    /** The solver's worker pool (plugin `solver`). */
+    solver: SolverPool;
   }
 }

@@ -640,6 +640,8 @@ describe('HTTP plumbing', () => {
           '/api/games/{id}/undo',
           '/api/games/{id}/resign',
           '/api/games/{id}/legal-moves',
+          '/api/games/{id}/hint',
+          '/api/solve',
           '/api/games/{id}/deal',
         ].sort(),
       );

@@ -327,6 +327,16 @@ export class GameRooms {
   }
 
   /**
+   * A game's current position for the solver (GET /api/games/:id/hint): the engine state without its undo
+   * history, its version and status. The state holds hidden cards: it goes to a solver thread only, never
+   * to a client. Errors: `not-found`.
+   */
+  async position(id: string): Promise<{ state: GameState; version: number; status: GameStatus }> {
+    const room = await this.room(id);
+    return { state: { ...room.state, history: null }, version: room.version, status: room.status };
+  }
+
+  /**
    * The engine state of a game in memory, or undefined. For tests and audits only (e.g. computing which
    * cards are hidden): the state holds hidden cards and must never be sent to a client.
    */

@@ -1,0 +1,96 @@
+/**
+ * Solver routes: POST /api/solve (a verdict and winning line for any deal) and GET /api/games/:id/hint
+ * (the next move of a winning line from a casual game's position). Searches run on the solver's worker
+ * threads; both routes have their own, stricter rate limit.
+ */
+import {
+  ErrorBodySchema,
+  GameParamsSchema,
+  HintResponseSchema,
+  SolveBodySchema,
+  SolveResponseSchema,
+  type HintResponse,
+} from '@klondike/protocol';
+import { DEFAULT_PRESET, dealFromNumber, parseDeal, resolveOptions } from '@klondike/rules';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ApiError } from '../errors.js';
+import '../types.js';
+
+const errors = (...codes: (400 | 403 | 404 | 429 | 503)[]) =>
+  Object.fromEntries(codes.map((c) => [c, ErrorBodySchema]));
+
+/** Hints remembered per game version, so asking again for the same position costs nothing. */
+const HINT_CACHE_SIZE = 2000;
+
+/** Registers POST /api/solve and GET /api/games/:id/hint. */
+export const solveRoutes: FastifyPluginAsyncZod = async (app) => {
+  // A stricter per-client limit on top of the global one (searches are expensive); false = none.
+  const rateLimit =
+    app.config.solveRateMax > 0 ? { max: app.config.solveRateMax, timeWindow: 60_000 } : false;
+  const hints = new Map<string, HintResponse>();
+
+  app.post(
+    '/api/solve',
+    {
+      config: { rateLimit },
+      schema: {
+        tags: ['solver'],
+        summary: 'Solve a deal',
+        description:
+          'Decides a deal under the given rules: `won` with a winning `line` (public moves from the deal), ' +
+          '`impossible` (proven: no win exists) or `unknown` (not decided within `timeLimitMs`, capped by the ' +
+          'server). Options = `preset` (default classic-draw1) with `options` overrides.',
+        body: SolveBodySchema,
+        response: { 200: SolveResponseSchema, ...errors(400, 429, 503) },
+      },
+    },
+    async (req) => {
+      const body = req.body;
+      const options = resolveOptions(body.preset ?? DEFAULT_PRESET, body.options ?? {});
+      const deal = body.deal !== undefined ? parseDeal(body.deal) : dealFromNumber(body.dealNumber ?? 0);
+      if (!deal.ok) throw new ApiError('bad-request', deal.error.message);
+      const timeLimitMs = Math.min(body.timeLimitMs ?? app.config.solveMaxMs, app.config.solveMaxMs);
+      return app.solver.run({ kind: 'deal', deal: deal.value, options, timeLimitMs });
+    },
+  );
+
+  app.get(
+    '/api/games/:id/hint',
+    {
+      config: { rateLimit },
+      schema: {
+        tags: ['solver'],
+        summary: 'A hint for a casual game',
+        description:
+          'The next move of a winning line from the current position (`won`), or `impossible` (no win from ' +
+          'here) or `unknown` (not decided in time). 403 when the game turns hints off (ranked play).',
+        params: GameParamsSchema,
+        response: { 200: HintResponseSchema, ...errors(400, 403, 404, 429, 503) },
+      },
+    },
+    async (req) => {
+      const { state, version, status } = await app.rooms.position(req.params.id);
+      if (!state.options.hints) throw new ApiError('forbidden', 'hints are turned off for this game');
+      const key = `${req.params.id}@${version}`;
+      const cached = hints.get(key);
+      if (cached) return cached;
+      let hint: HintResponse;
+      if (status === 'won') hint = { version, verdict: 'won', lineLength: 0 };
+      else if (status === 'resigned') hint = { version, verdict: 'impossible' };
+      else {
+        const r = await app.solver.run({ kind: 'position', state, timeLimitMs: app.config.hintTimeMs });
+        const first = r.line?.[0];
+        hint = {
+          version,
+          verdict: r.verdict,
+          ...(first !== undefined ? { move: first, lineLength: r.line?.length ?? 0 } : {}),
+        };
+      }
+      if (hint.verdict !== 'unknown') {
+        if (hints.size >= HINT_CACHE_SIZE) hints.delete(hints.keys().next().value as string);
+        hints.set(key, hint);
+      }
+      return hint;
+    },
+  );
+};

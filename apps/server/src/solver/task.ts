@@ -1,0 +1,49 @@
+/**
+ * The work a solver thread does (runs inside a piscina worker, never on the event loop).
+ * Tasks and results are plain structured-cloneable data.
+ */
+import { solve } from '@klondike/solver';
+import type { Card, GameOptions, GameState, Move } from '@klondike/rules';
+
+/** Solve a deal from its start (POST /api/solve). */
+export interface DealTask {
+  readonly kind: 'deal';
+  /** 52 engine cards in deal order. */
+  readonly deal: readonly Card[];
+  readonly options: GameOptions;
+  /** Time budget, ms. */
+  readonly timeLimitMs: number;
+}
+
+/** Solve from a game's current position (GET /api/games/:id/hint). `state.history` is dropped (not needed). */
+export interface PositionTask {
+  readonly kind: 'position';
+  readonly state: GameState;
+  readonly timeLimitMs: number;
+}
+
+/** A solver job. */
+export type SolverTask = DealTask | PositionTask;
+
+/** A solver job's answer: the verdict, the winning line (with `won`), positions searched and time in ms. */
+export interface SolverOutcome {
+  readonly verdict: 'won' | 'impossible' | 'unknown';
+  readonly line?: Move[];
+  readonly nodes: number;
+  readonly ms: number;
+}
+
+/** Runs one job. Errors: malformed input throws (the pool rejects the job's promise). */
+export default function runSolverTask(task: SolverTask): SolverOutcome {
+  const limits = { timeLimitMs: task.timeLimitMs };
+  const r =
+    task.kind === 'deal'
+      ? solve(task.deal, task.options, limits)
+      : solve(task.state, task.state.options, limits);
+  return {
+    verdict: r.verdict,
+    ...(r.line !== undefined ? { line: r.line } : {}),
+    nodes: r.nodes,
+    ms: Math.round(r.ms),
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * Solver benchmark: `pnpm --filter @klondike/solver bench` (or `pnpm bench:solver` from the root).
+ *
+ * Deals are the deal numbers FIRST … FIRST+DEALS−1 of the rules package's seeded deal algorithm (version 1),
+ * solved one after another on one core under the classic presets (unlimited redeals, anyRun,
+ * foundation-to-tableau on). Environment:
+ * - `DEALS` (default 200), `FIRST` (default 1): which deal numbers;
+ * - `DRAW` = `1`, `3` or `1,3` (default `1,3`);
+ * - `LIMIT_MS` = one or more per-deal time limits in ms, comma separated (default `1000`);
+ * - `MAX_STATES` = transposition-table bound per deal (default the solver's, 4 000 000).
+ * Prints a Markdown table: share won / proven impossible / unknown, median and p95 time per deal, nodes per
+ * second, and the peak RSS and heap (sampled after every deal).
+ */
+import { cpus } from 'node:os';
+import { dealFromNumber, resolveOptions } from '@klondike/rules';
+import { DEFAULT_MAX_STATES, solve } from '../src/index.js';
+
+const DEALS = Number(process.env.DEALS ?? 200);
+const FIRST = Number(process.env.FIRST ?? 1);
+const DRAWS = (process.env.DRAW ?? '1,3').split(',').map((s) => Number(s.trim()) as 1 | 3);
+const LIMITS = (process.env.LIMIT_MS ?? '1000').split(',').map((s) => Number(s.trim()));
+const MAX_STATES = Number(process.env.MAX_STATES ?? DEFAULT_MAX_STATES);
+
+function quantile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
+}
+
+const pct = (n: number, d: number): string => `${((100 * n) / d).toFixed(1)} %`;
+
+let peakRss = 0;
+let peakHeap = 0;
+const sample = (): void => {
+  const m = process.memoryUsage();
+  peakRss = Math.max(peakRss, m.rss);
+  peakHeap = Math.max(peakHeap, m.heapUsed + m.arrayBuffers);
+};
+
+console.log(`node ${process.version}, ${cpus().length} cores, ${cpus()[0]?.model ?? '?'}`);
+console.log(`deals ${FIRST}…${FIRST + DEALS - 1}, max states ${MAX_STATES}`);
+console.log('');
+console.log(
+  '| draw | limit | deals | won | impossible | decided | unknown | median ms | p95 ms | nodes/s | peak RSS | peak heap+buffers |',
+);
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+for (const draw of DRAWS) {
+  const options = resolveOptions(draw === 1 ? 'classic-draw1' : 'classic-draw3');
+  for (const limit of LIMITS) {
+    peakRss = 0;
+    peakHeap = 0;
+    let won = 0;
+    let impossible = 0;
+    let unknown = 0;
+    let nodes = 0;
+    let totalMs = 0;
+    const times: number[] = [];
+    for (let n = FIRST; n < FIRST + DEALS; n++) {
+      const d = dealFromNumber(n);
+      if (!d.ok) throw new Error(d.error.message);
+      const r = solve(d.value, options, { timeLimitMs: limit, maxStates: MAX_STATES });
+      sample();
+      if (r.verdict === 'won') won++;
+      else if (r.verdict === 'impossible') impossible++;
+      else unknown++;
+      nodes += r.nodes;
+      totalMs += r.ms;
+      times.push(r.ms);
+      if (process.env.VERBOSE)
+        console.error(`draw ${draw} deal ${n}: ${r.verdict} ${r.ms.toFixed(0)} ms ${r.nodes} nodes`);
+    }
+    times.sort((a, b) => a - b);
+    const mb = (b: number): string => `${(b / 2 ** 20).toFixed(0)} MB`;
+    console.log(
+      `| ${draw} | ${limit / 1000} s | ${DEALS} | ${pct(won, DEALS)} | ${pct(impossible, DEALS)} | ` +
+        `${pct(won + impossible, DEALS)} | ${pct(unknown, DEALS)} | ${quantile(times, 0.5).toFixed(0)} | ` +
+        `${quantile(times, 0.95).toFixed(0)} | ${(((nodes / totalMs) * 1000) / 1e6).toFixed(2)} M | ` +
+        `${mb(peakRss)} | ${mb(peakHeap)} |`,
+    );
+  }
+}

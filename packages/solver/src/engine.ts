@@ -1,0 +1,675 @@
+/**
+ * The search engine: a compact mutable position, macro moves, exact position keys and an iterative
+ * depth-first search with a transposition table. Internal to the package; `index.ts` is the public API.
+ *
+ * Cards use the rules package's ids: `suit * 13 + rank - 1`, suits C, D, H, S (D and H red).
+ *
+ * Every pruning rule used here is listed, with its proof, in the package README ("Pruning rules");
+ * the comments below name them P1 … P6.
+ */
+
+/** Slots per tableau pile: at most 6 face-down cards + 13 face-up cards. */
+const PILE_CAP = 20;
+
+/** The other suit of the same colour (C↔S, D↔H). */
+const OTHER_SAME = Int8Array.of(3, 2, 1, 0);
+/** Rank 1..13 of each card. */
+export const RANK_OF: Int8Array = Int8Array.from({ length: 52 }, (_, c) => (c % 13) + 1);
+/** Suit 0..3 of each card. */
+export const SUIT_OF: Int8Array = Int8Array.from({ length: 52 }, (_, c) => Math.floor(c / 13));
+/** 1 for red cards (diamonds, hearts). */
+export const RED_OF: Int8Array = Int8Array.from({ length: 52 }, (_, c) => {
+  const s = Math.floor(c / 13);
+  return s === 1 || s === 2 ? 1 : 0;
+});
+
+// ---- Move encoding (a small integer) ----
+// bits 0-2 kind, 3-5 a (source pile or suit), 6-8 b (target pile or suit), 9-13 n (count, or talon
+// position q = waste size at which the card is the waste top), bit 14 recycle flag, bits 16-26 ordering
+// score (stripped before use).
+/** Tableau top to its foundation. a = pile. */
+export const K_T2F = 1;
+/** Tableau run to tableau. a = from, b = to, n = count. */
+export const K_T2T = 2;
+/** Talon card (reached by draws, maybe one recycle) to its foundation. n = q, flag = recycle. */
+export const K_W2F = 3;
+/** Talon card to tableau. b = to, n = q, flag = recycle. */
+export const K_W2T = 4;
+/** Foundation top back to the tableau (R9). a = suit, b = to. */
+export const K_F2T = 5;
+
+/** Builds an encoded move. */
+export function encodeMove(kind: number, a: number, b: number, n: number, flag: number): number {
+  return kind | (a << 3) | (b << 6) | (n << 9) | (flag << 14);
+}
+/** Kind of an encoded move. */
+export const moveKind = (m: number): number => m & 7;
+/** Field a of an encoded move. */
+export const moveA = (m: number): number => (m >> 3) & 7;
+/** Field b of an encoded move. */
+export const moveB = (m: number): number => (m >> 6) & 7;
+/** Field n of an encoded move. */
+export const moveN = (m: number): number => (m >> 9) & 31;
+/** Recycle flag of an encoded move. */
+export const moveFlag = (m: number): number => (m >> 14) & 1;
+
+/**
+ * P3: the waste tops reachable from a talon of `L` cards with `p` of them in the waste, by draws of `d`
+ * cards and, when `canRecycle`, one recycle. Writes `q | flag << 5` entries to `out` (q = waste size at
+ * which the card `talon[q-1]` is on top; flag = 1 when a recycle is needed), those without a recycle
+ * first, in drawing order; returns how many. A second recycle never reaches anything new, and a target
+ * reachable without a recycle is never listed again with one (fewer recycles dominate).
+ */
+export function talonReach(L: number, p: number, d: number, canRecycle: boolean, out: Int32Array): number {
+  let k = 0;
+  if (L === 0) return 0;
+  let set0 = 0;
+  if (p > 0) {
+    set0 |= 1 << p;
+    out[k++] = p;
+  }
+  let q = p;
+  while (q < L) {
+    q = Math.min(q + d, L);
+    set0 |= 1 << q;
+    out[k++] = q;
+  }
+  if (canRecycle) {
+    q = 0;
+    while (q < L) {
+      q = Math.min(q + d, L);
+      if ((set0 & (1 << q)) === 0) out[k++] = q | (1 << 5);
+    }
+  }
+  return k;
+}
+
+/** Rule switches of one search. */
+export interface EngineRules {
+  /** Cards per draw (R10). */
+  readonly draw: 1 | 3;
+  /** Redeals allowed in total (R11); -1 = unlimited. */
+  readonly redealLimit: number;
+  /** R5 variant: only the whole face-up run may move between tableau piles. */
+  readonly wholePile: boolean;
+  /** R9 variant: foundation tops may come back to the tableau. */
+  readonly foundationToTableau: boolean;
+}
+
+/** A position as the engine holds it. */
+export interface EnginePosition {
+  /** Seven piles, bottom first. */
+  readonly piles: readonly (readonly number[])[];
+  /** Face-down cards per pile. */
+  readonly faceDown: readonly number[];
+  /** Foundation heights, suit order C, D, H, S. */
+  readonly foundations: readonly number[];
+  /** Talon in its fixed order: the waste bottom→top, then the stock in drawing order. */
+  readonly talon: readonly number[];
+  /** Waste size (cards of the talon before the pointer). */
+  readonly pointer: number;
+  /** Recycles already made. */
+  readonly recycles: number;
+}
+
+/** Tunables of the search (for tests and experiments; the defaults are what `solve` uses). */
+export interface EngineTuning {
+  /** Apply the proven-safe automatic foundation moves (P2). Default true. */
+  readonly autoMoves?: boolean;
+  /**
+   * Win-finding only (never for a proof): also send up, automatically, any card whose opposite-colour
+   * foundations are within 1 rank, or within 2 while the other same-colour foundation is within 3
+   * (Solvitaire's rule), even when foundation-to-tableau is on. Default false.
+   */
+  readonly greedyAuto?: boolean;
+}
+
+/** Outcome of `Engine.search`. */
+export type SearchOutcome = 'won' | 'exhausted' | 'aborted';
+
+/**
+ * The mutable position plus the search. One instance per search; not re-entrant.
+ */
+export class Engine {
+  readonly rules: EngineRules;
+  private readonly autoMoves: boolean;
+  private readonly greedyAuto: boolean;
+  /** Draw 1 with unlimited redeals: every talon card is reachable at any time (P7). */
+  private readonly freeTalon: boolean;
+  // Position.
+  readonly cards = new Int8Array(7 * PILE_CAP);
+  readonly len = new Int8Array(7);
+  readonly fd = new Int8Array(7);
+  readonly found = new Int8Array(4);
+  readonly tal = new Int8Array(25);
+  talLen = 0;
+  ptr = 0;
+  recycles = 0;
+  private readonly reach = new Int32Array(64);
+  // Key scratch.
+  readonly keyWidth: number;
+  readonly key: Uint32Array;
+  // Search stacks.
+  private moves = new Int32Array(1 << 14);
+  private listStart = new Int32Array(1024);
+  private listEnd = new Int32Array(1024);
+  private listIdx = new Int32Array(1024);
+  private undoInfo = new Int32Array(1024);
+  /** The current line: the move applied at each depth. */
+  path = new Int32Array(1024);
+  /** Length of `path` once `search` returned 'won'. */
+  pathLength = 0;
+  /** Positions generated (moves applied), including those already in the table. */
+  nodes = 0;
+  private sinceCheck = 0;
+
+  constructor(rules: EngineRules, start: EnginePosition, tuning: EngineTuning = {}) {
+    this.rules = rules;
+    this.autoMoves = tuning.autoMoves ?? true;
+    this.greedyAuto = tuning.greedyAuto ?? false;
+    for (let i = 0; i < 7; i++) {
+      const pile = start.piles[i] as readonly number[];
+      for (let k = 0; k < pile.length; k++) this.cards[i * PILE_CAP + k] = pile[k] as number;
+      this.len[i] = pile.length;
+      this.fd[i] = start.faceDown[i] as number;
+    }
+    for (let s = 0; s < 4; s++) this.found[s] = start.foundations[s] as number;
+    for (let k = 0; k < start.talon.length; k++) this.tal[k] = start.talon[k] as number;
+    this.talLen = start.talon.length;
+    this.ptr = start.pointer;
+    this.recycles = start.recycles;
+    this.keyWidth = rules.redealLimit < 0 ? 7 : 8;
+    this.freeTalon = rules.draw === 1 && rules.redealLimit < 0;
+    this.key = new Uint32Array(this.keyWidth);
+  }
+
+  /** A copy of the current position. */
+  snapshot(): EnginePosition {
+    const piles: number[][] = [];
+    const faceDown: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      piles.push(Array.from(this.cards.subarray(i * PILE_CAP, i * PILE_CAP + (this.len[i] as number))));
+      faceDown.push(this.fd[i] as number);
+    }
+    return {
+      piles,
+      faceDown,
+      foundations: Array.from(this.found),
+      talon: Array.from(this.tal.subarray(0, this.talLen)),
+      pointer: this.ptr,
+      recycles: this.recycles,
+    };
+  }
+
+  /** True when all 52 cards are on the foundations (R12). */
+  isWon(): boolean {
+    const f = this.found;
+    return f[0] === 13 && f[1] === 13 && f[2] === 13 && f[3] === 13;
+  }
+
+  private redealsLeft(): boolean {
+    const limit = this.rules.redealLimit;
+    return limit < 0 || this.recycles < limit;
+  }
+
+  // ---------- keys ----------
+
+  /**
+   * P7: the talon pointer as the key records it. With unlimited redeals, two pointers that reach the same
+   * set of waste tops are interchangeable: draw 1 reaches every card from anywhere (pointer dropped); draw 3
+   * reaches from a pointer that is a multiple of 3, or the end, exactly what it reaches from 0.
+   */
+  private keyPointer(): number {
+    const p = this.ptr;
+    if (this.rules.redealLimit >= 0) return p;
+    if (this.rules.draw === 1) return 0;
+    return p % 3 === 0 || p === this.talLen ? 0 : p;
+  }
+
+  /**
+   * Writes the exact key of the current position into `this.key` (P6: piles without face-down cards are
+   * interchangeable, so the key does not say which pile they are in).
+   *
+   * Layout: 2 bits per card in words 0-3 (0 = not a face-up tableau card, 1 = the lowest face-up card of
+   * its pile, 2/3 = lies on the clubs-or-diamonds / hearts-or-spades card one rank higher); word 3 also holds
+   * the foundation heights (bits 8-23) and the talon pointer (bits 24-28); words 4-6 hold, per pile with
+   * face-down cards, its face-down count and lowest face-up card (9 bits per pile, 0 for the others); word 7
+   * (limited redeals only) the recycles made. The talon's remaining cards are exactly the cards not
+   * elsewhere, and their order never changes, so this determines the position up to the order of the piles
+   * without face-down cards.
+   */
+  computeKey(): Uint32Array {
+    const key = this.key;
+    let k0 = 0;
+    let k1 = 0;
+    let k2 = 0;
+    let k3 = 0;
+    let k4 = 0;
+    let k5 = 0;
+    let k6 = 0;
+    const cards = this.cards;
+    for (let i = 0; i < 7; i++) {
+      const l = this.len[i] as number;
+      if (l === 0) continue;
+      const f = this.fd[i] as number;
+      const base = i * PILE_CAP;
+      let prev = cards[base + f] as number;
+      // code 1 for the lowest face-up card
+      {
+        const sh = (prev & 15) * 2;
+        const w = prev >> 4;
+        if (w === 0) k0 |= 1 << sh;
+        else if (w === 1) k1 |= 1 << sh;
+        else if (w === 2) k2 |= 1 << sh;
+        else k3 |= 1 << sh;
+      }
+      for (let k = f + 1; k < l; k++) {
+        const c = cards[base + k] as number;
+        const code = (SUIT_OF[prev] as number) >= 2 ? 3 : 2;
+        const sh = (c & 15) * 2;
+        const w = c >> 4;
+        if (w === 0) k0 |= code << sh;
+        else if (w === 1) k1 |= code << sh;
+        else if (w === 2) k2 |= code << sh;
+        else k3 |= code << sh;
+        prev = c;
+      }
+      if (f > 0) {
+        const pw = f | ((cards[base + f] as number) << 3);
+        if (i < 3) k4 |= pw << (9 * i);
+        else if (i < 6) k5 |= pw << (9 * (i - 3));
+        else k6 |= pw;
+      }
+    }
+    const fo = this.found;
+    k3 |= ((fo[0] as number) << 8) | ((fo[1] as number) << 12) | ((fo[2] as number) << 16);
+    k3 |= ((fo[3] as number) << 20) | (this.keyPointer() << 24);
+    key[0] = k0;
+    key[1] = k1;
+    key[2] = k2;
+    key[3] = k3;
+    key[4] = k4;
+    key[5] = k5;
+    key[6] = k6;
+    if (this.keyWidth === 8) key[7] = this.recycles;
+    return key;
+  }
+
+  // ---------- moves ----------
+
+  /**
+   * P2: a tableau top `c` that fits its foundation goes up automatically when that provably loses no win:
+   * Aces and Twos always; other ranks only when foundation-to-tableau is off and both foundations of the
+   * opposite colour hold the cards one rank below `c`.
+   */
+  isSafeAuto(c: number): boolean {
+    const r = RANK_OF[c] as number;
+    if (r <= 2) return true;
+    const f = this.found;
+    if (this.greedyAuto) {
+      const red = RED_OF[c] === 1;
+      const o1 = red ? (f[0] as number) : (f[1] as number);
+      const o2 = red ? (f[3] as number) : (f[2] as number);
+      const same = f[OTHER_SAME[SUIT_OF[c] as number] as number] as number;
+      const opp = Math.min(o1, o2);
+      return opp >= r - 1 || (opp >= r - 2 && same >= r - 3);
+    }
+    if (this.rules.foundationToTableau) return false;
+    if (RED_OF[c] === 1) return (f[0] as number) >= r - 1 && (f[3] as number) >= r - 1;
+    return (f[1] as number) >= r - 1 && (f[2] as number) >= r - 1;
+  }
+
+  /**
+   * Appends the moves of the current position to `this.moves` from `at`; returns the end index.
+   * A safe automatic move (P2), when there is one, is the only move returned.
+   */
+  generate(at: number): number {
+    const cards = this.cards;
+    const len = this.len;
+    const fd = this.fd;
+    const found = this.found;
+    const out = this.moves;
+    let n = at;
+    let firstEmpty = -1;
+    for (let i = 0; i < 7; i++) {
+      const l = len[i] as number;
+      if (l === 0) {
+        if (firstEmpty < 0) firstEmpty = i;
+        continue;
+      }
+      const c = cards[i * PILE_CAP + l - 1] as number;
+      if ((found[SUIT_OF[c] as number] as number) === (RANK_OF[c] as number) - 1) {
+        if (this.autoMoves && this.isSafeAuto(c)) {
+          out[at] = encodeMove(K_T2F, i, 0, 0, 0);
+          return at + 1;
+        }
+        out[n++] = encodeMove(K_T2F, i, 0, 0, 0) | (900 << 16);
+      }
+    }
+    // P2 for the talon: with draw 1 and unlimited redeals every talon card can be reached at any time.
+    if (this.autoMoves && this.freeTalon) {
+      const tal = this.tal;
+      for (let q = 1; q <= this.talLen; q++) {
+        const c = tal[q - 1] as number;
+        if ((found[SUIT_OF[c] as number] as number) === (RANK_OF[c] as number) - 1 && this.isSafeAuto(c)) {
+          out[at] = encodeMove(K_W2F, 0, 0, q, q >= this.ptr ? 0 : 1);
+          return at + 1;
+        }
+      }
+    }
+    // Tableau to tableau (R4, R5, R7).
+    const wholePile = this.rules.wholePile;
+    for (let i = 0; i < 7; i++) {
+      const l = len[i] as number;
+      if (l === 0) continue;
+      const f = fd[i] as number;
+      const faceUp = l - f;
+      const base = i * PILE_CAP;
+      const topRank = RANK_OF[cards[base + l - 1] as number] as number;
+      for (let j = 0; j < 7; j++) {
+        if (j === i) continue;
+        const lj = len[j] as number;
+        let count: number;
+        if (lj === 0) {
+          // R7: a King-headed run; P4: only to the first empty pile; P5: never a whole pile.
+          if (j !== firstEmpty || f === 0) continue;
+          if (RANK_OF[cards[base + f] as number] !== 13) continue;
+          count = faceUp;
+        } else {
+          const t = cards[j * PILE_CAP + lj - 1] as number;
+          count = (RANK_OF[t] as number) - topRank;
+          if (count < 1 || count > faceUp) continue;
+          if (wholePile && count !== faceUp) continue;
+          if (RED_OF[cards[base + l - count] as number] === RED_OF[t]) continue;
+        }
+        let score: number;
+        if (count === faceUp) score = f > 0 ? 800 + f : 400;
+        else score = 200;
+        out[n++] = encodeMove(K_T2T, i, j, count, 0) | (score << 16);
+      }
+    }
+    // Talon (P3): every card that can be brought to the waste top by draws (and one recycle if needed).
+    const reach = this.reach;
+    const k = talonReach(this.talLen, this.ptr, this.rules.draw, this.redealsLeft(), reach);
+    for (let x = 0; x < k; x++) {
+      const e = reach[x] as number;
+      n = this.talonMoves(n, e & 31, e >> 5, x + ((e >> 5) & 1) * 8, firstEmpty);
+    }
+    // Foundation to tableau (R9).
+    if (this.rules.foundationToTableau) {
+      for (let s = 0; s < 4; s++) {
+        const h = found[s] as number;
+        if (h === 0) continue;
+        const c = s * 13 + h - 1;
+        for (let j = 0; j < 7; j++) {
+          const lj = len[j] as number;
+          if (lj === 0) {
+            if (h !== 13 || j !== firstEmpty) continue;
+          } else {
+            const t = cards[j * PILE_CAP + lj - 1] as number;
+            if (RANK_OF[t] !== h + 1 || RED_OF[t] === RED_OF[c]) continue;
+          }
+          out[n++] = encodeMove(K_F2T, s, j, 0, 0) | (100 << 16);
+        }
+      }
+    }
+    // Order: highest score first (insertion sort; lists are short).
+    for (let x = at + 1; x < n; x++) {
+      const v = out[x] as number;
+      let y = x - 1;
+      while (y >= at && (out[y] as number) < v) {
+        out[y + 1] = out[y] as number;
+        y--;
+      }
+      out[y + 1] = v;
+    }
+    for (let x = at; x < n; x++) out[x] = (out[x] as number) & 0xffff;
+    return n;
+  }
+
+  private talonMoves(n: number, q: number, flag: number, cost: number, firstEmpty: number): number {
+    const c = this.tal[q - 1] as number;
+    const out = this.moves;
+    const r = RANK_OF[c] as number;
+    if ((this.found[SUIT_OF[c] as number] as number) === r - 1) {
+      out[n++] = encodeMove(K_W2F, 0, 0, q, flag) | ((700 - cost) << 16);
+    }
+    const red = RED_OF[c];
+    for (let j = 0; j < 7; j++) {
+      const lj = this.len[j] as number;
+      if (lj === 0) {
+        if (r !== 13 || j !== firstEmpty) continue;
+      } else {
+        const t = this.cards[j * PILE_CAP + lj - 1] as number;
+        if (RANK_OF[t] !== r + 1 || RED_OF[t] === red) continue;
+      }
+      out[n++] = encodeMove(K_W2T, 0, j, q, flag) | ((500 - cost) << 16);
+    }
+    return n;
+  }
+
+  /** The moves `generate` gives for the current position, in search order (for tests). */
+  listMoves(): number[] {
+    const end = this.generate(0);
+    return Array.from(this.moves.subarray(0, end));
+  }
+
+  /** Applies an encoded move; returns the undo word for `undo`. */
+  apply(m: number): number {
+    const kind = m & 7;
+    const cards = this.cards;
+    switch (kind) {
+      case K_T2F: {
+        const i = (m >> 3) & 7;
+        const l = (this.len[i] as number) - 1;
+        const c = cards[i * PILE_CAP + l] as number;
+        this.found[SUIT_OF[c] as number]++;
+        this.len[i] = l;
+        if (l > 0 && l === this.fd[i]) {
+          this.fd[i] = l - 1;
+          return 1 | (c << 8);
+        }
+        return c << 8;
+      }
+      case K_T2T: {
+        const i = (m >> 3) & 7;
+        const j = (m >> 6) & 7;
+        const count = (m >> 9) & 31;
+        const li = this.len[i] as number;
+        const lj = this.len[j] as number;
+        const from = i * PILE_CAP + li - count;
+        const to = j * PILE_CAP + lj;
+        for (let k = 0; k < count; k++) cards[to + k] = cards[from + k] as number;
+        const l = li - count;
+        this.len[i] = l;
+        this.len[j] = lj + count;
+        if (l > 0 && l === this.fd[i]) {
+          this.fd[i] = l - 1;
+          return 1;
+        }
+        return 0;
+      }
+      case K_W2F:
+      case K_W2T: {
+        const q = (m >> 9) & 31;
+        const flag = (m >> 14) & 1;
+        const tal = this.tal;
+        const c = tal[q - 1] as number;
+        const old = this.ptr;
+        for (let k = q - 1; k < this.talLen - 1; k++) tal[k] = tal[k + 1] as number;
+        this.talLen--;
+        this.ptr = q - 1;
+        this.recycles += flag;
+        if (kind === K_W2F) this.found[SUIT_OF[c] as number]++;
+        else {
+          const j = (m >> 6) & 7;
+          const lj = this.len[j] as number;
+          cards[j * PILE_CAP + lj] = c;
+          this.len[j] = lj + 1;
+        }
+        return old | (c << 8);
+      }
+      default: {
+        // K_F2T
+        const s = (m >> 3) & 7;
+        const j = (m >> 6) & 7;
+        const h = this.found[s] as number;
+        const lj = this.len[j] as number;
+        cards[j * PILE_CAP + lj] = s * 13 + h - 1;
+        this.len[j] = lj + 1;
+        this.found[s] = h - 1;
+        return 0;
+      }
+    }
+  }
+
+  /** Reverts `apply(m)`, given the undo word it returned. */
+  undo(m: number, u: number): void {
+    const kind = m & 7;
+    const cards = this.cards;
+    switch (kind) {
+      case K_T2F: {
+        const i = (m >> 3) & 7;
+        if ((u & 1) === 1) this.fd[i]++;
+        const l = this.len[i] as number;
+        const c = u >> 8;
+        cards[i * PILE_CAP + l] = c;
+        this.len[i] = l + 1;
+        this.found[SUIT_OF[c] as number]--;
+        return;
+      }
+      case K_T2T: {
+        const i = (m >> 3) & 7;
+        const j = (m >> 6) & 7;
+        const count = (m >> 9) & 31;
+        if (u === 1) this.fd[i]++;
+        const li = this.len[i] as number;
+        const lj = (this.len[j] as number) - count;
+        const from = j * PILE_CAP + lj;
+        const to = i * PILE_CAP + li;
+        for (let k = 0; k < count; k++) cards[to + k] = cards[from + k] as number;
+        this.len[i] = li + count;
+        this.len[j] = lj;
+        return;
+      }
+      case K_W2F:
+      case K_W2T: {
+        const q = (m >> 9) & 31;
+        const flag = (m >> 14) & 1;
+        let c: number;
+        if (kind === K_W2F) {
+          c = u >> 8;
+          this.found[SUIT_OF[c] as number]--;
+        } else {
+          const j = (m >> 6) & 7;
+          const lj = (this.len[j] as number) - 1;
+          c = cards[j * PILE_CAP + lj] as number;
+          this.len[j] = lj;
+        }
+        const tal = this.tal;
+        for (let k = this.talLen; k > q - 1; k--) tal[k] = tal[k - 1] as number;
+        tal[q - 1] = c;
+        this.talLen++;
+        this.ptr = u & 255;
+        this.recycles -= flag;
+        return;
+      }
+      default: {
+        const s = (m >> 3) & 7;
+        const j = (m >> 6) & 7;
+        this.len[j]--;
+        this.found[s]++;
+      }
+    }
+  }
+
+  /** The card a move carries (before it is applied). */
+  cardOfMove(m: number): number {
+    switch (m & 7) {
+      case K_T2F: {
+        const i = (m >> 3) & 7;
+        return this.cards[i * PILE_CAP + (this.len[i] as number) - 1] as number;
+      }
+      case K_T2T: {
+        const i = (m >> 3) & 7;
+        return this.cards[i * PILE_CAP + (this.len[i] as number) - ((m >> 9) & 31)] as number;
+      }
+      case K_W2F:
+      case K_W2T:
+        return this.tal[((m >> 9) & 31) - 1] as number;
+      default: {
+        const s = (m >> 3) & 7;
+        return s * 13 + (this.found[s] as number) - 1;
+      }
+    }
+  }
+
+  /**
+   * Depth-first search from the current position with the transposition table `seen` (P1). The root must
+   * already be in `seen`. `stop()` is polled every 1024 new positions; when it returns true the search
+   * ends with 'aborted'. On 'won', `path[0 .. pathLength-1]` is the line and the engine is left at the
+   * won position.
+   */
+  search(seen: { add(key: Uint32Array): boolean }, stop: () => boolean): SearchOutcome {
+    if (this.isWon()) {
+      this.pathLength = 0;
+      return 'won';
+    }
+    let d = 0;
+    this.listStart[0] = 0;
+    this.listEnd[0] = this.generate(0);
+    this.listIdx[0] = 0;
+    for (;;) {
+      const idx = this.listIdx[d] as number;
+      if (idx >= (this.listEnd[d] as number)) {
+        if (d === 0) return 'exhausted';
+        d--;
+        this.undo(this.path[d] as number, this.undoInfo[d] as number);
+        continue;
+      }
+      this.listIdx[d] = idx + 1;
+      const m = this.moves[idx] as number;
+      const u = this.apply(m);
+      this.nodes++;
+      if (!seen.add(this.computeKey())) {
+        this.undo(m, u);
+        continue;
+      }
+      this.path[d] = m;
+      this.undoInfo[d] = u;
+      if (this.isWon()) {
+        this.pathLength = d + 1;
+        return 'won';
+      }
+      if (++this.sinceCheck >= 1024) {
+        this.sinceCheck = 0;
+        if (stop()) return 'aborted';
+      }
+      d++;
+      if (d >= this.path.length) this.growStacks();
+      const start = this.listEnd[d - 1] as number;
+      if (start + 256 > this.moves.length) {
+        const bigger = new Int32Array(this.moves.length * 2);
+        bigger.set(this.moves);
+        this.moves = bigger;
+      }
+      this.listStart[d] = start;
+      this.listIdx[d] = start;
+      this.listEnd[d] = this.generate(start);
+    }
+  }
+
+  private growStacks(): void {
+    const n = this.path.length * 2;
+    const grow = (a: Int32Array): Int32Array<ArrayBuffer> => {
+      const b = new Int32Array(n);
+      b.set(a);
+      return b;
+    };
+    this.listStart = grow(this.listStart);
+    this.listEnd = grow(this.listEnd);
+    this.listIdx = grow(this.listIdx);
+    this.undoInfo = grow(this.undoInfo);
+    this.path = grow(this.path);
+  }
+}

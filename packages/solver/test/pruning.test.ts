@@ -1,0 +1,314 @@
+/**
+ * One test (or more) per pruning rule of README.md "Pruning rules" (P1 … P7).
+ */
+import { type GameOptions, type GameState, applyMove, newGame } from '@klondike/rules';
+import { describe, expect, it } from 'vitest';
+import {
+  Engine,
+  type EnginePosition,
+  type EngineRules,
+  K_T2F,
+  K_T2T,
+  K_W2F,
+  moveA,
+  moveB,
+  moveKind,
+  talonReach,
+} from '../src/engine.js';
+import { solve } from '../src/index.js';
+import { card, deal, opts, rng } from './helpers.js';
+
+const RULES_1: EngineRules = { draw: 1, redealLimit: -1, wholePile: false, foundationToTableau: true };
+
+function pos(
+  piles: { cards: string[]; faceDown: number }[],
+  foundations: number[],
+  talon: string[] = [],
+  pointer = 0,
+): EnginePosition {
+  const p = [...piles];
+  while (p.length < 7) p.push({ cards: [], faceDown: 0 });
+  return {
+    piles: p.map((x) => x.cards.map(card)),
+    faceDown: p.map((x) => x.faceDown),
+    foundations,
+    talon: talon.map(card),
+    pointer,
+    recycles: 0,
+  };
+}
+
+/** Start position of a deal as the engine holds it. */
+function startOf(n: number): EnginePosition {
+  const s = newGame(deal(n), opts(1));
+  return {
+    piles: s.tableau.map((p) => p.cards.slice()),
+    faceDown: s.tableau.map((p) => p.faceDown),
+    foundations: [0, 0, 0, 0],
+    talon: s.stock.slice().reverse(),
+    pointer: 0,
+    recycles: 0,
+  };
+}
+
+describe('P1 transposition table: keys are exact', () => {
+  /** A canonical text of the position: piles without face-down cards sorted, the rest by index. */
+  function canonical(e: Engine): string {
+    const s = e.snapshot();
+    const free: string[] = [];
+    const fixed: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const t = `${s.faceDown[i]}:${(s.piles[i] as number[]).join(',')}`;
+      if (s.faceDown[i] === 0) free.push(t);
+      else fixed.push(`${i}/${t}`);
+    }
+    free.sort();
+    const L = s.talon.length;
+    const p = s.pointer % 3 === 0 || s.pointer === L ? 0 : s.pointer; // P7, draw 3 unlimited
+    return `${free.join('|')}#${fixed.join('|')}#${s.foundations.join(',')}#${s.talon.join(',')}@${p}`;
+  }
+
+  it('random walks: equal keys exactly when the canonical positions are equal', () => {
+    const rules: EngineRules = { ...RULES_1, draw: 3 };
+    const byKey = new Map<string, string>();
+    const byCanon = new Map<string, string>();
+    const random = rng(11);
+    for (let n = 1; n <= 30; n++) {
+      const e = new Engine(rules, startOf(n), { autoMoves: false });
+      for (let step = 0; step < 120; step++) {
+        const moves = e.listMoves();
+        if (moves.length === 0) break;
+        e.apply(moves[Math.floor(random() * moves.length)] as number);
+        const key = Array.from(e.computeKey()).join(',');
+        const c = canonical(e);
+        expect(byKey.get(key) ?? c).toBe(c);
+        expect(byCanon.get(c) ?? key).toBe(key);
+        byKey.set(key, c);
+        byCanon.set(c, key);
+      }
+    }
+    expect(byKey.size).toBeGreaterThan(1000);
+  });
+
+  it('apply then undo restores the position exactly', () => {
+    const random = rng(5);
+    for (let n = 1; n <= 20; n++) {
+      const e = new Engine({ ...RULES_1, redealLimit: 3 }, startOf(n), { autoMoves: false });
+      for (let step = 0; step < 80; step++) {
+        const moves = e.listMoves();
+        if (moves.length === 0) break;
+        for (const m of moves) {
+          const before = JSON.stringify(e.snapshot());
+          const u = e.apply(m);
+          e.undo(m, u);
+          expect(JSON.stringify(e.snapshot())).toBe(before);
+        }
+        e.apply(moves[Math.floor(random() * moves.length)] as number);
+      }
+    }
+  });
+});
+
+describe('P2 safe automatic foundation moves', () => {
+  it('R8: an Ace or a Two on a tableau top goes up as the only move', () => {
+    const e = new Engine(
+      RULES_1,
+      pos(
+        [
+          { cards: ['KS', 'AH'], faceDown: 1 },
+          { cards: ['KD'], faceDown: 0 },
+        ],
+        [0, 0, 0, 0],
+        ['QS'],
+      ),
+    );
+    expect(e.listMoves().map(moveKind)).toEqual([K_T2F]);
+    const e2 = new Engine(
+      RULES_1,
+      pos(
+        [
+          { cards: ['2S'], faceDown: 0 },
+          { cards: ['KD'], faceDown: 0 },
+        ],
+        [0, 0, 0, 1],
+        ['QS'],
+      ),
+    );
+    expect(e2.listMoves().map(moveKind)).toEqual([K_T2F]);
+  });
+
+  it('R9: with foundation-to-tableau on, a Three is never forced up', () => {
+    const e = new Engine(RULES_1, pos([], [13, 2, 13, 13]));
+    expect(e.isSafeAuto(card('3D'))).toBe(false);
+  });
+
+  it('R9: with foundation-to-tableau off, a card goes up when both opposite-colour foundations hold rank − 1', () => {
+    const off: EngineRules = { ...RULES_1, foundationToTableau: false };
+    expect(new Engine(off, pos([], [4, 4, 3, 4])).isSafeAuto(card('5D'))).toBe(true);
+    expect(new Engine(off, pos([], [3, 4, 3, 4])).isSafeAuto(card('5D'))).toBe(false);
+    expect(new Engine(off, pos([], [4, 3, 4, 0])).isSafeAuto(card('5C'))).toBe(false);
+  });
+
+  it('draw 1 unlimited: a safe talon card goes up as the only move, from anywhere in the talon', () => {
+    const e = new Engine(RULES_1, pos([{ cards: ['KD'], faceDown: 0 }], [0, 0, 0, 0], ['QS', 'AH', '5C'], 3));
+    const moves = e.listMoves();
+    expect(moves.map(moveKind)).toEqual([K_W2F]);
+    // draw 3: not forced (talon order matters); A♥ is the third card drawn, Q♠ can go on K♦.
+    const e3 = new Engine(
+      { ...RULES_1, draw: 3 },
+      pos([{ cards: ['KD'], faceDown: 0 }], [0, 0, 0, 0], ['5C', '9D', 'AH', 'QS'], 0),
+    );
+    expect(e3.listMoves().length).toBeGreaterThan(1);
+  });
+
+  it('verdicts agree with and without automatic moves (deals 1…25, decided ones)', () => {
+    for (const o of [opts(1), opts(3), opts(1, { foundationToTableau: false })]) {
+      for (let n = 1; n <= 25; n++) {
+        const a = solve(deal(n), o, { timeLimitMs: 60 }).verdict;
+        const b = solve(deal(n), o, { timeLimitMs: 60 }, { autoMoves: false }).verdict;
+        if (a !== 'unknown' && b !== 'unknown') expect(a, `deal ${n}`).toBe(b);
+      }
+    }
+  });
+});
+
+describe('P3 stock macro moves', () => {
+  /** Waste sizes reachable with draws and recycles under the rules package, with the fewest recycles. */
+  function bruteForce(L: number, p: number, draw: 1 | 3, redeals: number | null): Map<number, number> {
+    const codes = ['2C', '3C', '4C', '5C', '6C', '7C', '8C', '9C', 'TC', 'JC', 'QC'].slice(0, L);
+    const o: GameOptions = opts(draw, { redeals });
+    const base = newGame(deal(1), o);
+    const talon = codes.map(card);
+    const start: GameState = {
+      ...base,
+      tableau: base.tableau.map(() => ({ cards: [], faceDown: 0 })),
+      waste: talon.slice(0, p),
+      stock: talon.slice(p).reverse(),
+    };
+    const best = new Map<number, number>();
+    const seen = new Set<string>();
+    const queue: GameState[] = [start];
+    while (queue.length > 0) {
+      const s = queue.shift() as GameState;
+      const k = `${s.waste.length}/${s.recycles}`;
+      if (seen.has(k) || s.recycles > 2) continue;
+      seen.add(k);
+      const q = s.waste.length;
+      if (q > 0 && (best.get(q) ?? 99) > s.recycles) best.set(q, s.recycles);
+      for (const m of [{ type: 'draw' }, { type: 'recycle' }] as const) {
+        const r = applyMove(s, m);
+        if (r.ok) queue.push(r.value);
+      }
+    }
+    return best;
+  }
+
+  it('R10 R11: the reachable waste tops and their recycle flags match the rules package', () => {
+    const out = new Int32Array(64);
+    for (const draw of [1, 3] as const) {
+      for (const redeals of [null, 0] as const) {
+        for (let L = 0; L <= 11; L++) {
+          for (let p = 0; p <= L; p++) {
+            const expected = bruteForce(L, p, draw, redeals);
+            const k = talonReach(L, p, draw, redeals === null, out);
+            const got = new Map<number, number>();
+            for (let x = 0; x < k; x++) got.set((out[x] as number) & 31, (out[x] as number) >> 5);
+            expect(got, `draw ${draw} redeals ${redeals} L ${L} p ${p}`).toEqual(expected);
+          }
+        }
+      }
+    }
+  });
+});
+
+describe('P4 P5 empty piles', () => {
+  it('R7: a King-headed run moves only to the first empty pile', () => {
+    const e = new Engine(
+      RULES_1,
+      pos(
+        [
+          { cards: [], faceDown: 0 },
+          { cards: ['5C', 'KH', 'QS'], faceDown: 1 },
+          { cards: [], faceDown: 0 },
+          { cards: ['2D'], faceDown: 0 },
+        ],
+        [1, 1, 1, 1],
+      ),
+      { autoMoves: false },
+    );
+    const t2t = e.listMoves().filter((m) => moveKind(m) === K_T2T);
+    expect(t2t.map((m) => [moveA(m), moveB(m)])).toEqual([[1, 0]]);
+  });
+
+  it('R7: a whole pile without face-down cards never moves to an empty pile', () => {
+    const e = new Engine(
+      RULES_1,
+      pos(
+        [
+          { cards: ['KH', 'QS'], faceDown: 0 },
+          { cards: [], faceDown: 0 },
+          { cards: ['2D'], faceDown: 0 },
+        ],
+        [1, 1, 1, 1],
+      ),
+      {
+        autoMoves: false,
+      },
+    );
+    expect(e.listMoves().filter((m) => moveKind(m) === K_T2T)).toEqual([]);
+  });
+});
+
+describe('P6 pile symmetry', () => {
+  it('piles without face-down cards are interchangeable in the key; piles with them are not', () => {
+    const a = pos(
+      [
+        { cards: ['KH', 'QS'], faceDown: 0 },
+        { cards: ['KD'], faceDown: 0 },
+        { cards: ['5C', '9H'], faceDown: 1 },
+      ],
+      [0, 0, 0, 0],
+    );
+    const b = pos(
+      [
+        { cards: ['KD'], faceDown: 0 },
+        { cards: [], faceDown: 0 },
+        { cards: ['5C', '9H'], faceDown: 1 },
+        { cards: [], faceDown: 0 },
+        { cards: ['KH', 'QS'], faceDown: 0 },
+      ],
+      [0, 0, 0, 0],
+    );
+    const c = pos(
+      [
+        { cards: ['KH', 'QS'], faceDown: 0 },
+        { cards: ['KD'], faceDown: 0 },
+        { cards: [], faceDown: 0 },
+        { cards: ['5C', '9H'], faceDown: 1 },
+      ],
+      [0, 0, 0, 0],
+    );
+    const key = (p: EnginePosition): string => Array.from(new Engine(RULES_1, p).computeKey()).join(',');
+    expect(key(a)).toBe(key(b));
+    expect(key(a)).not.toBe(key(c));
+  });
+});
+
+describe('P7 talon pointer normalisation', () => {
+  const tops = (L: number, p: number, d: number): number[] => {
+    const out = new Int32Array(64);
+    const k = talonReach(L, p, d, true, out);
+    return Array.from(out.subarray(0, k), (x) => x & 31).sort((x, y) => x - y);
+  };
+  it('R10 R11: draw 1 unlimited reaches every card from every pointer', () => {
+    for (let L = 1; L <= 24; L++)
+      for (let p = 0; p <= L; p++) expect(tops(L, p, 1)).toEqual(Array.from({ length: L }, (_, i) => i + 1));
+  });
+  it('R10 R11: draw 3 unlimited reaches from a multiple of 3 (or the end) exactly what it reaches from 0', () => {
+    for (let L = 1; L <= 24; L++)
+      for (let p = 0; p <= L; p++) if (p % 3 === 0 || p === L) expect(tops(L, p, 3)).toEqual(tops(L, 0, 3));
+  });
+  it('R10: draw 3 pointers that are not multiples of 3 reach more, so they are kept', () => {
+    expect(tops(10, 1, 3)).not.toEqual(tops(10, 0, 3));
+  });
+});
