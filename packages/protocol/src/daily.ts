@@ -1,0 +1,210 @@
+/**
+ * Wire protocol of players, daily challenges, leaderboards and replays (issue "The daily challenge, players
+ * and leaderboards"). Shared by server (validation, OpenAPI) and web client (parsing).
+ */
+import { z } from 'zod';
+import { GameIdSchema, MoveSchema, PresetSchema, GameOptionsSchema } from './game.js';
+
+// ---------- Players ----------
+
+/** A player id. */
+export const PlayerIdSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/);
+
+/**
+ * A display name: 3–20 characters, letters (any script), digits, space, `_`, `-`, `.`; trimmed; no leading,
+ * trailing or double spaces. Unique ignoring case.
+ */
+export const PlayerNameSchema = z
+  .string()
+  .trim()
+  .min(3)
+  .max(20)
+  .regex(/^[\p{L}\p{N}_.-]+( [\p{L}\p{N}_.-]+)*$/u, 'letters, digits, _ . - and single spaces only');
+
+/** POST /api/players and PATCH /api/me body. */
+export const PlayerNameBodySchema = z.object({ name: PlayerNameSchema }).strict();
+
+/** POST /api/players → 201: the secret token is shown once (only its hash is stored). */
+export const PlayerCreatedSchema = z
+  .object({ id: PlayerIdSchema, name: z.string(), token: z.string() })
+  .meta({ id: 'PlayerCreated' });
+
+/** The daily presets (RULES.md presets that have a daily challenge). */
+export const DAILY_PRESETS = ['classic-draw1', 'classic-draw3'] as const;
+/** A daily preset. */
+export const DailyPresetSchema = z.enum(DAILY_PRESETS);
+
+/** All-time numbers of a player. Streaks count consecutive UTC days with a won daily (any daily preset). */
+export const PlayerStatsSchema = z.object({
+  /** Ranked daily attempts finished. */
+  played: z.number().int().min(0),
+  wins: z.number().int().min(0),
+  /** wins / played, 0 when nothing played. */
+  winRate: z.number().min(0).max(1),
+  currentStreak: z.number().int().min(0),
+  bestStreak: z.number().int().min(0),
+  /** Best winning time in ms per daily preset, null when never won. */
+  bestTimeMs: z.object({
+    'classic-draw1': z.number().int().nullable(),
+    'classic-draw3': z.number().int().nullable(),
+  }),
+});
+
+/** GET /api/me → the caller (Authorization: Bearer <token>). */
+export const MeSchema = z
+  .object({ id: PlayerIdSchema, name: z.string(), createdAt: z.string(), stats: PlayerStatsSchema })
+  .meta({ id: 'Me' });
+
+/** GET /api/me/transfer → a link that signs another device in as this player (it carries the token). */
+export const TransferSchema = z.object({ token: z.string(), url: z.string() });
+
+/** A date in UTC, `YYYY-MM-DD`. */
+export const DateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a UTC date YYYY-MM-DD');
+
+/** Outcome of a finished ranked attempt. */
+export const ResultStatusSchema = z.enum(['won', 'resigned', 'blocked', 'unfinished']);
+
+/** A player's result on one daily. */
+export const DailyResultSchema = z.object({
+  gameId: GameIdSchema,
+  /** `playing` while the attempt is under way. */
+  status: z.union([ResultStatusSchema, z.literal('playing')]),
+  score: z.number().int(),
+  timeMs: z.number().int().min(0),
+  moves: z.number().int().min(0),
+  /** Rank on the daily's leaderboard once finished. */
+  rank: z.number().int().min(1).nullable(),
+});
+
+/** GET /api/players/:id → a player's page. */
+export const PlayerPageSchema = z
+  .object({
+    id: PlayerIdSchema,
+    name: z.string(),
+    createdAt: z.string(),
+    stats: PlayerStatsSchema,
+    recent: z.array(DailyResultSchema.extend({ date: DateSchema, preset: DailyPresetSchema })),
+  })
+  .meta({ id: 'PlayerPage' });
+
+// ---------- Daily challenges ----------
+
+/** Path params of a daily. */
+export const DailyParamsSchema = z.object({ date: DateSchema, preset: DailyPresetSchema });
+
+/** One daily challenge as listed (never its deal, seed or line while open). */
+export const DailyChallengeSchema = z.object({
+  date: DateSchema,
+  preset: DailyPresetSchema,
+  /** Ranked attempts started so far. */
+  players: z.number().int().min(0),
+  /** When the day closes (ISO time, UTC midnight after `date`). */
+  closesAt: z.string(),
+  /** Whether the day has closed (deal, line and replays are public). */
+  closed: z.boolean(),
+  /** Length of the solver's line for the deal (public: it reveals nothing of the deal). */
+  par: z.number().int().min(0),
+  /** The caller's own result, when a player token is sent. */
+  you: DailyResultSchema.nullable(),
+});
+
+/** GET /api/daily → today's challenges. */
+export const DailyTodaySchema = z
+  .object({
+    date: DateSchema,
+    /** Server time now (ISO). */
+    now: z.string(),
+    /** When the next daily opens (ISO). */
+    nextAt: z.string(),
+    challenges: z.array(DailyChallengeSchema),
+  })
+  .meta({ id: 'DailyToday' });
+
+/** GET /api/daily/archive → the last 30 closed days' challenges, newest first. */
+export const DailyArchiveSchema = z.object({ days: z.array(DailyChallengeSchema) });
+
+/** GET /api/daily/:date/:preset once closed → the deal, its par and the solver's line. 403 while open. */
+export const DailyRevealSchema = z
+  .object({
+    date: DateSchema,
+    preset: DailyPresetSchema,
+    /** 52 card codes in deal order. */
+    deal: z.string(),
+    par: z.number().int().min(0),
+    line: z.array(MoveSchema),
+  })
+  .meta({ id: 'DailyReveal' });
+
+// ---------- Leaderboards ----------
+
+/** One row of a daily leaderboard. Order: winners first, then score (high first), time, moves, finishing time. */
+export const LeaderboardEntrySchema = z.object({
+  rank: z.number().int().min(1),
+  playerId: PlayerIdSchema,
+  name: z.string(),
+  status: ResultStatusSchema,
+  score: z.number().int(),
+  timeMs: z.number().int().min(0),
+  moves: z.number().int().min(0),
+  /** When the attempt ended (ISO). */
+  finishedAt: z.string(),
+  /** The ranked game (its replay is public once the day has closed). */
+  gameId: GameIdSchema,
+});
+
+/** GET /api/daily/:date/:preset/leaderboard query: a page (`offset`, `limit`) or the page around the caller. */
+export const LeaderboardQuerySchema = z.object({
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  around: z.literal('me').optional(),
+});
+
+/** GET /api/daily/:date/:preset/leaderboard. */
+export const LeaderboardSchema = z
+  .object({
+    date: DateSchema,
+    preset: DailyPresetSchema,
+    /** Finished ranked attempts. */
+    total: z.number().int().min(0),
+    offset: z.number().int().min(0),
+    limit: z.number().int().min(1),
+    entries: z.array(LeaderboardEntrySchema),
+    /** The caller's own row, when a player token is sent and the caller has finished. */
+    me: LeaderboardEntrySchema.nullable(),
+  })
+  .meta({ id: 'Leaderboard' });
+
+/** GET /api/leaderboard → all-time: wins, win rate, streaks, best time per preset. */
+export const AllTimeLeaderboardSchema = z.object({
+  entries: z.array(
+    PlayerStatsSchema.extend({ rank: z.number().int().min(1), playerId: PlayerIdSchema, name: z.string() }),
+  ),
+});
+
+// ---------- Replays ----------
+
+/** One step of a game's log, with its server time offset from the game's first action (ms). */
+export const ReplayStepSchema = z.object({
+  type: z.enum(['move', 'undo', 'resign']),
+  move: MoveSchema.optional(),
+  atMs: z.number().int().min(0),
+});
+
+/**
+ * GET /api/games/:id/replay → a finished game's deal and log, to watch move by move. For a ranked daily
+ * game only once its day has closed; for other games once they are won or resigned. 403 before.
+ */
+export const ReplaySchema = z
+  .object({
+    id: GameIdSchema,
+    deal: z.string(),
+    options: GameOptionsSchema,
+    preset: PresetSchema.nullable(),
+    player: z.object({ id: PlayerIdSchema, name: z.string() }).nullable(),
+    steps: z.array(ReplayStepSchema),
+  })
+  .meta({ id: 'Replay' });

@@ -1,0 +1,362 @@
+/**
+ * Wire protocol: zod schemas for every REST body and response and every WebSocket frame.
+ * The server validates with them (fastify-type-provider-zod, which also feeds /docs); the web client
+ * parses incoming frames with them. The notation is PRODUCT.md's.
+ */
+import { z } from 'zod';
+import {
+  CARD_CODES,
+  FOUNDATION_PILES,
+  GAME_STATUSES,
+  MAX_DEAL_NUMBER,
+  MOVE_ERROR_CODES,
+  PILE_IDS,
+  PRESET_NAMES,
+  SCORING_SYSTEMS,
+  type CardCode,
+  type GameOptions,
+  type Move,
+  type PlayerView,
+} from '@klondike/rules';
+
+/** Largest accepted WebSocket frame, in bytes. */
+export const MAX_FRAME_BYTES = 4096;
+
+/** A card code such as `TH`. */
+export const CardCodeSchema = z
+  .enum(CARD_CODES as [CardCode, ...CardCode[]])
+  .meta({ description: 'Card code: rank A23456789TJQK + suit CDHS' });
+/** A pile name: stock, waste, t1…t7, fC fD fH fS. */
+export const PileIdSchema = z.enum(PILE_IDS);
+/** A preset name of RULES.md. */
+export const PresetSchema = z.enum(PRESET_NAMES);
+/** A game id. */
+export const GameIdSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/);
+
+/** A move in the public notation (PRODUCT.md). */
+export const MoveSchema = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('draw') }).strict(),
+    z.object({ type: z.literal('recycle') }).strict(),
+    z
+      .object({
+        type: z.literal('move'),
+        from: PileIdSchema,
+        to: PileIdSchema,
+        count: z.number().int().min(1).max(13),
+      })
+      .strict(),
+  ])
+  .meta({ id: 'Move', description: 'draw | recycle | move {from,to,count}' }) satisfies z.ZodType<Move>;
+
+/** Every variant option; all of them required (as in a view). */
+export const GameOptionsSchema = z
+  .object({
+    draw: z.union([z.literal(1), z.literal(3)]),
+    redeals: z.number().int().min(0).max(100).nullable(),
+    tableauMoves: z.enum(['anyRun', 'wholePile']),
+    foundationToTableau: z.boolean(),
+    scoring: z.enum(SCORING_SYSTEMS),
+    timed: z.boolean(),
+    undo: z.boolean(),
+    hints: z.boolean(),
+  })
+  .strict()
+  .meta({ id: 'GameOptions' }) satisfies z.ZodType<GameOptions>;
+
+/** Game status (RULES.md R12, R13). */
+export const GameStatusSchema = z.enum(GAME_STATUSES);
+
+/** What a player may see of a game (the rules package's `playerView`). */
+export const PlayerViewSchema = z
+  .object({
+    options: GameOptionsSchema,
+    tableau: z
+      .array(z.object({ faceDown: z.number().int().min(0), faceUp: z.array(CardCodeSchema) }).strict())
+      .length(7),
+    foundations: z
+      .object({
+        fC: CardCodeSchema.nullable(),
+        fD: CardCodeSchema.nullable(),
+        fH: CardCodeSchema.nullable(),
+        fS: CardCodeSchema.nullable(),
+      })
+      .strict(),
+    stock: z.object({ count: z.number().int().min(0) }).strict(),
+    waste: z.array(CardCodeSchema),
+    status: GameStatusSchema,
+    score: z.number().int(),
+    moves: z.number().int().min(0),
+    recycles: z.number().int().min(0),
+    redealsLeft: z.number().int().min(0).nullable(),
+    canUndo: z.boolean(),
+    canAutoComplete: z.boolean(),
+    elapsedMs: z.number().int().min(0),
+  })
+  .strict()
+  .meta({ id: 'PlayerView' }) satisfies z.ZodType<PlayerView>;
+
+void FOUNDATION_PILES;
+
+/** Error codes of the HTTP API and WebSocket error frames. */
+export const API_ERROR_CODES = [
+  'bad-request',
+  'not-found',
+  'forbidden',
+  'unauthorized',
+  'conflict',
+  'stale-version',
+  'illegal-move',
+  'rate-limited',
+  'frame-too-large',
+  'not-subscribed',
+  'solver-busy',
+  'internal',
+] as const;
+/** One API error code. */
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
+
+/** HTTP status of each API error code. */
+export const API_ERROR_STATUS = {
+  'bad-request': 400,
+  'not-found': 404,
+  forbidden: 403,
+  unauthorized: 401,
+  conflict: 409,
+  'stale-version': 409,
+  'illegal-move': 422,
+  'rate-limited': 429,
+  'frame-too-large': 413,
+  'not-subscribed': 409,
+  'solver-busy': 503,
+  internal: 500,
+} as const satisfies Record<ApiErrorCode, number>;
+
+const MoveErrorCodeSchema = z.enum(
+  Object.keys(MOVE_ERROR_CODES) as [keyof typeof MOVE_ERROR_CODES, ...(keyof typeof MOVE_ERROR_CODES)[]],
+);
+
+/** The body of every error response: `{"error":{"code","message"}}`, plus the current version on 409 and the rule reason on 422. */
+export const ErrorBodySchema = z
+  .object({
+    error: z.object({
+      code: z.enum(API_ERROR_CODES),
+      message: z.string(),
+      /** Current game version (stale-version, illegal-move). */
+      version: z.number().int().min(0).optional(),
+      /** Which rule refused the move (illegal-move). */
+      reason: MoveErrorCodeSchema.optional(),
+    }),
+  })
+  .meta({ id: 'Error' });
+/** An error body. */
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+// ---------- REST ----------
+
+/** POST /api/games body. `deal` (52 codes in deal order) and `dealNumber` are mutually exclusive. */
+export const CreateGameBodySchema = z
+  .object({
+    preset: PresetSchema.optional(),
+    options: GameOptionsSchema.partial().optional(),
+    dealNumber: z.number().int().min(1).max(MAX_DEAL_NUMBER).optional(),
+    deal: z.string().max(400).optional(),
+  })
+  .strict()
+  .refine((b) => b.deal === undefined || b.dealNumber === undefined, {
+    message: 'give deal or dealNumber, not both',
+  });
+/** POST /api/games body. */
+export type CreateGameBody = z.infer<typeof CreateGameBodySchema>;
+
+/** `{"id","version","view"}`: a game as its player sees it. */
+export const GameResponseSchema = z
+  .object({
+    id: GameIdSchema,
+    version: z.number().int().min(0),
+    view: PlayerViewSchema,
+    preset: PresetSchema.nullable(),
+    /** Deal number when the game was dealt from one (public: anyone may deal it again). */
+    dealNumber: z.number().int().nullable(),
+  })
+  .meta({ id: 'Game' });
+/** A game response. */
+export type GameResponse = z.infer<typeof GameResponseSchema>;
+
+/** :id path params. */
+export const GameParamsSchema = z.object({ id: GameIdSchema });
+
+/** POST /api/games/:id/moves body. */
+export const MoveBodySchema = z.object({ move: MoveSchema, version: z.number().int().min(0) }).strict();
+/** POST /api/games/:id/undo and /resign body: the version the client last saw (optional for undo/resign). */
+export const VersionBodySchema = z.object({ version: z.number().int().min(0).optional() }).strict();
+
+/** `{"version","view"}` after a move, undo or resignation. */
+export const StateResponseSchema = z
+  .object({ version: z.number().int().min(0), view: PlayerViewSchema })
+  .meta({ id: 'State' });
+/** A state response. */
+export type StateResponse = z.infer<typeof StateResponseSchema>;
+
+/** GET /api/games/:id/legal-moves response. */
+export const LegalMovesResponseSchema = z.object({
+  version: z.number().int().min(0),
+  moves: z.array(MoveSchema),
+});
+
+/** GET /api/games/:id/deal response (only once the game has ended). */
+export const DealResponseSchema = z.object({
+  deal: z.string().meta({ description: '52 card codes in deal order, space-separated' }),
+  dealNumber: z.number().int().nullable(),
+});
+
+/** GET /api/health response. */
+export const HealthResponseSchema = z.object({ status: z.literal('ok') });
+
+// ---------- Solver ----------
+
+/** Longest solve a caller may ask for, in ms (the server may cap it lower). */
+export const MAX_SOLVE_TIME_MS = 60_000;
+
+/** A solver verdict: a win was found, no win exists (proven), or the limits were hit first. */
+export const VerdictSchema = z.enum(['won', 'impossible', 'unknown']);
+
+/** POST /api/solve body: options as for a new game, a deal (or deal number), an optional time limit. */
+export const SolveBodySchema = z
+  .object({
+    preset: PresetSchema.optional(),
+    options: GameOptionsSchema.partial().optional(),
+    deal: z.string().max(400).optional(),
+    dealNumber: z.number().int().min(1).max(MAX_DEAL_NUMBER).optional(),
+    timeLimitMs: z.number().int().min(1).max(MAX_SOLVE_TIME_MS).optional(),
+  })
+  .strict()
+  .refine((b) => (b.deal === undefined) !== (b.dealNumber === undefined), {
+    message: 'give exactly one of deal or dealNumber',
+  });
+/** POST /api/solve body. */
+export type SolveBody = z.infer<typeof SolveBodySchema>;
+
+/** POST /api/solve response. */
+export const SolveResponseSchema = z
+  .object({
+    verdict: VerdictSchema,
+    /** With `won`: moves that replay from the deal to a win. */
+    line: z.array(MoveSchema).optional(),
+    /** Positions generated by the search. */
+    nodes: z.number().int().min(0),
+    /** Search time, ms. */
+    ms: z.number().min(0),
+  })
+  .meta({ id: 'SolveResult' });
+/** POST /api/solve response. */
+export type SolveResponse = z.infer<typeof SolveResponseSchema>;
+
+/** GET /api/games/:id/hint response: the next move of a winning line from the current position. */
+export const HintResponseSchema = z
+  .object({
+    /** The game version the hint is for. */
+    version: z.number().int().min(0),
+    /** `won`: `move` starts a winning line; `impossible`: no win from here; `unknown`: not decided in time. */
+    verdict: VerdictSchema,
+    move: MoveSchema.optional(),
+    /** Moves left in the winning line found (with `won`). */
+    lineLength: z.number().int().min(0).optional(),
+  })
+  .meta({ id: 'Hint' });
+/** A hint response. */
+export type HintResponse = z.infer<typeof HintResponseSchema>;
+
+// ---------- WebSocket (/api/ws) ----------
+
+/** Client → server frames. `requestId` is echoed on the answer. */
+export const ClientFrameSchema = z.discriminatedUnion('type', [
+  z
+    .object({
+      type: z.literal('subscribe'),
+      gameId: GameIdSchema,
+      version: z.number().int().min(0).optional(),
+    })
+    .strict(),
+  z.object({ type: z.literal('unsubscribe'), gameId: GameIdSchema }).strict(),
+  z
+    .object({
+      type: z.literal('move'),
+      gameId: GameIdSchema,
+      move: MoveSchema,
+      version: z.number().int().min(0),
+      requestId: z.string().max(64).optional(),
+    })
+    .strict(),
+  z
+    .object({
+      type: z.literal('undo'),
+      gameId: GameIdSchema,
+      version: z.number().int().min(0),
+      requestId: z.string().max(64).optional(),
+    })
+    .strict(),
+  z
+    .object({
+      type: z.literal('resign'),
+      gameId: GameIdSchema,
+      version: z.number().int().min(0),
+      requestId: z.string().max(64).optional(),
+    })
+    .strict(),
+  z.object({ type: z.literal('ping') }).strict(),
+  /** Identifies the connection as a player (browsers cannot set headers on a WebSocket). */
+  z.object({ type: z.literal('auth'), token: z.string().min(1).max(200) }).strict(),
+  /** Live updates of a daily leaderboard (`leaderboard` frames) while the day is open. */
+  z
+    .object({
+      type: z.literal('watch-leaderboard'),
+      date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+      preset: z.enum(['classic-draw1', 'classic-draw3']),
+    })
+    .strict(),
+]);
+/** A client frame. */
+export type ClientFrame = z.infer<typeof ClientFrameSchema>;
+
+/** What caused a state frame. */
+export const StateCauseSchema = z.enum(['subscribe', 'move', 'undo', 'resign']);
+
+/** Server → client frames. */
+export const ServerFrameSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('state'),
+    gameId: GameIdSchema,
+    version: z.number().int().min(0),
+    view: PlayerViewSchema,
+    cause: StateCauseSchema,
+    /** The move that produced this state (cause = move). */
+    move: MoveSchema.optional(),
+    requestId: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal('error'),
+    code: z.enum(API_ERROR_CODES),
+    message: z.string(),
+    gameId: GameIdSchema.optional(),
+    version: z.number().int().min(0).optional(),
+    reason: MoveErrorCodeSchema.optional(),
+    requestId: z.string().optional(),
+  }),
+  z.object({ type: z.literal('pong') }),
+  /** Answer to `auth`: who the connection now is. */
+  z.object({ type: z.literal('authed'), playerId: z.string(), name: z.string() }),
+  /** A watched daily leaderboard changed (a ranked attempt finished): refetch it. */
+  z.object({
+    type: z.literal('leaderboard'),
+    date: z.string(),
+    preset: z.enum(['classic-draw1', 'classic-draw3']),
+    total: z.number().int().min(0),
+  }),
+]);
+/** A server frame. */
+export type ServerFrame = z.infer<typeof ServerFrameSchema>;
