@@ -59,6 +59,18 @@ describe('keyboard mapping', () => {
     expect(keyAction({ key: 'n' }, null, view)).toEqual({ type: 'new-game' });
   });
 
+  it('H asks for a hint, unless the game has hints off', () => {
+    expect(keyAction({ key: 'h' }, null, view)).toEqual({ type: 'hint' });
+    expect(keyAction({ key: 'H', shiftKey: true }, null, view)).toEqual({ type: 'hint' });
+    const ranked = { ...view, options: { ...view.options, hints: false } };
+    expect(keyAction({ key: 'h' }, null, ranked)).toEqual({
+      type: 'invalid',
+      message: 'Hints are off for this game.',
+    });
+    expect(keyAction({ key: 'h' }, null, { ...view, status: 'won' })).toMatchObject({ type: 'invalid' });
+    expect(keyAction({ key: 'h', ctrlKey: true }, null, view)).toBeNull();
+  });
+
   it('ignores other keys, and play keys once the game is over', () => {
     expect(keyAction({ key: 'x' }, null, view)).toBeNull();
     expect(keyAction({ key: 'Tab' }, null, view)).toBeNull();

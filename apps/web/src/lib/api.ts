@@ -4,9 +4,11 @@
 import {
   ErrorBodySchema,
   GameResponseSchema,
+  HintResponseSchema,
   StateResponseSchema,
   type CreateGameBody,
   type GameResponse,
+  type HintResponse,
   type StateResponse,
 } from '@klondike/protocol';
 import type { Move } from '@klondike/rules';
@@ -81,4 +83,9 @@ export function postUndo(id: string, version: number): Promise<StateResponse> {
 
 export function postResign(id: string, version: number): Promise<StateResponse> {
   return request('POST', `/api/games/${encodeURIComponent(id)}/resign`, StateResponseSchema, { version });
+}
+
+/** The solver's next move from the game's current position (403 `forbidden` when the game has hints off). */
+export function getHint(id: string): Promise<HintResponse> {
+  return request('GET', `/api/games/${encodeURIComponent(id)}/hint`, HintResponseSchema);
 }

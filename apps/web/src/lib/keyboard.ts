@@ -3,7 +3,7 @@
  *
  * Space / D draw (or recycle) · U or Ctrl+Z undo · 1–7 select a tableau pile, then 1–7 moves the selection
  * there (the run that fits) · W select the waste · F send the selection's top card to its foundation ·
- * A auto-complete · N new game · Esc cancel.
+ * A auto-complete · H hint (casual games) · N new game · Esc cancel.
  */
 import type { Move, PileId, PlayerView } from '@klondike/rules';
 import { faceUpCards, foundationMove, resolveCount } from './legal';
@@ -27,6 +27,7 @@ export type KeyAction =
   | { readonly type: 'move'; readonly move: Move }
   | { readonly type: 'cancel' }
   | { readonly type: 'autocomplete' }
+  | { readonly type: 'hint' }
   | { readonly type: 'new-game' }
   | { readonly type: 'invalid'; readonly message: string };
 
@@ -43,7 +44,12 @@ export function keyAction(input: KeyInput, selection: Selection, view: PlayerVie
   if (lower === 'u') return { type: 'undo' };
   if (!view) return null;
   if (view.status !== 'playing') {
-    return /^[ 1-7dwfa]$/.test(lower) ? { type: 'invalid', message: 'The game is over.' } : null;
+    return /^[ 1-7dwfah]$/.test(lower) ? { type: 'invalid', message: 'The game is over.' } : null;
+  }
+  if (lower === 'h') {
+    return view.options.hints
+      ? { type: 'hint' }
+      : { type: 'invalid', message: 'Hints are off for this game.' };
   }
   if (key === ' ' || lower === 'd') return { type: 'stock' };
   if (lower === 'a') {

@@ -1,11 +1,13 @@
 /**
  * Browser test: the real server (apps/server) serving the built client, driven through Debian's chromium.
  * Deals a known, easy deal through the New game dialog (pasted deal, classic-draw1), drags a card to a legal
- * and to an illegal target, undoes, reloads, and plays the deal to the win screen through the UI.
+ * and to an illegal target, undoes, reloads, and plays the deal to the win screen through the UI. Then asks
+ * the solver for a hint, plays the highlighted move, and turns on the "still winnable?" badge.
  */
-import { GameResponseSchema } from '@klondike/protocol';
+import { GameResponseSchema, HintResponseSchema } from '@klondike/protocol';
 import type { CardCode, PlayerView } from '@klondike/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeHint } from '../../src/lib/hint';
 import { nextFoundationMove, topCard } from '../../src/lib/legal';
 import {
   ensureBuilt,
@@ -133,6 +135,54 @@ describe.skipIf(SKIP !== null)(`browser: play a deal to the win${SKIP ? ` (skipp
     await page.mouse.move(a.x + a.width / 2 + 10, a.y + 20, { steps: 3 });
     await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
     await page.mouse.up();
+  }
+
+  /** Drags card `code` (grabbed near its top edge) and drops it on pile `pile` (over its top card). */
+  async function dragToPile(code: string, pile: string): Promise<void> {
+    await settle();
+    const a = await page.getByTestId(`card-${code}`).boundingBox();
+    const b = await page.getByTestId(`pile-${pile}`).locator('.glow').boundingBox();
+    if (!a || !b) throw new Error('card or pile not on screen');
+    await page.mouse.move(a.x + a.width / 2, a.y + 12);
+    await page.mouse.down();
+    await page.mouse.move(a.x + a.width / 2 + 10, a.y + 20, { steps: 3 });
+    await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
+    await page.mouse.up();
+  }
+
+  /** Deals `deal` (classic-draw1) through the New game dialog and returns the new game's id. */
+  async function dealPasted(deal: string): Promise<string> {
+    await page.goto(server.url);
+    await page.waitForURL(/\/game\/[A-Za-z0-9_-]+$/);
+    await page.getByTestId('pile-t7').waitFor();
+    const before = page.url();
+    await page.getByTestId('new-game').click();
+    await page.getByTestId('preset-classic-draw1').check();
+    await page.getByTestId('source-paste').check();
+    await page.getByTestId('deal-text').fill(deal);
+    await page.getByTestId('deal').click();
+    await page.waitForURL((u) => u.toString() !== before && /\/game\/[A-Za-z0-9_-]+$/.test(u.pathname));
+    await waitVersion(0);
+    await settle();
+    return new URL(page.url()).pathname.split('/').pop() as string;
+  }
+
+  /** Waits until the screen-reader live region says something containing `text`. */
+  async function waitAnnounced(text: string): Promise<void> {
+    await page.waitForFunction(
+      (want) => document.querySelector('[data-testid=announcer]')?.textContent?.includes(want) ?? false,
+      text,
+      { timeout: 10_000 },
+    );
+  }
+
+  /** Waits until the winnable badge shows `verdict`. */
+  async function waitBadge(verdict: string): Promise<void> {
+    await page.waitForFunction(
+      (want) => document.querySelector('[data-testid=winnable-badge]')?.getAttribute('data-verdict') === want,
+      verdict,
+      { timeout: 20_000 },
+    );
   }
 
   beforeAll(async () => {
@@ -302,4 +352,109 @@ describe.skipIf(SKIP !== null)(`browser: play a deal to the win${SKIP ? ` (skipp
     expect(final.view.status).toBe('won');
     expect(final.version).toBeGreaterThan(v);
   }, 60_000);
+
+  it('Hint highlights a winning move (source and target); playing it is accepted', async () => {
+    gameId = await dealPasted(dealText());
+    const { version: v0, view } = await serverGame();
+    expect(view.options.hints).toBe(true);
+    // Hold the answer back a little to see the button's spinner.
+    await page.route('**/hint', async (route) => {
+      await new Promise((r) => setTimeout(r, 400));
+      await route.continue();
+    });
+    const button = page.getByTestId('hint');
+    await button.click();
+    expect(await button.getAttribute('data-state')).toBe('loading');
+    await page.locator('[data-hint="source"]').first().waitFor({ timeout: 15_000 });
+    await page.unroute('**/hint');
+    expect(await button.getAttribute('data-state')).toBe('idle');
+
+    // What the server hints (cached per version: the same answer the page got).
+    const hint = HintResponseSchema.parse(
+      await (await fetch(`${server.url}/api/games/${gameId}/hint`)).json(),
+    );
+    expect(hint).toMatchObject({ version: v0, verdict: 'won' });
+    const move = hint.move;
+    if (!move) throw new Error('a winnable deal gets a move');
+    await waitAnnounced(describeHint(move, view));
+
+    if (move.type === 'move') {
+      const sources = await page
+        .locator('[data-hint="source"]')
+        .evaluateAll((els) =>
+          els.map((el) => ({ id: el.getAttribute('data-testid'), pile: el.getAttribute('data-pile') })),
+        );
+      expect(sources).toHaveLength(move.count);
+      expect(sources.every((c) => c.pile === move.from)).toBe(true);
+      expect(await page.locator('[data-hint="target"]').getAttribute('data-drop')).toBe(move.to);
+      expect(await page.getByTestId('hint-arrow').count()).toBe(1);
+      const lead = (sources[0]?.id ?? '').replace(/^card-/, '');
+      await dragToPile(lead, move.to);
+    } else {
+      expect(await page.getByTestId('pile-stock').getAttribute('data-hint')).toBe('source');
+      await page.getByTestId('pile-stock').click();
+    }
+    await waitVersion(v0 + 1);
+    const after = await serverGame();
+    expect(after.version).toBe(v0 + 1);
+    expect(after.view.moves).toBe(view.moves + 1);
+    expect(await page.locator('[data-hint]').count()).toBe(0); // the highlight ends with the move
+
+    // The H key asks too; the highlight fades after ~2.5 s.
+    await page.keyboard.press('h');
+    await page.locator('[data-hint="source"]').first().waitFor({ timeout: 15_000 });
+    await page.waitForFunction(() => document.querySelectorAll('[data-hint]').length === 0, undefined, {
+      timeout: 5_000,
+    });
+  }, 60_000);
+
+  it('the winnable badge: off by default, turned on in the New game dialog, remembered', async () => {
+    expect(await page.getByTestId('winnable-badge').count()).toBe(0);
+    await page.getByTestId('new-game').click();
+    const toggle = page.getByTestId('winnable-toggle');
+    expect(await toggle.getAttribute('aria-checked')).toBe('false');
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-checked')).toBe('true');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('new-game-dialog').waitFor({ state: 'detached' });
+    await waitBadge('won');
+    expect(await page.getByTestId('winnable-badge').textContent()).toContain('Winnable');
+
+    // A new version is checked again.
+    const v = await version();
+    await page.keyboard.press('d');
+    await waitVersion(v + 1);
+    await waitBadge('won');
+
+    // Remembered across a reload.
+    await page.reload();
+    await page.getByTestId('pile-t7').waitFor();
+    await waitBadge('won');
+  }, 60_000);
+
+  it('a game with hints off: no Hint button, no badge, and nothing asked', async () => {
+    const hintRequests: string[] = [];
+    const onRequest = (r: { url(): string }) => {
+      if (r.url().includes('/hint')) hintRequests.push(r.url());
+    };
+    page.on('request', onRequest);
+    const res = await fetch(`${server.url}/api/games`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ preset: 'classic-draw1', options: { hints: false }, deal: dealText() }),
+    });
+    const created = GameResponseSchema.parse(await res.json());
+    gameId = created.id;
+    await page.goto(`${server.url}/game/${gameId}`);
+    await waitVersion(0);
+    await page.keyboard.press('d');
+    await waitVersion(1);
+    await page.waitForTimeout(1500); // longer than the badge's debounce
+    expect(await page.getByTestId('hint').count()).toBe(0);
+    expect(await page.getByTestId('winnable-badge').count()).toBe(0);
+    await page.keyboard.press('h');
+    await waitAnnounced('Hints are off for this game.');
+    expect(hintRequests).toEqual([]);
+    page.off('request', onRequest);
+  }, 30_000);
 });
