@@ -1,7 +1,8 @@
 /**
  * `buildApp`: the whole server as a Fastify plugin tree, without `listen` (main.ts listens; tests inject).
  *
- * Plugins, in order: config → db → game-rooms → rate-limit → solver → websocket → swagger → web-client → routes.
+ * Plugins, in order: config → db → auth → game-rooms → rate-limit → solver → daily → websocket → swagger →
+ * web-client → routes.
  * A global error handler turns every failure into `{"error":{"code","message",...}}` with protocol's
  * API_ERROR_STATUS; the not-found handler answers /api paths with 404 `not-found` and serves the web
  * client's index.html for other GET paths when the client is built (SPA fallback).
@@ -20,7 +21,9 @@ import {
 } from 'fastify-type-provider-zod';
 import { type AppConfig, loadConfig } from './config.js';
 import { ApiError, errorBody } from './errors.js';
+import { authPlugin } from './plugins/auth.js';
 import { configPlugin } from './plugins/config.js';
+import { dailyPlugin } from './plugins/daily.js';
 import { dbPlugin } from './plugins/db.js';
 import { gameRoomsPlugin } from './plugins/game-rooms.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
@@ -28,7 +31,9 @@ import { solverPlugin } from './plugins/solver.js';
 import { hasWebClient, staticPlugin } from './plugins/static.js';
 import { swaggerPlugin } from './plugins/swagger.js';
 import { websocketPlugin } from './plugins/websocket.js';
+import { dailyRoutes } from './routes/daily.js';
 import { gameRoutes } from './routes/games.js';
+import { playerRoutes } from './routes/players.js';
 import { solveRoutes } from './routes/solve.js';
 import { wsRoutes } from './routes/ws.js';
 import './types.js';
@@ -104,25 +109,31 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '';
     const api = path === '/api' || path.startsWith('/api/');
-    if (!api && (req.method === 'GET' || req.method === 'HEAD') && hasWebClient(config.webDist)) {
+    // Client-side routes get index.html; a missing build asset is a real 404 (not HTML under a .js name).
+    const asset = path.startsWith('/assets/');
+    if (!api && !asset && (req.method === 'GET' || req.method === 'HEAD') && hasWebClient(config.webDist)) {
       return reply.type('text/html; charset=utf-8').sendFile('index.html');
     }
     return reply.code(404).send(errorBody('not-found', `no route ${req.method} ${path}`));
   });
 
-  await app.register(configPlugin, { config });
+  await app.register(configPlugin, { config, ...(options.now ? { now: options.now } : {}) });
   await app.register(
     dbPlugin,
     options.migrationsDir !== undefined ? { migrationsDir: options.migrationsDir } : {},
   );
-  await app.register(gameRoomsPlugin, options.now ? { now: options.now } : {});
+  await app.register(authPlugin);
+  await app.register(gameRoomsPlugin);
   await app.register(rateLimitPlugin);
   await app.register(solverPlugin);
+  await app.register(dailyPlugin);
   await app.register(websocketPlugin);
   await app.register(swaggerPlugin);
   await app.register(staticPlugin);
   await app.register(gameRoutes);
   await app.register(solveRoutes);
+  await app.register(playerRoutes);
+  await app.register(dailyRoutes);
   await app.register(wsRoutes);
   await app.ready();
   return app;

@@ -1,6 +1,6 @@
 /**
  * Server configuration from the environment (PRODUCT.md: PORT, HOST, DATABASE_URL, DATA_DIR, LOG_LEVEL),
- * plus the rate-limit knobs. `loadConfig` never reads `process.env` itself unless given it.
+ * plus the rate-limit, solver and daily-challenge knobs. `loadConfig` never reads `process.env` itself unless given it.
  */
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
@@ -46,6 +46,24 @@ export interface AppConfig {
   readonly solveRateMax: number;
   /** Solver jobs waiting for a thread before new ones get 503 solver-busy (env SOLVER_QUEUE, default 64). */
   readonly solverQueue: number;
+  /**
+   * Secret the daily deals are derived from (env DAILY_SECRET). Unset: a random secret is generated once and
+   * kept in the database (table Setting), so restarts and other nodes deal the same dailies.
+   */
+  readonly dailySecret: string | undefined;
+  /** Closed days whose dailies exist from the first start on and are listed by the archive (env DAILY_ARCHIVE_DAYS, default 30). */
+  readonly dailyArchiveDays: number;
+  /** Solver time per daily candidate deal, ms (env DAILY_SOLVE_MS, default 3000); unknown → next candidate. */
+  readonly dailySolveMs: number;
+  /** How often the daily job checks that today and tomorrow are ready and closed days are settled, ms (env DAILY_TICK_MS, default 60000). */
+  readonly dailyTickMs: number;
+  /**
+   * Whether the daily job runs (env DAILY_SCHEDULE `on`|`off`, default on): start-up preparation and the
+   * timer. Off, dailies are still prepared on first use by the daily routes (tests use this).
+   */
+  readonly dailySchedule: boolean;
+  /** Players one client may create per hour (env PLAYER_CREATE_RATE_MAX, default 10; 0 = no extra limit). */
+  readonly playerCreateRateMax: number;
 }
 
 /** Default folder of the built web client: `<repo>/apps/web/dist`. */
@@ -80,6 +98,15 @@ const EnvSchema = z.object({
   HINT_TIME_MS: z.coerce.number().int().min(1).max(MAX_SOLVE_TIME_MS).default(3_000),
   SOLVE_RATE_MAX: z.coerce.number().int().min(0).default(30),
   SOLVER_QUEUE: z.coerce.number().int().min(0).default(64),
+  DAILY_SECRET: z.preprocess(
+    emptyToUndefined,
+    z.string().min(16, 'DAILY_SECRET needs 16+ characters').optional(),
+  ),
+  DAILY_ARCHIVE_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
+  DAILY_SOLVE_MS: z.coerce.number().int().min(1).max(MAX_SOLVE_TIME_MS).default(3_000),
+  DAILY_TICK_MS: z.coerce.number().int().min(1000).default(60_000),
+  DAILY_SCHEDULE: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
+  PLAYER_CREATE_RATE_MAX: z.coerce.number().int().min(0).default(10),
 });
 
 /**
@@ -110,5 +137,11 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     hintTimeMs: e.HINT_TIME_MS,
     solveRateMax: e.SOLVE_RATE_MAX,
     solverQueue: e.SOLVER_QUEUE,
+    dailySecret: e.DAILY_SECRET,
+    dailyArchiveDays: e.DAILY_ARCHIVE_DAYS,
+    dailySolveMs: e.DAILY_SOLVE_MS,
+    dailyTickMs: e.DAILY_TICK_MS,
+    dailySchedule: e.DAILY_SCHEDULE === 'on',
+    playerCreateRateMax: e.PLAYER_CREATE_RATE_MAX,
   };
 }

@@ -1,7 +1,9 @@
 /** Fastify decorations of this server (see the plugins that add them). */
 import type { AppConfig } from './config.js';
+import type { DailyService } from './daily/service.js';
 import type { Database } from './db/database.js';
 import type { PrismaClient } from './generated/prisma/client.js';
+import type { AuthedPlayer } from './players/players.js';
 import type { SolverPool } from './plugins/solver.js';
 import type { GameRooms } from './rooms/game-rooms.js';
 
@@ -9,6 +11,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The configuration (plugin `config`). */
     config: AppConfig;
+    /** The server clock, ms since the epoch (plugin `config`; injectable for tests). */
+    now: () => number;
     /** The open database (plugin `db`). */
     db: Database;
     /** Prisma Client of the open database (plugin `db`). */
@@ -17,5 +21,11 @@ declare module 'fastify' {
     rooms: GameRooms;
     /** The solver's worker pool (plugin `solver`). */
     solver: SolverPool;
+    /** Daily deals, their schedule and leaderboards (plugin `daily`). */
+    daily: DailyService;
+  }
+  interface FastifyRequest {
+    /** The player whose bearer token the request carries, or null (plugin `auth`). */
+    player: AuthedPlayer | null;
   }
 }

@@ -54,6 +54,10 @@ async function start(env: Record<string, string>): Promise<Server> {
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       RATE_LIMIT_MAX: '0',
+      // Keep the daily job light: no archive, short solves, one solver thread.
+      DAILY_ARCHIVE_DAYS: '0',
+      DAILY_SOLVE_MS: '300',
+      SOLVER_THREADS: '1',
       DATABASE_URL: '',
       ...env,
     },

@@ -98,7 +98,11 @@ export function describeEachDatabase(title: string, body: (db: TestDatabase) => 
   );
 }
 
-/** Builds a quiet test server on `db` (rate limits off, no web client unless configured). */
+/**
+ * Builds a quiet test server on `db` (rate limits off, no web client unless configured; one solver thread;
+ * the daily job off — dailies are made on first use — with no archive and a 300 ms solver limit per
+ * candidate, so generating them stays fast).
+ */
 export async function testApp(db: TestDatabase, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   return buildApp({
     env: {},
@@ -108,6 +112,10 @@ export async function testApp(db: TestDatabase, options: BuildAppOptions = {}): 
       rateLimitMax: 0,
       wsFramesPerSecond: 0,
       webDist: '/nonexistent-web-dist',
+      solverThreads: 1,
+      dailySchedule: false,
+      dailyArchiveDays: 0,
+      dailySolveMs: 300,
       ...db.config(),
       ...options.config,
     },

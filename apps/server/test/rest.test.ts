@@ -1,5 +1,5 @@
 /** Every REST route's success and error paths (app.inject), on PGlite and on Postgres. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -643,11 +643,23 @@ describe('HTTP plumbing', () => {
           '/api/games/{id}/hint',
           '/api/solve',
           '/api/games/{id}/deal',
+          '/api/games/{id}/replay',
+          '/api/players',
+          '/api/players/{id}',
+          '/api/me',
+          '/api/me/transfer',
+          '/api/daily',
+          '/api/daily/archive',
+          '/api/daily/{date}/{preset}',
+          '/api/daily/{date}/{preset}/attempt',
+          '/api/daily/{date}/{preset}/practice',
+          '/api/daily/{date}/{preset}/leaderboard',
+          '/api/leaderboard',
         ].sort(),
       );
       expect(Object.keys(openapi.paths['/api/games/{id}/moves'] ?? {})).toEqual(['post']);
       expect(Object.keys(openapi.components.schemas)).toEqual(
-        expect.arrayContaining(['Move', 'PlayerView', 'Error']),
+        expect.arrayContaining(['Move', 'PlayerView', 'Error', 'DailyToday', 'Leaderboard', 'Replay']),
       );
     } finally {
       await app.close();
@@ -686,6 +698,17 @@ describe('HTTP plumbing', () => {
       const api = await app.inject({ method: 'GET', url: '/api/unknown' });
       expect(api.statusCode).toBe(404);
       expect(ErrorBodySchema.parse(api.json()).error.code).toBe('not-found');
+      // A rebuild adds new hashed assets while the server runs: they are served without a restart, cached
+      // for a year, while index.html is revalidated.
+      mkdirSync(join(dir, 'assets'));
+      writeFileSync(join(dir, 'assets', 'page-abc123.js'), 'export {}');
+      const asset = await app.inject({ method: 'GET', url: '/assets/page-abc123.js' });
+      expect(asset.statusCode).toBe(200);
+      expect(asset.body).toBe('export {}');
+      expect(asset.headers['cache-control']).toContain('immutable');
+      expect(root.headers['cache-control']).toBe('no-cache');
+      const missing = await app.inject({ method: 'GET', url: '/assets/gone-000.js' });
+      expect(missing.statusCode).toBe(404);
     } finally {
       await app.close();
       rmSync(dir, { recursive: true, force: true });

@@ -94,12 +94,28 @@ describe('prisma/ layout', () => {
 
   it('the schema reader sees every model, field and enum of schema.prisma', () => {
     const expected = expectedFromPrismaSchema(schemaText);
-    expect(expected.tables.sort()).toEqual(['Game', 'Move']);
-    expect(expected.columns.filter((c) => c.table === 'Game').map((c) => c.column)).toContain('dealNumber');
+    expect(expected.tables.sort()).toEqual([
+      'DailyAttempt',
+      'DailyDeal',
+      'DailyResult',
+      'Game',
+      'Move',
+      'Player',
+      'Setting',
+    ]);
+    expect(expected.columns.filter((c) => c.table === 'Game').map((c) => c.column)).toEqual(
+      expect.arrayContaining(['dealNumber', 'playerId', 'dailyId', 'ranked']),
+    );
     expect(expected.enums).toEqual({
       GameStatus: ['playing', 'won', 'blocked', 'resigned'],
       MoveKind: ['move', 'undo', 'resign'],
+      ResultStatus: ['won', 'resigned', 'blocked', 'unfinished'],
     });
+    // The unique constraints that make a second ranked attempt or result impossible.
+    const uniques = expected.indexes.filter((i) => i.unique).map((i) => `${i.table}(${i.columns.join(',')})`);
+    expect(uniques).toEqual(
+      expect.arrayContaining(['DailyAttempt(dailyId,playerId)', 'DailyResult(dailyId,playerId)']),
+    );
   });
 });
 

@@ -1,9 +1,12 @@
 /**
  * Plugin `web-client`: serves the built Vue client from `config.webDist` when it exists (index.html
- * present). Unknown non-/api GET paths (e.g. /game/:id) fall back to index.html — see `notFound` in app.ts.
+ * present). Files are looked up per request (`wildcard: true`), so a rebuilt client's new asset names are
+ * served without a restart. Unknown non-/api GET paths (e.g. /game/:id) fall back to index.html — see
+ * `notFound` in app.ts. Hashed build assets (`/assets/*`) are cached for a year; everything else is
+ * revalidated.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 import '../types.js';
@@ -20,7 +23,15 @@ export const staticPlugin = fp(
       app.log.info({ webDist: app.config.webDist }, 'web client not built; serving the API only');
       return;
     }
-    await app.register(fastifyStatic, { root: app.config.webDist, wildcard: false, index: ['index.html'] });
+    await app.register(fastifyStatic, {
+      root: app.config.webDist,
+      wildcard: true,
+      index: ['index.html'],
+      setHeaders: (res, path) => {
+        const hashed = path.includes(`${sep}assets${sep}`);
+        res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
   },
   { name: 'web-client', fastify: '5.x', dependencies: ['config'] },
 );

@@ -23,6 +23,8 @@ export const swaggerPlugin = fp(
         },
         tags: [
           { name: 'games', description: 'Create and play games' },
+          { name: 'players', description: 'Players and their tokens (Authorization: Bearer <token>)' },
+          { name: 'daily', description: 'Daily challenges, ranked attempts and leaderboards' },
           { name: 'health', description: 'Liveness' },
         ],
       },

@@ -13,13 +13,22 @@
  * Scale-out (PRODUCT.md): each live game is owned by one node at a time; the optimistic version check in
  * the database refuses a write from a node whose cached copy is behind (the room is then dropped and
  * reloaded on next use).
+ *
+ * Players and dailies: a game created for a player (a ranked daily attempt, a practice game started with a
+ * token) accepts writes only from that player; a game of a daily whose day is still open is readable only
+ * by its player (its face-up cards would tell others the deal). A ranked attempt (undo and hints off) ends
+ * at won, resigned or blocked (blocked is final without undo): the commit of that action also inserts its
+ * leaderboard row (`DailyResult`, unique per daily and player) in the same transaction. When the day
+ * closes, an attempt still playing takes no more actions and is settled as `unfinished` (`finalise`).
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import {
   type CreateGameBody,
+  DailyPresetSchema,
   type GameResponse,
   MoveSchema,
   GameOptionsSchema,
+  type ReplaySchema,
   type ServerFrame,
   type StateResponse,
 } from '@klondike/protocol';
@@ -46,8 +55,14 @@ import {
   playerView,
   resolveOptions,
 } from '@klondike/rules';
+import type { z } from 'zod';
+import { closesAt as closesAtOf } from '../daily/dates.js';
+import type { DailyPreset } from '../daily/generate.js';
 import { ApiError } from '../errors.js';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
+
+/** GET /api/games/:id/replay response. */
+export type Replay = z.infer<typeof ReplaySchema>;
 
 /** Something that receives serialised server frames (a WebSocket connection). */
 export interface Subscriber {
@@ -69,6 +84,45 @@ export interface GameRoomsOptions {
   readonly now?: () => number;
 }
 
+/** The daily a game plays. */
+export interface DailyRef {
+  /** DailyDeal.id. */
+  readonly id: number;
+  /** UTC date `YYYY-MM-DD`. */
+  readonly date: string;
+  readonly preset: DailyPreset;
+  /** When the day closes (ms since the epoch): the UTC midnight after `date`. */
+  readonly closesAt: number;
+}
+
+/** Who is acting or reading: a player id, or null for an anonymous caller. */
+export type Actor = string | null;
+
+/** What a new daily game is: the ranked attempt of `owner`, or a practice game (owned or anonymous). */
+export interface DailyGameSpec {
+  readonly daily: DailyRef;
+  /** The daily's deal, 52 codes in deal order. */
+  readonly deal: string;
+  readonly ranked: boolean;
+  /** The player the game is for (required when ranked). */
+  readonly owner: string | null;
+}
+
+/** Called after a commit that added a leaderboard row of `daily`. */
+export type ResultListener = (daily: DailyRef) => void;
+
+/** Ranked play (README "Ranked rules"): the daily preset's options with undo and hints off. */
+export function rankedOptions(preset: DailyPreset): GameOptions {
+  return { ...PRESETS[preset], undo: false, hints: false };
+}
+
+/** Game time at which the day closed, for an attempt still playing then (its clock stops there). */
+function closedEnd(room: Room, now: number): number | null {
+  if (room.endedAt !== null) return room.endedAt;
+  if (room.ranked && room.daily !== null && now >= room.daily.closesAt) return room.daily.closesAt;
+  return null;
+}
+
 interface Room {
   readonly id: string;
   readonly preset: PresetName | null;
@@ -87,6 +141,14 @@ interface Room {
   tail: Promise<void>;
   /** Writes queued or running. */
   pending: number;
+  /** The player the game was created for, or null (anonymous: anyone may play it). */
+  readonly owner: string | null;
+  /** The daily it plays, or null. */
+  readonly daily: DailyRef | null;
+  /** A ranked daily attempt. */
+  readonly ranked: boolean;
+  /** Ranked only: its leaderboard row exists, so it takes no more actions. */
+  finished: boolean;
 }
 
 /** Game time in ms by the server's clock: 0 before the first move, now − start while playing, end − start once ended. */
@@ -125,12 +187,28 @@ export function wireView(view: PlayerView): WireView {
 /** Thrown inside the commit transaction when the database's version is not the expected one. */
 class VersionConflict extends Error {}
 
+/** Thrown inside the commit transaction when the attempt's leaderboard row already exists. */
+class ResultExists extends Error {}
+
+/** A leaderboard row to insert with a commit. */
+interface ResultRow {
+  readonly status: 'won' | 'resigned' | 'blocked' | 'unfinished';
+  readonly score: number;
+  readonly timeMs: number;
+  readonly moves: number;
+  readonly finishedAt: number;
+}
+
+const isUniqueViolation = (e: unknown): boolean =>
+  e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2002';
+
 /** The live games of this server. All public methods throw `ApiError` for refusals. */
 export class GameRooms {
   private readonly rooms = new Map<string, Room>();
   private readonly loading = new Map<string, Promise<Room>>();
   private readonly maxLiveGames: number;
   private readonly now: () => number;
+  private resultListener: ResultListener | undefined;
 
   /** `prisma` is the open database; see `GameRoomsOptions`. */
   constructor(
@@ -146,6 +224,11 @@ export class GameRooms {
     return this.rooms.size;
   }
 
+  /** Sets the function told about every new leaderboard row (the daily plugin's live leaderboards). */
+  setResultListener(listener: ResultListener | undefined): void {
+    this.resultListener = listener;
+  }
+
   /**
    * Creates a game (POST /api/games): options = preset (default classic-draw1) + overrides; the deal from
    * `deal` (52 codes), `dealNumber`, or a random deal number (crypto). Stores it at version 0.
@@ -154,7 +237,6 @@ export class GameRooms {
   async create(body: CreateGameBody): Promise<GameResponse> {
     const base = body.preset ?? DEFAULT_PRESET;
     const options = resolveOptions(base, body.options ?? {});
-    const preset = sameOptions(options, PRESETS[base]) ? base : null;
     let deal: Deal;
     let dealNumber: number | null = null;
     if (body.deal !== undefined) {
@@ -167,15 +249,61 @@ export class GameRooms {
       if (!r.ok) throw new ApiError('bad-request', r.error.message);
       deal = r.value;
     }
-    const state = newGame(deal, options);
+    const preset = sameOptions(options, PRESETS[base]) ? base : null;
+    return this.insert({ deal, dealNumber, options, preset, owner: null, daily: null, ranked: false });
+  }
+
+  /**
+   * Creates a game of a daily's deal: the ranked attempt of `spec.owner` (ranked options; its
+   * `DailyAttempt` row is inserted in the same transaction, and the unique (daily, player) key refuses a
+   * second one) or a practice game with the preset's own options. The response shows no deal number.
+   * Errors: `conflict` when the player already has a ranked attempt at this daily.
+   */
+  async createDaily(spec: DailyGameSpec): Promise<GameResponse> {
+    const deal = parseDeal(spec.deal);
+    if (!deal.ok) throw new Error(`daily ${spec.daily.date}: stored deal unreadable: ${deal.error.message}`);
+    if (spec.ranked && spec.owner === null) throw new Error('a ranked attempt needs a player');
+    const options = spec.ranked ? rankedOptions(spec.daily.preset) : PRESETS[spec.daily.preset];
+    try {
+      return await this.insert({
+        deal: deal.value,
+        dealNumber: null,
+        options,
+        preset: spec.ranked ? null : spec.daily.preset,
+        owner: spec.owner,
+        daily: spec.daily,
+        ranked: spec.ranked,
+      });
+    } catch (e) {
+      if (spec.ranked && isUniqueViolation(e))
+        throw new ApiError(
+          'conflict',
+          `you have already started your ranked attempt at the ${spec.daily.date} ${spec.daily.preset} daily (one per player); replay it as a practice game once it has ended`,
+        );
+      throw e;
+    }
+  }
+
+  /** Stores a new game at version 0 (with its DailyAttempt row when ranked, in one transaction). */
+  private async insert(g: {
+    deal: Deal;
+    dealNumber: number | null;
+    options: GameOptions;
+    preset: PresetName | null;
+    owner: string | null;
+    daily: DailyRef | null;
+    ranked: boolean;
+  }): Promise<GameResponse> {
+    const preset = g.preset;
+    const state = newGame(g.deal, g.options);
     const now = this.now();
     const view = wireView(playerView(state, 0)); // no move yet: the clock has not started
     const status = view.status;
     const room: Room = {
       id: newGameId(),
       preset,
-      dealNumber,
-      deal: formatDeal(deal),
+      dealNumber: g.dealNumber,
+      deal: formatDeal(g.deal),
       state,
       status,
       version: 0,
@@ -184,36 +312,61 @@ export class GameRooms {
       subscribers: new Set(),
       tail: Promise.resolve(),
       pending: 0,
+      owner: g.owner,
+      daily: g.daily,
+      ranked: g.ranked,
+      finished: false,
     };
-    await this.prisma.game.create({
-      data: {
-        id: room.id,
-        preset,
-        options: { ...options },
-        deal: room.deal,
-        dealNumber: dealNumber === null ? null : BigInt(dealNumber),
-        version: 0,
-        status,
-        score: view.score,
-        moves: view.moves,
-        createdAt: new Date(now),
-        endedAt: room.endedAt === null ? null : new Date(room.endedAt),
-      },
-    });
+    const data = {
+      id: room.id,
+      preset,
+      options: { ...g.options },
+      deal: room.deal,
+      dealNumber: g.dealNumber === null ? null : BigInt(g.dealNumber),
+      version: 0,
+      status,
+      score: view.score,
+      moves: view.moves,
+      createdAt: new Date(now),
+      endedAt: room.endedAt === null ? null : new Date(room.endedAt),
+      playerId: g.owner,
+      dailyId: g.daily?.id ?? null,
+      ranked: g.ranked,
+    };
+    if (g.ranked && g.daily !== null && g.owner !== null) {
+      const attempt = { dailyId: g.daily.id, playerId: g.owner, gameId: room.id, createdAt: new Date(now) };
+      await this.prisma.$transaction(async (tx) => {
+        await tx.game.create({ data });
+        await tx.dailyAttempt.create({ data: attempt });
+      });
+    } else {
+      await this.prisma.game.create({ data });
+    }
     this.remember(room);
     return this.response(room, view);
   }
 
-  /** The game as its player sees it (GET /api/games/:id). Errors: `not-found`. */
-  async get(id: string): Promise<GameResponse> {
+  /**
+   * The game as its player sees it (GET /api/games/:id).
+   * Errors: `not-found`; `unauthorized`/`forbidden` for a daily game of an open day read by another caller.
+   */
+  async get(id: string, actor: Actor = null): Promise<GameResponse> {
     const room = await this.room(id);
-    return this.response(room, this.view(room, this.now()));
+    const now = this.now();
+    this.checkRead(room, actor, now);
+    return this.response(room, this.view(room, now));
   }
 
-  /** Every legal move now (GET /api/games/:id/legal-moves); empty once the game is over. Errors: `not-found`. */
-  async legalMoves(id: string): Promise<{ version: number; moves: Move[] }> {
+  /**
+   * Every legal move now (GET /api/games/:id/legal-moves); empty once the game is over (or, for a ranked
+   * attempt, once it has ended or its day has closed). Errors: as for `get`.
+   */
+  async legalMoves(id: string, actor: Actor = null): Promise<{ version: number; moves: Move[] }> {
     const room = await this.room(id);
-    return { version: room.version, moves: legalMoves(room.state) };
+    const now = this.now();
+    this.checkRead(room, actor, now);
+    const over = room.ranked && (room.finished || closedEnd(room, now) !== null);
+    return { version: room.version, moves: over ? [] : legalMoves(room.state) };
   }
 
   /**
@@ -223,6 +376,11 @@ export class GameRooms {
    */
   async deal(id: string): Promise<{ deal: string; dealNumber: number | null }> {
     const room = await this.room(id);
+    if (room.daily !== null) {
+      if (this.now() < room.daily.closesAt)
+        throw new ApiError('forbidden', 'the deal of a daily is revealed only once its day has closed');
+      return { deal: room.deal, dealNumber: room.dealNumber };
+    }
     if (room.status !== 'won' && room.status !== 'resigned')
       throw new ApiError('forbidden', 'the deal is revealed only once the game has been won or resigned');
     return { deal: room.deal, dealNumber: room.dealNumber };
@@ -232,17 +390,27 @@ export class GameRooms {
    * Applies a move, undo or resignation, commits it, then broadcasts a state frame to every subscriber
    * (the origin's copy carries its request id) and returns the new version and view.
    * `expectedVersion` undefined = no version check (undo/resign over REST without a version).
-   * Errors: `not-found`; `stale-version` with the current version; `illegal-move` with the rules' reason
-   * and the current version; database failures are thrown as they are (nothing changes).
+   * Errors: `not-found`; `unauthorized`/`forbidden` when the game belongs to another player; `conflict`
+   * when a ranked attempt has ended or its day has closed; `stale-version` with the current version;
+   * `illegal-move` with the rules' reason and the current version; database failures are thrown as they
+   * are (nothing changes).
    */
   async act(
     id: string,
     action: GameAction,
     expectedVersion: number | undefined,
     origin?: WriteOrigin,
+    actor: Actor = null,
   ): Promise<StateResponse> {
     const room = await this.room(id);
+    this.checkOwner(room, actor);
     return this.exclusive(room, async () => {
+      if (room.ranked && room.finished)
+        throw new ApiError('conflict', 'this ranked attempt has ended', { version: room.version });
+      if (room.ranked && room.daily !== null && this.now() >= room.daily.closesAt)
+        throw new ApiError('conflict', 'the day has closed: this ranked attempt takes no more moves', {
+          version: room.version,
+        });
       if (expectedVersion !== undefined && expectedVersion !== room.version) {
         throw new ApiError(
           'stale-version',
@@ -265,6 +433,16 @@ export class GameRooms {
       if (endedAt !== null && endedAt !== now)
         view = wireView(playerView(state, elapsedMs(startedAt, endedAt, now)));
       const version = room.version + 1;
+      const result: ResultRow | null =
+        room.ranked && endedAt !== null && status !== 'playing'
+          ? {
+              status,
+              score: view.score,
+              timeMs: elapsedMs(startedAt, endedAt, now),
+              moves: view.moves,
+              finishedAt: endedAt,
+            }
+          : null;
       await this.commit(room, {
         version,
         status,
@@ -272,9 +450,12 @@ export class GameRooms {
         moves: view.moves,
         startedAt,
         endedAt,
+        at: now,
         kind: action.type,
         move: action.type === 'move' ? action.move : null,
+        result,
       });
+      if (result !== null) room.finished = true;
       room.state = state;
       room.status = status;
       room.version = version;
@@ -292,8 +473,50 @@ export class GameRooms {
         },
         origin,
       );
+      if (result !== null && room.daily !== null) this.resultListener?.(room.daily);
       return { version, view };
     });
+  }
+
+  /**
+   * Settles a ranked attempt whose day has closed while it was still playing: inserts its leaderboard row
+   * as `unfinished` (score and time at the moment the day closed). Returns whether a row was added (false
+   * for other games, an open day, or an attempt that already has its row). Errors: `not-found`.
+   */
+  async finalise(id: string): Promise<boolean> {
+    const wasLive = this.rooms.has(id);
+    const room = await this.room(id);
+    try {
+      const daily = room.daily;
+      if (!room.ranked || daily === null || room.owner === null) return false;
+      const added = await this.exclusive(room, async () => {
+        if (room.finished || this.now() < daily.closesAt) return false;
+        const end = room.endedAt ?? daily.closesAt;
+        const view = playerView(room.state, elapsedMs(room.startedAt, end, end));
+        const r = await this.prisma.dailyResult.createMany({
+          data: [
+            {
+              dailyId: daily.id,
+              playerId: room.owner as string,
+              gameId: room.id,
+              status: 'unfinished',
+              won: false,
+              score: view.score,
+              timeMs: elapsedMs(room.startedAt, end, end),
+              moves: view.moves,
+              finishedAt: new Date(daily.closesAt),
+            },
+          ],
+          skipDuplicates: true,
+        });
+        room.finished = true;
+        return r.count > 0;
+      });
+      if (added) this.resultListener?.(daily);
+      return added;
+    } finally {
+      if (!wasLive) this.evict(id);
+    }
   }
 
   /**
@@ -301,8 +524,9 @@ export class GameRooms {
    * the (re)connect and resync path. Ordered with the game's writes, so no frame is missed or reordered.
    * Errors: `not-found`.
    */
-  async subscribe(id: string, subscriber: Subscriber): Promise<void> {
+  async subscribe(id: string, subscriber: Subscriber, actor: Actor = null): Promise<void> {
     const room = await this.room(id);
+    this.checkRead(room, actor, this.now());
     await this.exclusive(room, async () => {
       room.subscribers.add(subscriber);
       const frame: ServerFrame = {
@@ -329,10 +553,14 @@ export class GameRooms {
   /**
    * A game's current position for the solver (GET /api/games/:id/hint): the engine state without its undo
    * history, its version and status. The state holds hidden cards: it goes to a solver thread only, never
-   * to a client. Errors: `not-found`.
+   * to a client. Errors: as for `get`.
    */
-  async position(id: string): Promise<{ state: GameState; version: number; status: GameStatus }> {
+  async position(
+    id: string,
+    actor: Actor = null,
+  ): Promise<{ state: GameState; version: number; status: GameStatus }> {
     const room = await this.room(id);
+    this.checkRead(room, actor, this.now());
     return { state: { ...room.state, history: null }, version: room.version, status: room.status };
   }
 
@@ -360,10 +588,63 @@ export class GameRooms {
     this.rooms.clear();
   }
 
+  /**
+   * A finished game's deal and log (GET /api/games/:id/replay), read from the database: a daily game's
+   * once its day has closed, any other game once it is won or resigned.
+   * Errors: `not-found`; `forbidden` before that.
+   */
+  async replay(id: string): Promise<Replay> {
+    const row = await this.prisma.game.findUnique({
+      where: { id },
+      include: {
+        log: { orderBy: { seq: 'asc' } },
+        daily: { select: { date: true } },
+        player: { select: { id: true, name: true } },
+      },
+    });
+    if (!row) throw new ApiError('not-found', `no game ${id}`);
+    if (row.daily !== null) {
+      if (this.now() < closesAtOf(row.daily.date))
+        throw new ApiError('forbidden', 'the replay of a daily game is public once its day has closed');
+    } else if (row.status !== 'won' && row.status !== 'resigned') {
+      throw new ApiError('forbidden', 'the replay is available once the game has been won or resigned');
+    }
+    const first = row.log[0]?.createdAt.getTime() ?? 0;
+    return {
+      id: row.id,
+      deal: row.deal,
+      options: GameOptionsSchema.parse(row.options),
+      preset: row.preset !== null && isPresetName(row.preset) ? row.preset : null,
+      player: row.player,
+      steps: row.log.map((e) => ({
+        type: e.kind,
+        ...(e.kind === 'move' ? { move: MoveSchema.parse(e.move) } : {}),
+        atMs: Math.max(0, e.createdAt.getTime() - first),
+      })),
+    };
+  }
+
   // ---------- internals ----------
 
+  /** A daily game of a day still open is readable only by its player. */
+  private checkRead(room: Room, actor: Actor, now: number): void {
+    if (room.owner === null || room.daily === null || now >= room.daily.closesAt) return;
+    if (actor === null)
+      throw new ApiError('unauthorized', "this is a player's daily game: send that player's token");
+    if (actor !== room.owner)
+      throw new ApiError('forbidden', "another player's daily game cannot be seen while its day is open");
+  }
+
+  /** A game created for a player takes actions only from that player. */
+  private checkOwner(room: Room, actor: Actor): void {
+    if (room.owner === null) return;
+    if (actor === null)
+      throw new ApiError('unauthorized', "this game belongs to a player: send that player's token");
+    if (actor !== room.owner) throw new ApiError('forbidden', 'this game belongs to another player');
+  }
+
   private view(room: Room, now: number): WireView {
-    return wireView(playerView(room.state, elapsedMs(room.startedAt, room.endedAt, now)));
+    return wireView(playerView(room.state, elapsedMs(room.startedAt, closedEnd(room, now), now)));
   }
 
   private response(room: Room, view: WireView): GameResponse {
@@ -407,8 +688,12 @@ export class GameRooms {
       moves: number;
       startedAt: number;
       endedAt: number | null;
+      /** Server time of the action (the log entry's time). */
+      at: number;
       kind: GameAction['type'];
       move: Move | null;
+      /** The ranked attempt's leaderboard row, when this action ends it. */
+      result: ResultRow | null;
     },
   ): Promise<void> {
     try {
@@ -431,10 +716,36 @@ export class GameRooms {
             seq: w.version,
             kind: w.kind,
             move: w.move === null ? Prisma.DbNull : { ...w.move },
+            createdAt: new Date(w.at),
           },
         });
+        if (w.result !== null && room.daily !== null && room.owner !== null) {
+          const added = await tx.dailyResult.createMany({
+            data: [
+              {
+                dailyId: room.daily.id,
+                playerId: room.owner,
+                gameId: room.id,
+                status: w.result.status,
+                won: w.result.status === 'won',
+                score: w.result.score,
+                timeMs: w.result.timeMs,
+                moves: w.result.moves,
+                finishedAt: new Date(w.result.finishedAt),
+              },
+            ],
+            skipDuplicates: true,
+          });
+          if (added.count !== 1) throw new ResultExists();
+        }
       });
     } catch (e) {
+      if (e instanceof ResultExists) {
+        room.finished = true;
+        throw new ApiError('conflict', 'this ranked attempt has already ended (the day may have closed)', {
+          version: room.version,
+        });
+      }
       const conflict =
         e instanceof VersionConflict ||
         (e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2002');
@@ -465,9 +776,22 @@ export class GameRooms {
   private async read(id: string): Promise<Omit<Room, 'subscribers' | 'tail' | 'pending'>> {
     const row = await this.prisma.game.findUnique({
       where: { id },
-      include: { log: { orderBy: { seq: 'asc' } } },
+      include: {
+        log: { orderBy: { seq: 'asc' } },
+        daily: { select: { id: true, date: true, preset: true } },
+        result: { select: { gameId: true } },
+      },
     });
     if (!row) throw new ApiError('not-found', `no game ${id}`);
+    const daily: DailyRef | null =
+      row.daily === null
+        ? null
+        : {
+            id: row.daily.id,
+            date: row.daily.date,
+            preset: DailyPresetSchema.parse(row.daily.preset),
+            closesAt: closesAtOf(row.daily.date),
+          };
     const options = GameOptionsSchema.parse(row.options);
     const dealResult = parseDeal(row.deal);
     if (!dealResult.ok) throw new Error(`game ${id}: stored deal unreadable: ${dealResult.error.message}`);
@@ -491,6 +815,10 @@ export class GameRooms {
       version: row.version,
       startedAt: row.startedAt?.getTime() ?? null,
       endedAt: row.endedAt?.getTime() ?? null,
+      owner: row.playerId,
+      daily,
+      ranked: row.ranked,
+      finished: row.ranked && row.result !== null,
     };
   }
 
@@ -519,6 +847,7 @@ export class GameRooms {
     room.version = fresh.version;
     room.startedAt = fresh.startedAt;
     room.endedAt = fresh.endedAt;
+    room.finished = fresh.finished;
     this.broadcast(
       room,
       {

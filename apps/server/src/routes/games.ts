@@ -1,6 +1,10 @@
 /**
  * REST routes of the game API (all under /api). Bodies and responses are protocol's zod schemas; every
  * view in a response comes from the rules package's `playerView` (through GameRooms).
+ *
+ * A game created for a player (ranked attempt, practice game started with a token) takes moves, undo and
+ * resign only with that player's token (401 without a token, 403 with another one); a daily game of a day
+ * still open is readable (GET, legal-moves, hint) by its player alone.
  */
 import {
   CreateGameBodySchema,
@@ -11,13 +15,14 @@ import {
   HealthResponseSchema,
   LegalMovesResponseSchema,
   MoveBodySchema,
+  ReplaySchema,
   StateResponseSchema,
   VersionBodySchema,
 } from '@klondike/protocol';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import '../types.js';
 
-const errors = (...codes: (400 | 403 | 404 | 409 | 422)[]) =>
+const errors = (...codes: (400 | 401 | 403 | 404 | 409 | 422)[]) =>
   Object.fromEntries(codes.map((c) => [c, ErrorBodySchema]));
 
 /** GET /api/health, POST /api/games, GET /api/games/:id, moves, undo, resign, legal-moves, deal. */
@@ -54,10 +59,10 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['games'],
         summary: 'A game as its player sees it',
         params: GameParamsSchema,
-        response: { 200: GameResponseSchema, ...errors(400, 404) },
+        response: { 200: GameResponseSchema, ...errors(400, 401, 403, 404) },
       },
     },
-    async (req) => app.rooms.get(req.params.id),
+    async (req) => app.rooms.get(req.params.id, req.player?.id ?? null),
   );
 
   app.post(
@@ -70,10 +75,17 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
           '`version` must be the current version: 409 with the current version otherwise; 422 with the rule when illegal.',
         params: GameParamsSchema,
         body: MoveBodySchema,
-        response: { 200: StateResponseSchema, ...errors(400, 404, 409, 422) },
+        response: { 200: StateResponseSchema, ...errors(400, 401, 403, 404, 409, 422) },
       },
     },
-    async (req) => app.rooms.act(req.params.id, { type: 'move', move: req.body.move }, req.body.version),
+    async (req) =>
+      app.rooms.act(
+        req.params.id,
+        { type: 'move', move: req.body.move },
+        req.body.version,
+        undefined,
+        req.player?.id ?? null,
+      ),
   );
 
   app.post(
@@ -85,10 +97,11 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
         description: 'With `version`, refused with 409 unless it is the current version.',
         params: GameParamsSchema,
         body: VersionBodySchema.nullish(),
-        response: { 200: StateResponseSchema, ...errors(400, 404, 409, 422) },
+        response: { 200: StateResponseSchema, ...errors(400, 401, 403, 404, 409, 422) },
       },
     },
-    async (req) => app.rooms.act(req.params.id, { type: 'undo' }, req.body?.version),
+    async (req) =>
+      app.rooms.act(req.params.id, { type: 'undo' }, req.body?.version, undefined, req.player?.id ?? null),
   );
 
   app.post(
@@ -100,10 +113,11 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
         description: 'With `version`, refused with 409 unless it is the current version.',
         params: GameParamsSchema,
         body: VersionBodySchema.nullish(),
-        response: { 200: StateResponseSchema, ...errors(400, 404, 409, 422) },
+        response: { 200: StateResponseSchema, ...errors(400, 401, 403, 404, 409, 422) },
       },
     },
-    async (req) => app.rooms.act(req.params.id, { type: 'resign' }, req.body?.version),
+    async (req) =>
+      app.rooms.act(req.params.id, { type: 'resign' }, req.body?.version, undefined, req.player?.id ?? null),
   );
 
   app.get(
@@ -113,10 +127,10 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['games'],
         summary: 'Every legal move now',
         params: GameParamsSchema,
-        response: { 200: LegalMovesResponseSchema, ...errors(400, 404) },
+        response: { 200: LegalMovesResponseSchema, ...errors(400, 401, 403, 404) },
       },
     },
-    async (req) => app.rooms.legalMoves(req.params.id),
+    async (req) => app.rooms.legalMoves(req.params.id, req.player?.id ?? null),
   );
 
   app.get(
@@ -125,11 +139,27 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['games'],
         summary: 'The full deal, once the game has ended',
-        description: '403 while the game is being played; available once it is won, resigned or blocked.',
+        description:
+          '403 while the game can still be played; available once it is won or resigned. A daily game: once its day has closed.',
         params: GameParamsSchema,
         response: { 200: DealResponseSchema, ...errors(400, 403, 404) },
       },
     },
     async (req) => app.rooms.deal(req.params.id),
+  );
+
+  app.get(
+    '/api/games/:id/replay',
+    {
+      schema: {
+        tags: ['games'],
+        summary: "A finished game's deal and move log, to watch move by move",
+        description:
+          'A daily game (ranked or practice): once its day has closed. Other games: once won or resigned. 403 before.',
+        params: GameParamsSchema,
+        response: { 200: ReplaySchema, ...errors(400, 403, 404) },
+      },
+    },
+    async (req) => app.rooms.replay(req.params.id),
   );
 };

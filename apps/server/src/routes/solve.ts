@@ -16,7 +16,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiError } from '../errors.js';
 import '../types.js';
 
-const errors = (...codes: (400 | 403 | 404 | 429 | 503)[]) =>
+const errors = (...codes: (400 | 401 | 403 | 404 | 429 | 503)[]) =>
   Object.fromEntries(codes.map((c) => [c, ErrorBodySchema]));
 
 /** Hints remembered per game version, so asking again for the same position costs nothing. */
@@ -65,11 +65,11 @@ export const solveRoutes: FastifyPluginAsyncZod = async (app) => {
           'The next move of a winning line from the current position (`won`), or `impossible` (no win from ' +
           'here) or `unknown` (not decided in time). 403 when the game turns hints off (ranked play).',
         params: GameParamsSchema,
-        response: { 200: HintResponseSchema, ...errors(400, 403, 404, 429, 503) },
+        response: { 200: HintResponseSchema, ...errors(400, 401, 403, 404, 429, 503) },
       },
     },
     async (req) => {
-      const { state, version, status } = await app.rooms.position(req.params.id);
+      const { state, version, status } = await app.rooms.position(req.params.id, req.player?.id ?? null);
       if (!state.options.hints) throw new ApiError('forbidden', 'hints are turned off for this game');
       const key = `${req.params.id}@${version}`;
       const cached = hints.get(key);

@@ -8,13 +8,21 @@
  *   the reconnect/resync path. `move`/`undo`/`resign` need a subscription (`not-subscribed` otherwise),
  *   follow the REST version rule, and end in a `state` frame to every subscriber of the game (the sender's
  *   copy carries its `requestId`), or in an error frame to the sender alone.
+ * - `auth {token}` identifies the connection as a player (`authed {playerId, name}`, or an `unauthorized`
+ *   error frame): needed to play a game created for a player, and to subscribe to a daily game of a day
+ *   still open (its player only). Without it such frames get `unauthorized`; as another player, `forbidden`.
+ * - `watch-leaderboard {date, preset}` answers with a `leaderboard` frame (the current row count) and then
+ *   sends one whenever a row is added to that daily's leaderboard.
  * - A connection's frames are handled one at a time, in order.
  */
 import { ClientFrameSchema, MAX_FRAME_BYTES, type ClientFrame, type ServerFrame } from '@klondike/protocol';
 import type { GameAction } from '@klondike/rules';
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
+import type { DailyService } from '../daily/service.js';
 import { ApiError } from '../errors.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
+import { type AuthedPlayer, playerByToken } from '../players/players.js';
 import type { GameRooms, Subscriber } from '../rooms/game-rooms.js';
 import '../types.js';
 
@@ -40,20 +48,37 @@ function requestIdOf(value: unknown): string | undefined {
   return typeof id === 'string' && id.length <= 64 ? id : undefined;
 }
 
+/** What a connection needs from the server. */
+export interface ConnectionDeps {
+  readonly rooms: GameRooms;
+  readonly daily: DailyService;
+  readonly prisma: PrismaClient;
+  readonly log: FastifyBaseLogger;
+  /** Frames per second before `rate-limited` error frames; 0 = no limit. */
+  readonly framesPerSecond: number;
+}
+
 /** One client connection: a subscriber of the games it subscribed to. */
 export class Connection implements Subscriber {
   private readonly games = new Set<string>();
   private queue: Promise<void> = Promise.resolve();
   private windowStart = 0;
   private framesInWindow = 0;
+  private readonly rooms: GameRooms;
+  private readonly log: FastifyBaseLogger;
+  private readonly framesPerSecond: number;
+  /** The player the connection has identified as (`auth`), or null. */
+  private player: AuthedPlayer | null = null;
 
-  /** Wraps an open socket; `framesPerSecond` 0 = no per-connection frame limit. */
+  /** Wraps an open socket. */
   constructor(
     private readonly socket: WebSocket,
-    private readonly rooms: GameRooms,
-    private readonly log: FastifyBaseLogger,
-    private readonly framesPerSecond: number,
-  ) {}
+    private readonly deps: ConnectionDeps,
+  ) {
+    this.rooms = deps.rooms;
+    this.log = deps.log;
+    this.framesPerSecond = deps.framesPerSecond;
+  }
 
   /** Sends a serialised frame if the socket is open; closes a socket whose reader has fallen too far behind. */
   send(frame: string): void {
@@ -129,8 +154,20 @@ export class Connection implements Subscriber {
         case 'ping':
           this.sendFrame({ type: 'pong' });
           return;
+        case 'auth': {
+          const player = await playerByToken(this.deps.prisma, frame.token);
+          if (player === null) throw new ApiError('unauthorized', 'unknown player token');
+          this.player = player;
+          this.sendFrame({ type: 'authed', playerId: player.id, name: player.name });
+          return;
+        }
+        case 'watch-leaderboard': {
+          const total = await this.deps.daily.watch(frame.date, frame.preset, this);
+          this.sendFrame({ type: 'leaderboard', date: frame.date, preset: frame.preset, total });
+          return;
+        }
         case 'subscribe':
-          await this.rooms.subscribe(frame.gameId, this);
+          await this.rooms.subscribe(frame.gameId, this, this.player?.id ?? null);
           this.games.add(frame.gameId);
           return;
         case 'unsubscribe':
@@ -145,10 +182,13 @@ export class Connection implements Subscriber {
           }
           const action: GameAction =
             frame.type === 'move' ? { type: 'move', move: frame.move } : { type: frame.type };
-          await this.rooms.act(frame.gameId, action, frame.version, {
-            subscriber: this,
-            ...(requestId !== undefined ? { requestId } : {}),
-          });
+          await this.rooms.act(
+            frame.gameId,
+            action,
+            frame.version,
+            { subscriber: this, ...(requestId !== undefined ? { requestId } : {}) },
+            this.player?.id ?? null,
+          );
           return;
         }
       }
@@ -166,17 +206,24 @@ export class Connection implements Subscriber {
     }
   }
 
-  /** Forgets every subscription (the socket closed). */
+  /** Forgets every subscription and leaderboard watch (the socket closed). */
   close(): void {
     for (const id of this.games) this.rooms.unsubscribe(id, this);
     this.games.clear();
+    this.deps.daily.watchers.removeAll(this);
   }
 }
 
 /** The `/api/ws` route (needs @fastify/websocket registered on the instance). */
 export const wsRoutes: FastifyPluginAsync = async (app) => {
   app.get('/api/ws', { websocket: true, schema: { hide: true } }, (socket, req) => {
-    const conn = new Connection(socket, app.rooms, req.log, app.config.wsFramesPerSecond);
+    const conn = new Connection(socket, {
+      rooms: app.rooms,
+      daily: app.daily,
+      prisma: app.prisma,
+      log: req.log,
+      framesPerSecond: app.config.wsFramesPerSecond,
+    });
     socket.on('message', (data) => conn.onMessage(data));
     socket.on('close', () => conn.close());
     socket.on('error', (err) => req.log.debug({ err }, 'websocket error'));

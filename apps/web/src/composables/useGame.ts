@@ -8,7 +8,7 @@
  */
 import type { ClientFrame, CreateGameBody, GameResponse, ServerFrame } from '@klondike/protocol';
 import type { Move, PlayerView, PresetName } from '@klondike/rules';
-import { computed, ref, shallowRef, watch } from 'vue';
+import { computed, ref, shallowRef, watch, type Ref } from 'vue';
 import { ApiError, createGame, getGame, postMove, postResign, postUndo } from '../lib/api';
 import { describeMove } from '../lib/format';
 import { applyPileMove, isLegalMove, nextFoundationMove } from '../lib/legal';
@@ -52,6 +52,10 @@ function errorText(code: string, message: string): string {
       return 'Too many requests; slow down a little.';
     case 'network':
       return 'Cannot reach the server. Retrying…';
+    case 'unauthorized':
+      return 'This game belongs to a player: sign in on this device (use the link from “Use on another device”) to play it.';
+    case 'forbidden':
+      return message ? `Not allowed: ${message}` : 'This game is not yours to play.';
     default:
       return message || 'Something went wrong.';
   }
@@ -365,7 +369,13 @@ export function useGame(socket: Socket) {
     return g;
   }
 
+  /** Shows a game just created elsewhere (a daily attempt or practice game). */
+  function show(g: GameResponse): void {
+    setGame(g, true);
+  }
+
   return {
+    show,
     gameId,
     preset,
     dealNumber,
@@ -387,3 +397,12 @@ export function useGame(socket: Socket) {
 }
 
 export type Game = ReturnType<typeof useGame>;
+
+/** What the card table needs of a game: the live game or a read-only replay. */
+export interface TableSource {
+  readonly view: Readonly<Ref<PlayerView | null>>;
+  readonly version: Readonly<Ref<number>>;
+  readonly busy: Readonly<Ref<boolean>>;
+  readonly dealSeq: Readonly<Ref<number>>;
+  move(m: Move): Outcome;
+}

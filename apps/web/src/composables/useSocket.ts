@@ -3,7 +3,9 @@
  * (so it survives a server restart), pings to notice a dead connection, reconnects at once when the browser
  * comes back online or the tab becomes visible, and parses every incoming frame with the protocol's
  * `ServerFrameSchema` (frames that do not parse are dropped). Listeners registered with `onOpen` run on every
- * (re)connection: that is where a game re-subscribes with the last version it saw.
+ * (re)connection: that is where a game re-subscribes with the last version it saw. A player token set with
+ * `setAuth` goes out as the `auth` frame first on every (re)connection, before any listener runs (the server
+ * handles a connection's frames in order, so a subscribe that follows is already the player's).
  */
 import { ServerFrameSchema, type ClientFrame, type ServerFrame } from '@klondike/protocol';
 import { readonly, ref, type Ref } from 'vue';
@@ -30,6 +32,8 @@ export interface Socket {
   onOpen(handler: () => void): () => void;
   /** Reconnects now if closed (skipping the backoff wait). */
   reconnectNow(): void;
+  /** The player token to send as `auth` on every (re)connection; null signs the connection out (reconnects). */
+  setAuth(token: string | null): void;
   /** Closes for good. */
   close(): void;
 }
@@ -59,6 +63,7 @@ export function createSocket(options: SocketOptions = {}): Socket {
   let connectTimer: ReturnType<typeof setTimeout> | undefined;
   let lastHeard = 0;
   let closedForGood = false;
+  let authToken: string | null = null;
 
   function url(): string {
     if (options.url) return options.url;
@@ -88,6 +93,7 @@ export function createSocket(options: SocketOptions = {}): Socket {
       lastHeard = Date.now();
       status.value = 'open';
       startPing(sock);
+      if (authToken) sock.send(JSON.stringify({ type: 'auth', token: authToken } satisfies ClientFrame));
       for (const h of [...openHandlers]) h();
     };
     sock.onmessage = (ev: MessageEvent) => {
@@ -177,6 +183,14 @@ export function createSocket(options: SocketOptions = {}): Socket {
       return () => openHandlers.delete(handler);
     },
     reconnectNow,
+    setAuth(token) {
+      if (token === authToken) return;
+      const signedOut = authToken !== null && token === null;
+      authToken = token;
+      if (!ws || ws.readyState !== WebSocket.OPEN) return;
+      if (token) ws.send(JSON.stringify({ type: 'auth', token } satisfies ClientFrame));
+      else if (signedOut) drop(ws); // a connection cannot be signed out: start a fresh one
+    },
     close() {
       closedForGood = true;
       clearTimeout(reconnectTimer);

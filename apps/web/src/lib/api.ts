@@ -1,8 +1,20 @@
 /**
- * REST calls of the game API (same origin), each response parsed with the protocol's zod schemas.
+ * REST calls of the API (same origin), each response parsed with the protocol's zod schemas. When a player
+ * token is set (`setApiToken`, by usePlayer) every call sends it as `Authorization: Bearer <token>`; a token the
+ * server does not know (401) is reported once to `onTokenRejected` and the call is retried without it.
  */
 import {
+  AllTimeLeaderboardSchema,
+  DailyArchiveSchema,
+  DailyRevealSchema,
+  DailyTodaySchema,
   ErrorBodySchema,
+  LeaderboardSchema,
+  MeSchema,
+  PlayerCreatedSchema,
+  PlayerPageSchema,
+  ReplaySchema,
+  TransferSchema,
   GameResponseSchema,
   HintResponseSchema,
   StateResponseSchema,
@@ -13,6 +25,20 @@ import {
 } from '@klondike/protocol';
 import type { Move } from '@klondike/rules';
 import type { z } from 'zod';
+import type { DailyPreset } from './route';
+
+let authToken: string | null = null;
+let tokenRejected: ((token: string) => void) | null = null;
+
+/** The player token sent with every call (null: none). */
+export function setApiToken(token: string | null): void {
+  authToken = token;
+}
+
+/** Called when the server refuses the token (unknown or revoked): the caller forgets it. */
+export function onTokenRejected(handler: (token: string) => void): void {
+  tokenRejected = handler;
+}
 
 /** A refused request: the server's typed error, or a network/parse failure (`code` 'network'). */
 export class ApiError extends Error {
@@ -28,19 +54,30 @@ export class ApiError extends Error {
   }
 }
 
-async function request<T>(method: string, path: string, schema: z.ZodType<T>, body?: unknown): Promise<T> {
+async function request<T>(
+  method: string,
+  path: string,
+  schema: z.ZodType<T>,
+  body?: unknown,
+  token: string | null = authToken,
+): Promise<T> {
   let res: Response;
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (token) headers.authorization = `Bearer ${token}`;
   try {
     res = await fetch(path, {
       method,
-      headers:
-        body === undefined
-          ? { accept: 'application/json' }
-          : { 'content-type': 'application/json', accept: 'application/json' },
+      headers,
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
     throw new ApiError('network', 'Cannot reach the server.', 0);
+  }
+  if (res.status === 401 && token && /unknown player token/i.test(await res.clone().text())) {
+    // The server does not know this token (a reset, another server): forget it and go on as a guest.
+    tokenRejected?.(token);
+    return request(method, path, schema, body, null);
   }
   let json: unknown = null;
   try {
@@ -88,4 +125,80 @@ export function postResign(id: string, version: number): Promise<StateResponse> 
 /** The solver's next move from the game's current position (403 `forbidden` when the game has hints off). */
 export function getHint(id: string): Promise<HintResponse> {
   return request('GET', `/api/games/${encodeURIComponent(id)}/hint`, HintResponseSchema);
+}
+
+/** A game response as created by the daily routes. */
+export type { GameResponse };
+
+// ---------- players ----------
+
+export function createPlayer(name: string): Promise<z.infer<typeof PlayerCreatedSchema>> {
+  return request('POST', '/api/players', PlayerCreatedSchema, { name });
+}
+
+/** The caller, with a given token (to check a token before keeping it) or the current one. */
+export function getMe(token?: string): Promise<z.infer<typeof MeSchema>> {
+  return request('GET', '/api/me', MeSchema, undefined, token ?? authToken);
+}
+
+export function renameMe(name: string): Promise<z.infer<typeof MeSchema>> {
+  return request('PATCH', '/api/me', MeSchema, { name });
+}
+
+export function getTransfer(): Promise<z.infer<typeof TransferSchema>> {
+  return request('GET', '/api/me/transfer', TransferSchema);
+}
+
+export function getPlayerPage(id: string): Promise<z.infer<typeof PlayerPageSchema>> {
+  return request('GET', `/api/players/${encodeURIComponent(id)}`, PlayerPageSchema);
+}
+
+// ---------- daily ----------
+
+export function getDailyToday(): Promise<z.infer<typeof DailyTodaySchema>> {
+  return request('GET', '/api/daily', DailyTodaySchema);
+}
+
+export function getDailyArchive(): Promise<z.infer<typeof DailyArchiveSchema>> {
+  return request('GET', '/api/daily/archive', DailyArchiveSchema);
+}
+
+export function getDailyReveal(
+  date: string,
+  preset: DailyPreset,
+): Promise<z.infer<typeof DailyRevealSchema>> {
+  return request('GET', `/api/daily/${date}/${preset}`, DailyRevealSchema);
+}
+
+/** Starts the caller's one ranked attempt (409 `conflict` the second time). */
+export function startRankedAttempt(date: string, preset: DailyPreset): Promise<GameResponse> {
+  return request('POST', `/api/daily/${date}/${preset}/attempt`, GameResponseSchema, {});
+}
+
+/** An unranked practice game of a daily's deal. */
+export function startPractice(date: string, preset: DailyPreset): Promise<GameResponse> {
+  return request('POST', `/api/daily/${date}/${preset}/practice`, GameResponseSchema, {});
+}
+
+/** A page of a daily leaderboard: `{offset, limit}` or the page around the caller. */
+export function getDailyLeaderboard(
+  date: string,
+  preset: DailyPreset,
+  page: { offset?: number; limit?: number; aroundMe?: boolean },
+): Promise<z.infer<typeof LeaderboardSchema>> {
+  const q = new URLSearchParams();
+  if (page.offset !== undefined) q.set('offset', String(page.offset));
+  if (page.limit !== undefined) q.set('limit', String(page.limit));
+  if (page.aroundMe) q.set('around', 'me');
+  return request('GET', `/api/daily/${date}/${preset}/leaderboard?${q.toString()}`, LeaderboardSchema);
+}
+
+export function getAllTimeLeaderboard(): Promise<z.infer<typeof AllTimeLeaderboardSchema>> {
+  return request('GET', '/api/leaderboard', AllTimeLeaderboardSchema);
+}
+
+// ---------- replays ----------
+
+export function getReplay(gameId: string): Promise<z.infer<typeof ReplaySchema>> {
+  return request('GET', `/api/games/${encodeURIComponent(gameId)}/replay`, ReplaySchema);
 }

@@ -68,9 +68,12 @@ export interface RunningServer {
 
 /**
  * Starts `tsx apps/server/src/main.ts` and waits for /api/health. Pass the port and data folder of a stopped
- * server to restart it on the same address and data.
+ * server to restart it on the same address and data, and `env` for extra settings (e.g. a short daily archive).
  */
-export async function startServer(reuse?: { port: number; dataDir: string }): Promise<RunningServer> {
+export async function startServer(
+  reuse?: { port: number; dataDir: string },
+  env: Record<string, string> = {},
+): Promise<RunningServer> {
   const port = reuse?.port ?? (await freePort());
   const dataDir = reuse?.dataDir ?? mkdtempSync(join(tmpdir(), 'klondike-e2e-'));
   const tsx =
@@ -89,6 +92,7 @@ export async function startServer(reuse?: { port: number; dataDir: string }): Pr
       LOG_LEVEL: 'warn',
       RATE_LIMIT_MAX: '0',
       DATABASE_URL: '',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

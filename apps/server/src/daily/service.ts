@@ -1,0 +1,690 @@
+/**
+ * The daily challenge: deals stored ahead of their day, ranked attempts, practice games, reveals,
+ * leaderboards (per daily, all-time) and player statistics.
+ *
+ * Secrecy: while a day is open (its UTC date is today by the server clock), nothing here returns its deal,
+ * deal number or line; only `par` is public. A date after today answers 404 like a date without a daily,
+ * so tomorrow's stored daily stays invisible.
+ *
+ * Schedule: `current()` makes sure today's and tomorrow's dailies exist and settles the attempts of closed
+ * days (memoised per date, so every daily route can await it cheaply); the archive (the last
+ * `archiveDays` days) is filled in the background after that. `tick()` runs all of it and is what the
+ * daily plugin's timer calls.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  DAILY_PRESETS,
+  type AllTimeLeaderboardSchema,
+  type DailyArchiveSchema,
+  type DailyChallengeSchema,
+  type DailyResultSchema,
+  type DailyRevealSchema,
+  type DailyTodaySchema,
+  type GameResponse,
+  type LeaderboardEntrySchema,
+  type LeaderboardQuerySchema,
+  type LeaderboardSchema,
+  type MeSchema,
+  MoveSchema,
+  type PlayerPageSchema,
+  type PlayerStatsSchema,
+  type ServerFrame,
+} from '@klondike/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import type { z } from 'zod';
+import { ApiError } from '../errors.js';
+import type { DailyDeal, Prisma, PrismaClient } from '../generated/prisma/client.js';
+import type { AuthedPlayer } from '../players/players.js';
+import type { SolverPool } from '../plugins/solver.js';
+import type { DailyRef, GameRooms, Subscriber } from '../rooms/game-rooms.js';
+import { addDays, closesAt, isCalendarDate, streaks, utcDate } from './dates.js';
+import { type DailyPreset, GenerationStopped, generateDaily } from './generate.js';
+
+type DailyToday = z.infer<typeof DailyTodaySchema>;
+type DailyArchive = z.infer<typeof DailyArchiveSchema>;
+type DailyChallenge = z.infer<typeof DailyChallengeSchema>;
+type DailyResult = z.infer<typeof DailyResultSchema>;
+type DailyReveal = z.infer<typeof DailyRevealSchema>;
+type Leaderboard = z.infer<typeof LeaderboardSchema>;
+type LeaderboardEntry = z.infer<typeof LeaderboardEntrySchema>;
+type LeaderboardQuery = z.infer<typeof LeaderboardQuerySchema>;
+type AllTimeLeaderboard = z.infer<typeof AllTimeLeaderboardSchema>;
+type PlayerStats = z.infer<typeof PlayerStatsSchema>;
+type PlayerPage = z.infer<typeof PlayerPageSchema>;
+type Me = z.infer<typeof MeSchema>;
+
+/** Key of the generated daily secret in table Setting. */
+export const DAILY_SECRET_KEY = 'daily-secret';
+/** Results shown on a player page. */
+export const RECENT_RESULTS = 20;
+/** Players on the all-time leaderboard. */
+export const ALL_TIME_SIZE = 100;
+
+/** Leaderboard order: winners first, score high first, then time, moves, finishing time (then player id). */
+const ORDER: Prisma.DailyResultOrderByWithRelationInput[] = [
+  { won: 'desc' },
+  { score: 'desc' },
+  { timeMs: 'asc' },
+  { moves: 'asc' },
+  { finishedAt: 'asc' },
+  { playerId: 'asc' },
+];
+
+/** A stored leaderboard row (the fields ranking needs). */
+interface ResultRowLike {
+  readonly dailyId: number;
+  readonly playerId: string;
+  readonly gameId: string;
+  readonly status: 'won' | 'resigned' | 'blocked' | 'unfinished';
+  readonly won: boolean;
+  readonly score: number;
+  readonly timeMs: number;
+  readonly moves: number;
+  readonly finishedAt: Date;
+}
+
+/** Options of the daily service. */
+export interface DailyServiceOptions {
+  readonly prisma: PrismaClient;
+  readonly rooms: GameRooms;
+  readonly solver: SolverPool;
+  readonly now: () => number;
+  readonly log: FastifyBaseLogger;
+  /** DAILY_SECRET, or undefined to use (and create once) the secret stored in the database. */
+  readonly secret: string | undefined;
+  /** Closed days kept generated and listed by the archive. */
+  readonly archiveDays: number;
+  /** Solver time per candidate, ms. */
+  readonly solveMs: number;
+}
+
+/** Live daily leaderboards: the sockets that sent `watch-leaderboard`, per daily. */
+export class LeaderboardWatchers {
+  private readonly byDaily = new Map<string, Set<Subscriber>>();
+
+  /** Adds a watcher of a daily. */
+  add(date: string, preset: DailyPreset, subscriber: Subscriber): void {
+    const key = `${date}|${preset}`;
+    let set = this.byDaily.get(key);
+    if (!set) {
+      set = new Set();
+      this.byDaily.set(key, set);
+    }
+    set.add(subscriber);
+  }
+
+  /** Removes a watcher from every daily (its socket closed). */
+  removeAll(subscriber: Subscriber): void {
+    for (const [key, set] of this.byDaily) {
+      set.delete(subscriber);
+      if (set.size === 0) this.byDaily.delete(key);
+    }
+  }
+
+  /** Whether anyone watches this daily. */
+  watched(date: string, preset: DailyPreset): boolean {
+    return this.byDaily.has(`${date}|${preset}`);
+  }
+
+  /** Sends a frame to every watcher of a daily. */
+  send(date: string, preset: DailyPreset, frame: ServerFrame): void {
+    const set = this.byDaily.get(`${date}|${preset}`);
+    if (!set) return;
+    const text = JSON.stringify(frame);
+    for (const s of set) s.send(text);
+  }
+}
+
+/** The daily challenge service (see the module comment). All public methods throw `ApiError` for refusals. */
+export class DailyService {
+  /** Sockets watching daily leaderboards. */
+  readonly watchers = new LeaderboardWatchers();
+  private secretValue: Promise<string> | undefined;
+  private readonly generating = new Map<string, Promise<DailyDeal>>();
+  private readonly rollovers = new Map<string, Promise<void>>();
+  private readonly archives = new Map<string, Promise<void>>();
+  private stopped = false;
+
+  /** See `DailyServiceOptions`. */
+  constructor(private readonly opts: DailyServiceOptions) {}
+
+  /** Today's UTC date by the server clock. */
+  today(): string {
+    return utcDate(this.opts.now());
+  }
+
+  // ---------- schedule ----------
+
+  /**
+   * Makes sure today's and tomorrow's dailies exist and settles the ranked attempts of closed days; starts
+   * filling the archive in the background. Memoised per date: cheap to await on every daily route.
+   */
+  current(): Promise<void> {
+    const today = this.today();
+    let p = this.rollovers.get(today);
+    if (!p) {
+      for (const d of this.rollovers.keys()) if (d < today) this.rollovers.delete(d);
+      p = (async () => {
+        const days = [today, addDays(today, 1)];
+        await Promise.all(days.flatMap((d) => DAILY_PRESETS.map((preset) => this.ensure(d, preset))));
+        await this.finaliseClosed();
+      })();
+      this.rollovers.set(today, p);
+      p.then(
+        () => void this.archive(today).catch((err: unknown) => this.logFailure(err, 'daily archive')),
+        () => this.rollovers.delete(today), // retried on next use
+      );
+    }
+    return p;
+  }
+
+  /** Runs the whole schedule now and waits for it: today and tomorrow, settling closed days, the archive. */
+  async tick(): Promise<void> {
+    await this.current();
+    await this.finaliseClosed();
+    await this.archive(this.today());
+  }
+
+  /** Stops generating (the server is closing) and waits for work under way to end. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await Promise.allSettled([
+      ...this.generating.values(),
+      ...this.rollovers.values(),
+      ...this.archives.values(),
+    ]);
+  }
+
+  /** Generates the archive's missing dailies (the `archiveDays` days before `today`), one at a time. */
+  private archive(today: string): Promise<void> {
+    let p = this.archives.get(today);
+    if (!p) {
+      for (const d of this.archives.keys()) if (d < today) this.archives.delete(d);
+      p = (async () => {
+        for (let d = 1; d <= this.opts.archiveDays; d++) {
+          for (const preset of DAILY_PRESETS) {
+            if (this.stopped) return;
+            await this.ensure(addDays(today, -d), preset);
+          }
+        }
+      })();
+      this.archives.set(today, p);
+      p.catch(() => this.archives.delete(today));
+    }
+    return p;
+  }
+
+  /** Settles every ranked attempt of a closed day that has no leaderboard row yet (as `unfinished`). */
+  async finaliseClosed(): Promise<number> {
+    const open = await this.opts.prisma.dailyAttempt.findMany({
+      where: { daily: { date: { lt: this.today() } }, game: { result: { is: null } } },
+      select: { gameId: true },
+    });
+    let n = 0;
+    for (const a of open) if (await this.opts.rooms.finalise(a.gameId)) n++;
+    return n;
+  }
+
+  private logFailure(err: unknown, what: string): void {
+    if (err instanceof GenerationStopped || this.stopped) return;
+    this.opts.log.error({ err }, `${what} failed`);
+  }
+
+  /** The daily secret: DAILY_SECRET, else the one stored in the database (created once, race-free). */
+  private secret(): Promise<string> {
+    if (this.opts.secret !== undefined) return Promise.resolve(this.opts.secret);
+    if (!this.secretValue) {
+      this.secretValue = (async () => {
+        const prisma = this.opts.prisma;
+        await prisma.setting.createMany({
+          data: [{ key: DAILY_SECRET_KEY, value: randomBytes(32).toString('hex') }],
+          skipDuplicates: true,
+        });
+        return (await prisma.setting.findUniqueOrThrow({ where: { key: DAILY_SECRET_KEY } })).value;
+      })();
+      this.secretValue.catch(() => {
+        this.secretValue = undefined;
+      });
+    }
+    return this.secretValue;
+  }
+
+  /** The stored daily of a date and preset, generating and storing it first when missing. */
+  ensure(date: string, preset: DailyPreset): Promise<DailyDeal> {
+    const key = `${date}|${preset}`;
+    let p = this.generating.get(key);
+    if (!p) {
+      p = this.generate(date, preset).finally(() => this.generating.delete(key));
+      this.generating.set(key, p);
+    }
+    return p;
+  }
+
+  private async generate(date: string, preset: DailyPreset): Promise<DailyDeal> {
+    const prisma = this.opts.prisma;
+    const where = { date_preset: { date, preset } };
+    const existing = await prisma.dailyDeal.findUnique({ where });
+    if (existing) return existing;
+    const started = Date.now();
+    const g = await generateDaily(this.opts.solver, await this.secret(), date, preset, {
+      timeLimitMs: this.opts.solveMs,
+      stopped: () => this.stopped,
+    });
+    // Another node may have stored it meanwhile: the first one stored wins.
+    await prisma.dailyDeal.createMany({
+      data: [
+        {
+          date,
+          preset,
+          deal: g.deal,
+          dealNumber: BigInt(g.dealNumber),
+          candidate: g.candidate,
+          par: g.par,
+          line: g.line.map((m) => ({ ...m })),
+        },
+      ],
+      skipDuplicates: true,
+    });
+    this.opts.log.info({ date, preset, candidate: g.candidate, ms: Date.now() - started }, 'daily ready');
+    return prisma.dailyDeal.findUniqueOrThrow({ where });
+  }
+
+  // ---------- lookups ----------
+
+  private ref(row: DailyDeal): DailyRef {
+    return { id: row.id, date: row.date, preset: row.preset as DailyPreset, closesAt: closesAt(row.date) };
+  }
+
+  private isOpen(row: { date: string }): boolean {
+    return row.date === this.today();
+  }
+
+  /**
+   * A daily that exists for callers: today's or a closed day's (archive days are generated on demand).
+   * Errors: `not-found` for a date after today, before the archive without a stored daily, or not a date.
+   */
+  async published(date: string, preset: DailyPreset): Promise<DailyDeal> {
+    const today = this.today();
+    if (!isCalendarDate(date) || date > today) throw new ApiError('not-found', `no daily for ${date}`);
+    await this.current();
+    const row = await this.opts.prisma.dailyDeal.findUnique({ where: { date_preset: { date, preset } } });
+    if (row) return row;
+    if (date >= addDays(today, -this.opts.archiveDays)) return this.ensure(date, preset);
+    throw new ApiError('not-found', `no daily for ${date} ${preset}`);
+  }
+
+  /** GET /api/daily: today's challenges, with the caller's own results. */
+  async todayView(player: AuthedPlayer | null): Promise<DailyToday> {
+    await this.current();
+    const today = this.today();
+    const rows = await Promise.all(DAILY_PRESETS.map((preset) => this.published(today, preset)));
+    return {
+      date: today,
+      now: new Date(this.opts.now()).toISOString(),
+      nextAt: new Date(closesAt(today)).toISOString(),
+      challenges: await this.challenges(rows, player),
+    };
+  }
+
+  /** GET /api/daily/archive: the closed days of the archive window, newest first. */
+  async archiveView(player: AuthedPlayer | null): Promise<DailyArchive> {
+    await this.current();
+    const today = this.today();
+    const dates = Array.from({ length: this.opts.archiveDays }, (_, i) => addDays(today, -(i + 1)));
+    const stored = await this.opts.prisma.dailyDeal.findMany({ where: { date: { in: dates } } });
+    const have = new Set(stored.map((r) => `${r.date}|${r.preset}`));
+    const missing = dates.flatMap((d) =>
+      DAILY_PRESETS.filter((p) => !have.has(`${d}|${p}`)).map((p) => this.ensure(d, p)),
+    );
+    const rows = [...stored, ...(await Promise.all(missing))].sort(
+      (a, b) => b.date.localeCompare(a.date) || a.preset.localeCompare(b.preset),
+    );
+    return { days: await this.challenges(rows, player) };
+  }
+
+  private async challenges(rows: DailyDeal[], player: AuthedPlayer | null): Promise<DailyChallenge[]> {
+    const prisma = this.opts.prisma;
+    const ids = rows.map((r) => r.id);
+    const counts = await prisma.dailyAttempt.groupBy({
+      by: ['dailyId'],
+      where: { dailyId: { in: ids } },
+      _count: { _all: true },
+    });
+    const count = new Map(counts.map((c) => [c.dailyId, c._count._all]));
+    const yours = player ? await this.results(player.id, rows) : new Map<number, DailyResult>();
+    return rows.map((r) => ({
+      date: r.date,
+      preset: r.preset as DailyPreset,
+      players: count.get(r.id) ?? 0,
+      closesAt: new Date(closesAt(r.date)).toISOString(),
+      closed: !this.isOpen(r),
+      par: r.par,
+      you: yours.get(r.id) ?? null,
+    }));
+  }
+
+  /** A player's results (finished or under way) at the given dailies, by daily id. */
+  private async results(playerId: string, rows: DailyDeal[]): Promise<Map<number, DailyResult>> {
+    const prisma = this.opts.prisma;
+    const ids = rows.map((r) => r.id);
+    const [attempts, results] = await Promise.all([
+      prisma.dailyAttempt.findMany({
+        where: { playerId, dailyId: { in: ids } },
+        include: { game: { select: { score: true, moves: true, startedAt: true } } },
+      }),
+      prisma.dailyResult.findMany({ where: { playerId, dailyId: { in: ids } } }),
+    ]);
+    const out = new Map<number, DailyResult>();
+    const now = this.opts.now();
+    const dateOf = new Map(rows.map((r) => [r.id, r.date]));
+    for (const a of attempts) {
+      const started = a.game.startedAt?.getTime() ?? null;
+      const end = Math.min(now, closesAt(dateOf.get(a.dailyId) ?? ''));
+      out.set(a.dailyId, {
+        gameId: a.gameId,
+        status: 'playing',
+        score: a.game.score,
+        timeMs: started === null ? 0 : Math.max(0, end - started),
+        moves: a.game.moves,
+        rank: null,
+      });
+    }
+    for (const r of results) out.set(r.dailyId, await this.resultOf(r));
+    return out;
+  }
+
+  private async resultOf(r: ResultRowLike): Promise<DailyResult> {
+    return {
+      gameId: r.gameId,
+      status: r.status,
+      score: r.score,
+      timeMs: r.timeMs,
+      moves: r.moves,
+      rank: await this.rankOf(r),
+    };
+  }
+
+  /** GET /api/daily/:date/:preset: the deal, par and line of a closed day. Errors: `forbidden` while open. */
+  async reveal(date: string, preset: DailyPreset): Promise<DailyReveal> {
+    const row = await this.published(date, preset);
+    if (this.isOpen(row))
+      throw new ApiError('forbidden', `the ${date} ${preset} daily is revealed once its day has closed`);
+    return {
+      date: row.date,
+      preset,
+      deal: row.deal,
+      par: row.par,
+      line: MoveSchema.array().parse(row.line),
+    };
+  }
+
+  /**
+   * POST /api/daily/:date/:preset/attempt: the player's one ranked attempt at today's daily.
+   * Errors: `not-found`; `conflict` for a closed day or a second attempt.
+   */
+  async attempt(date: string, preset: DailyPreset, player: AuthedPlayer): Promise<GameResponse> {
+    const row = await this.published(date, preset);
+    if (!this.isOpen(row))
+      throw new ApiError(
+        'conflict',
+        `the day has closed: ranked attempts are for today's daily only (${this.today()}); play ${date} as practice`,
+      );
+    return this.opts.rooms.createDaily({
+      daily: this.ref(row),
+      deal: row.deal,
+      ranked: true,
+      owner: player.id,
+    });
+  }
+
+  /**
+   * POST /api/daily/:date/:preset/practice: an unranked game of a daily's deal. On an open day only for a
+   * player whose ranked attempt has ended; on a closed day for anyone.
+   * Errors: `not-found`; `unauthorized` (open day, no token); `forbidden` (ranked attempt not ended).
+   */
+  async practice(date: string, preset: DailyPreset, player: AuthedPlayer | null): Promise<GameResponse> {
+    const row = await this.published(date, preset);
+    if (this.isOpen(row)) {
+      if (player === null)
+        throw new ApiError(
+          'unauthorized',
+          "practice on today's daily needs your token, after your ranked attempt",
+        );
+      const done = await this.opts.prisma.dailyResult.findUnique({
+        where: { dailyId_playerId: { dailyId: row.id, playerId: player.id } },
+        select: { gameId: true },
+      });
+      if (!done)
+        throw new ApiError(
+          'forbidden',
+          "practice on today's daily opens once your ranked attempt has ended (or once the day has closed)",
+        );
+    }
+    return this.opts.rooms.createDaily({
+      daily: this.ref(row),
+      deal: row.deal,
+      ranked: false,
+      owner: player?.id ?? null,
+    });
+  }
+
+  // ---------- leaderboards ----------
+
+  /** 1 + the number of rows of the same daily that rank before `r`. */
+  async rankOf(r: ResultRowLike): Promise<number> {
+    const same = { won: r.won, score: r.score, timeMs: r.timeMs, moves: r.moves };
+    const before = await this.opts.prisma.dailyResult.count({
+      where: {
+        dailyId: r.dailyId,
+        OR: [
+          ...(r.won ? [] : [{ won: true }]),
+          { won: r.won, score: { gt: r.score } },
+          { won: r.won, score: r.score, timeMs: { lt: r.timeMs } },
+          { won: r.won, score: r.score, timeMs: r.timeMs, moves: { lt: r.moves } },
+          { ...same, finishedAt: { lt: r.finishedAt } },
+          { ...same, finishedAt: r.finishedAt, playerId: { lt: r.playerId } },
+        ],
+      },
+    });
+    return before + 1;
+  }
+
+  private entry(r: ResultRowLike & { player: { name: string } }, rank: number): LeaderboardEntry {
+    return {
+      rank,
+      playerId: r.playerId,
+      name: r.player.name,
+      status: r.status,
+      score: r.score,
+      timeMs: r.timeMs,
+      moves: r.moves,
+      finishedAt: r.finishedAt.toISOString(),
+      gameId: r.gameId,
+    };
+  }
+
+  /**
+   * GET /api/daily/:date/:preset/leaderboard: a page of the daily's finished attempts in leaderboard
+   * order, or (`around=me`) the page holding the caller's row. Errors: `not-found`; `unauthorized` for
+   * `around=me` without a token.
+   */
+  async leaderboard(
+    date: string,
+    preset: DailyPreset,
+    query: LeaderboardQuery,
+    player: AuthedPlayer | null,
+  ): Promise<Leaderboard> {
+    if (query.around === 'me' && player === null)
+      throw new ApiError('unauthorized', 'around=me needs your player token');
+    const row = await this.published(date, preset);
+    const prisma = this.opts.prisma;
+    const where = { dailyId: row.id };
+    const [total, mine] = await Promise.all([
+      prisma.dailyResult.count({ where }),
+      player
+        ? prisma.dailyResult.findUnique({
+            where: { dailyId_playerId: { dailyId: row.id, playerId: player.id } },
+            include: { player: { select: { name: true } } },
+          })
+        : Promise.resolve(null),
+    ]);
+    const myRank = mine ? await this.rankOf(mine) : null;
+    const limit = query.limit;
+    const offset =
+      query.around === 'me' && myRank !== null ? Math.floor((myRank - 1) / limit) * limit : query.offset;
+    const rows = await prisma.dailyResult.findMany({
+      where,
+      orderBy: ORDER,
+      skip: offset,
+      take: limit,
+      include: { player: { select: { name: true } } },
+    });
+    return {
+      date: row.date,
+      preset,
+      total,
+      offset,
+      limit,
+      entries: rows.map((r, i) => this.entry(r, offset + i + 1)),
+      me: mine && myRank !== null ? this.entry(mine, myRank) : null,
+    };
+  }
+
+  /** Starts sending `leaderboard` frames for a daily to a socket. Returns the current row count. Errors: `not-found`. */
+  async watch(date: string, preset: DailyPreset, subscriber: Subscriber): Promise<number> {
+    const row = await this.published(date, preset);
+    this.watchers.add(date, preset, subscriber);
+    return this.opts.prisma.dailyResult.count({ where: { dailyId: row.id } });
+  }
+
+  /** Called after a leaderboard row was added: tells the daily's watchers (a `leaderboard` frame). */
+  resultAdded(daily: DailyRef): void {
+    if (!this.watchers.watched(daily.date, daily.preset)) return;
+    this.opts.prisma.dailyResult.count({ where: { dailyId: daily.id } }).then(
+      (total) =>
+        this.watchers.send(daily.date, daily.preset, {
+          type: 'leaderboard',
+          date: daily.date,
+          preset: daily.preset,
+          total,
+        }),
+      (err: unknown) => this.opts.log.error({ err }, 'leaderboard notification failed'),
+    );
+  }
+
+  // ---------- players ----------
+
+  /** Statistics of several players from their leaderboard rows. */
+  private async statsOf(playerIds: string[]): Promise<Map<string, PlayerStats>> {
+    const rows = await this.opts.prisma.dailyResult.findMany({
+      where: { playerId: { in: playerIds } },
+      select: { playerId: true, won: true, timeMs: true, daily: { select: { date: true, preset: true } } },
+    });
+    const today = this.today();
+    const out = new Map<string, PlayerStats>();
+    for (const id of playerIds) {
+      const mine = rows.filter((r) => r.playerId === id);
+      const won = mine.filter((r) => r.won);
+      const best = (preset: DailyPreset): number | null => {
+        const times = won.filter((r) => r.daily.preset === preset).map((r) => r.timeMs);
+        return times.length === 0 ? null : Math.min(...times);
+      };
+      const s = streaks(
+        won.map((r) => r.daily.date),
+        today,
+      );
+      out.set(id, {
+        played: mine.length,
+        wins: won.length,
+        winRate: mine.length === 0 ? 0 : won.length / mine.length,
+        currentStreak: s.current,
+        bestStreak: s.best,
+        bestTimeMs: { 'classic-draw1': best('classic-draw1'), 'classic-draw3': best('classic-draw3') },
+      });
+    }
+    return out;
+  }
+
+  private async stats(playerId: string): Promise<PlayerStats> {
+    const s = (await this.statsOf([playerId])).get(playerId);
+    if (!s) throw new Error('stats missing');
+    return s;
+  }
+
+  /** GET /api/me. Errors: `not-found` when the player no longer exists. */
+  async me(player: AuthedPlayer): Promise<Me> {
+    await this.current();
+    const row = await this.opts.prisma.player.findUnique({ where: { id: player.id } });
+    if (!row) throw new ApiError('not-found', `no player ${player.id}`);
+    return {
+      id: row.id,
+      name: row.name,
+      createdAt: row.createdAt.toISOString(),
+      stats: await this.stats(row.id),
+    };
+  }
+
+  /** GET /api/players/:id: name, statistics and recent results. Errors: `not-found`. */
+  async playerPage(id: string): Promise<PlayerPage> {
+    await this.current();
+    const prisma = this.opts.prisma;
+    const row = await prisma.player.findUnique({ where: { id } });
+    if (!row) throw new ApiError('not-found', `no player ${id}`);
+    const recent = await prisma.dailyResult.findMany({
+      where: { playerId: id },
+      orderBy: [{ daily: { date: 'desc' } }, { daily: { preset: 'asc' } }],
+      take: RECENT_RESULTS,
+      include: { daily: { select: { date: true, preset: true } } },
+    });
+    return {
+      id: row.id,
+      name: row.name,
+      createdAt: row.createdAt.toISOString(),
+      stats: await this.stats(row.id),
+      recent: await Promise.all(
+        recent.map(async (r) => ({
+          ...(await this.resultOf(r)),
+          date: r.daily.date,
+          preset: r.daily.preset as DailyPreset,
+        })),
+      ),
+    };
+  }
+
+  /** GET /api/leaderboard: the top players by wins, then win rate, then attempts played. */
+  async allTime(): Promise<AllTimeLeaderboard> {
+    await this.current();
+    const prisma = this.opts.prisma;
+    const [played, wins] = await Promise.all([
+      prisma.dailyResult.groupBy({ by: ['playerId'], _count: { _all: true } }),
+      prisma.dailyResult.groupBy({ by: ['playerId'], where: { won: true }, _count: { _all: true } }),
+    ]);
+    const winsOf = new Map(wins.map((w) => [w.playerId, w._count._all]));
+    const ranked = played
+      .map((p) => {
+        const w = winsOf.get(p.playerId) ?? 0;
+        return { id: p.playerId, played: p._count._all, wins: w, rate: w / p._count._all };
+      })
+      .sort(
+        (a, b) =>
+          b.wins - a.wins ||
+          b.rate - a.rate ||
+          b.played - a.played ||
+          (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+      )
+      .slice(0, ALL_TIME_SIZE);
+    const ids = ranked.map((r) => r.id);
+    const [stats, players] = await Promise.all([
+      this.statsOf(ids),
+      prisma.player.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } }),
+    ]);
+    const nameOf = new Map(players.map((p) => [p.id, p.name]));
+    return {
+      entries: ranked.map((r, i) => {
+        const s = stats.get(r.id);
+        if (!s) throw new Error('stats missing');
+        return { ...s, rank: i + 1, playerId: r.id, name: nameOf.get(r.id) ?? '' };
+      }),
+    };
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * Plugin `auth`: players identify themselves with `Authorization: Bearer <token>` (the token of
+ * POST /api/players). Every /api request that sends a valid token gets `req.player`; an invalid or unknown
+ * token is refused with 401 `unauthorized` (a client holding a revoked token learns it at once). Routes that
+ * need a player call `requirePlayer(req)`.
+ */
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ApiError } from '../errors.js';
+import { type AuthedPlayer, bearerToken, playerByToken } from '../players/players.js';
+import '../types.js';
+
+/** The request's player. Errors: `unauthorized` when the request carries no token. */
+export function requirePlayer(req: FastifyRequest): AuthedPlayer {
+  if (req.player === null)
+    throw new ApiError('unauthorized', 'this needs a player token: Authorization: Bearer <token>');
+  return req.player;
+}
+
+/** Decorates `req.player` and resolves it from the Authorization header on /api routes. */
+export const authPlugin = fp(
+  async (app) => {
+    app.decorateRequest('player', null);
+    app.addHook('onRequest', async (req) => {
+      const header = req.headers.authorization;
+      if (header === undefined || !req.url.startsWith('/api/')) return;
+      const token = bearerToken(header);
+      if (token === undefined) return;
+      const player = await playerByToken(app.prisma, token);
+      if (player === null) throw new ApiError('unauthorized', 'unknown player token');
+      req.player = player;
+    });
+  },
+  { name: 'auth', fastify: '5.x', dependencies: ['config', 'db'] },
+);

@@ -1,0 +1,60 @@
+/**
+ * Plugin `daily`: decorates `app.daily` (daily/service.ts) and runs its schedule. At start-up it begins
+ * making today's and tomorrow's dailies ready (daily routes wait for that) and then fills the archive in
+ * the background. A timer runs `tick()` every `dailyTickMs` and just after each UTC midnight, so the next
+ * day is always stored before it opens and closed days are settled. The timer is cleared and generation
+ * stopped when the server closes. With `dailySchedule` off (tests) neither runs: the daily routes still
+ * prepare what they need on first use.
+ */
+import fp from 'fastify-plugin';
+import { DAY_MS } from '../daily/dates.js';
+import { DailyService } from '../daily/service.js';
+import '../types.js';
+
+/** Registers the daily service and its timer. */
+export const dailyPlugin = fp(
+  async (app) => {
+    const daily = new DailyService({
+      prisma: app.prisma,
+      rooms: app.rooms,
+      solver: app.solver,
+      now: app.now,
+      log: app.log,
+      secret: app.config.dailySecret,
+      archiveDays: app.config.dailyArchiveDays,
+      solveMs: app.config.dailySolveMs,
+    });
+    app.decorate('daily', daily);
+    app.rooms.setResultListener((ref) => daily.resultAdded(ref));
+
+    let timer: NodeJS.Timeout | undefined;
+    let closing = false;
+    const schedule = (): void => {
+      if (closing) return;
+      const now = app.now();
+      const untilMidnight = DAY_MS - (now % DAY_MS) + 50;
+      timer = setTimeout(run, Math.max(1000, Math.min(app.config.dailyTickMs, untilMidnight)));
+      timer.unref();
+    };
+    const run = (): void => {
+      daily.tick().then(
+        () => schedule(),
+        (err: unknown) => {
+          if (!closing) app.log.error({ err }, 'daily schedule failed');
+          schedule();
+        },
+      );
+    };
+    app.addHook('onReady', async () => {
+      if (!app.config.dailySchedule) return;
+      daily.current().catch((err: unknown) => app.log.error({ err }, 'daily start-up failed'));
+      schedule();
+    });
+    app.addHook('preClose', async () => {
+      closing = true;
+      if (timer) clearTimeout(timer);
+      await daily.stop();
+    });
+  },
+  { name: 'daily', fastify: '5.x', dependencies: ['config', 'db', 'game-rooms', 'solver'] },
+);

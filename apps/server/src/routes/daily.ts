@@ -1,0 +1,127 @@
+/**
+ * Daily challenge routes: today's challenges, the archive, a closed day's reveal, the ranked attempt, a
+ * practice game, the daily and all-time leaderboards. Nothing here reveals an open day's deal, deal number
+ * or line (see daily/service.ts).
+ */
+import {
+  AllTimeLeaderboardSchema,
+  DailyArchiveSchema,
+  DailyParamsSchema,
+  DailyRevealSchema,
+  DailyTodaySchema,
+  ErrorBodySchema,
+  GameResponseSchema,
+  LeaderboardQuerySchema,
+  LeaderboardSchema,
+} from '@klondike/protocol';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requirePlayer } from '../plugins/auth.js';
+import '../types.js';
+
+const errors = (...codes: (400 | 401 | 403 | 404 | 409)[]) =>
+  Object.fromEntries(codes.map((c) => [c, ErrorBodySchema]));
+
+/** Registers the daily routes. */
+export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/api/daily',
+    {
+      schema: {
+        tags: ['daily'],
+        summary: "Today's daily challenges",
+        description: "With a player token, each challenge carries the caller's own result (`you`).",
+        response: { 200: DailyTodaySchema, ...errors(401) },
+      },
+    },
+    async (req) => app.daily.todayView(req.player),
+  );
+
+  app.get(
+    '/api/daily/archive',
+    {
+      schema: {
+        tags: ['daily'],
+        summary: 'The closed dailies of the last days, newest first',
+        response: { 200: DailyArchiveSchema, ...errors(401) },
+      },
+    },
+    async (req) => app.daily.archiveView(req.player),
+  );
+
+  app.get(
+    '/api/daily/:date/:preset',
+    {
+      schema: {
+        tags: ['daily'],
+        summary: "A closed day's deal, par and solver line",
+        description: '403 while the day is open; 404 for a date without a daily (or a day not yet open).',
+        params: DailyParamsSchema,
+        response: { 200: DailyRevealSchema, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (req) => app.daily.reveal(req.params.date, req.params.preset),
+  );
+
+  app.post(
+    '/api/daily/:date/:preset/attempt',
+    {
+      schema: {
+        tags: ['daily'],
+        summary: "Start the caller's one ranked attempt at today's daily",
+        description:
+          'Needs the token. Ranked rules: undo and hints off; score and time by the server from the first move. ' +
+          'A second attempt → 409; a closed day → 409.',
+        params: DailyParamsSchema,
+        response: { 201: GameResponseSchema, ...errors(400, 401, 404, 409) },
+      },
+    },
+    async (req, reply) =>
+      reply.code(201).send(await app.daily.attempt(req.params.date, req.params.preset, requirePlayer(req))),
+  );
+
+  app.post(
+    '/api/daily/:date/:preset/practice',
+    {
+      schema: {
+        tags: ['daily'],
+        summary: "An unranked practice game of a daily's deal",
+        description:
+          "Today's daily: only with the token, once the caller's ranked attempt has ended (403 before). " +
+          'Closed days: anyone (owned by the caller when a token is sent).',
+        params: DailyParamsSchema,
+        response: { 201: GameResponseSchema, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (req, reply) =>
+      reply.code(201).send(await app.daily.practice(req.params.date, req.params.preset, req.player)),
+  );
+
+  app.get(
+    '/api/daily/:date/:preset/leaderboard',
+    {
+      schema: {
+        tags: ['daily'],
+        summary: "A daily's leaderboard",
+        description:
+          'Winners first, then score (high first), time, moves, finishing time. `offset`/`limit` page it; ' +
+          "`around=me` (token needed) returns the page holding the caller's row.",
+        params: DailyParamsSchema,
+        querystring: LeaderboardQuerySchema,
+        response: { 200: LeaderboardSchema, ...errors(400, 401, 404) },
+      },
+    },
+    async (req) => app.daily.leaderboard(req.params.date, req.params.preset, req.query, req.player),
+  );
+
+  app.get(
+    '/api/leaderboard',
+    {
+      schema: {
+        tags: ['daily'],
+        summary: 'All-time leaderboard: wins, win rate, streaks, best times',
+        response: { 200: AllTimeLeaderboardSchema, ...errors(401) },
+      },
+    },
+    async () => app.daily.allTime(),
+  );
+};

@@ -1,0 +1,192 @@
+/**
+ * Who is playing: the player token (kept in localStorage, sent as a bearer token on every REST call and as the
+ * `auth` frame on every (re)connection of the socket), the player's own record (GET /api/me), sign-up, rename,
+ * the sign-in link for another device, and `?token=…` links (read, checked, stripped from the URL). App-wide
+ * state; the player dialog's open/closed state lives here too so any page can ask for a sign-up.
+ */
+import { MeSchema, PlayerNameSchema } from '@klondike/protocol';
+import { computed, ref, shallowRef } from 'vue';
+import type { z } from 'zod';
+import {
+  ApiError,
+  createPlayer,
+  getMe,
+  getTransfer,
+  onTokenRejected,
+  renameMe,
+  setApiToken,
+} from '../lib/api';
+import { takeToken } from '../lib/route';
+import { useNotify } from './useNotify';
+import type { Socket } from './useSocket';
+
+export type Me = z.infer<typeof MeSchema>;
+
+const TOKEN_KEY = 'klondike.token';
+
+function readStored(): string | null {
+  try {
+    return localStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function store(token: string | null): void {
+  try {
+    if (token) localStorage.setItem(TOKEN_KEY, token);
+    else localStorage.removeItem(TOKEN_KEY);
+  } catch {
+    /* private mode: the token lives for this tab only */
+  }
+}
+
+/** Checks a display name the way the server does; the first problem in words, or null when fine. */
+export function nameProblem(name: string): string | null {
+  const t = name.trim();
+  if (t.length === 0) return 'Choose a name.';
+  if (t.length < 3) return 'At least 3 characters.';
+  if (t.length > 20) return 'At most 20 characters.';
+  if (/\s{2,}/.test(t)) return 'Only single spaces between words.';
+  return PlayerNameSchema.safeParse(t).success ? null : 'Letters, digits, _ . - and single spaces only.';
+}
+
+const token = ref<string | null>(null);
+const me = shallowRef<Me | null>(null);
+/** The player dialog: sign up, or the account panel (rename, other device). */
+const dialog = ref<null | 'signup' | 'account'>(null);
+let afterSignUp: (() => void) | null = null;
+let socketRef: Socket | null = null;
+let started = false;
+
+function setToken(t: string | null): void {
+  token.value = t;
+  store(t);
+  setApiToken(t);
+  socketRef?.setAuth(t);
+  if (!t) me.value = null;
+}
+
+async function refresh(): Promise<void> {
+  if (!token.value) return;
+  try {
+    me.value = await getMe();
+  } catch (e) {
+    if (e instanceof ApiError && (e.code === 'unauthorized' || e.code === 'not-found')) setToken(null);
+  }
+}
+
+/**
+ * Starts identity handling once: adopts a `?token=` from the URL (strips it at once, then checks it), else the
+ * stored token; wires the socket's auth.
+ */
+function start(socket: Socket): void {
+  if (started) return;
+  started = true;
+  socketRef = socket;
+  const { toast } = useNotify();
+  onTokenRejected((t) => {
+    if (t !== token.value) return;
+    setToken(null);
+    toast('This device was signed out: the server does not know its player any more.', 'info', 6000);
+  });
+  socket.onFrame((f) => {
+    if (f.type === 'authed' && me.value && f.playerId === me.value.id && f.name !== me.value.name)
+      me.value = { ...me.value, name: f.name };
+  });
+  const { token: fromUrl, cleanUrl } = takeToken(location.pathname, location.search, location.hash);
+  if (fromUrl) {
+    history.replaceState(history.state, '', cleanUrl);
+    void adopt(fromUrl);
+  }
+  const stored = readStored();
+  if (stored && !fromUrl) {
+    setToken(stored);
+    void refresh();
+  }
+}
+
+/** Signs this device in with a token from a transfer link (kept only when the server knows it). */
+async function adopt(t: string): Promise<void> {
+  const { toast } = useNotify();
+  const previous = readStored();
+  try {
+    const who = await getMe(t);
+    setToken(t);
+    me.value = who;
+    toast(`Signed in as ${who.name}.`, 'info');
+  } catch {
+    toast('That sign-in link is not valid (any more).');
+    if (previous) {
+      setToken(previous);
+      void refresh();
+    }
+  }
+}
+
+/** Creates a player and signs in as it. Throws ApiError (`conflict`: the name is taken). */
+async function signUp(name: string): Promise<Me> {
+  const created = await createPlayer(name.trim());
+  setToken(created.token);
+  const who = await getMe();
+  me.value = who;
+  const next = afterSignUp;
+  afterSignUp = null;
+  dialog.value = null;
+  next?.();
+  return who;
+}
+
+/** Renames the player. Throws ApiError (`conflict`: the name is taken). */
+async function rename(name: string): Promise<Me> {
+  const who = await renameMe(name.trim());
+  me.value = who;
+  return who;
+}
+
+/** The absolute sign-in link for another device. */
+async function transferLink(): Promise<string> {
+  const t = await getTransfer();
+  return new URL(t.url, location.origin).toString();
+}
+
+/** Forgets the token on this device. */
+function signOut(): void {
+  setToken(null);
+  dialog.value = null;
+}
+
+/** Runs `then` as a player: at once when signed in, else after the sign-up dialog succeeds. */
+function requirePlayer(then: () => void): void {
+  if (token.value) {
+    then();
+    return;
+  }
+  afterSignUp = then;
+  dialog.value = 'signup';
+}
+
+function closeDialog(): void {
+  afterSignUp = null;
+  dialog.value = null;
+}
+
+export function usePlayer() {
+  return {
+    token,
+    me,
+    signedIn: computed(() => token.value !== null),
+    dialog,
+    start,
+    refresh,
+    signUp,
+    rename,
+    transferLink,
+    signOut,
+    requirePlayer,
+    closeDialog,
+    openAccount: () => (dialog.value = token.value ? 'account' : 'signup'),
+  };
+}
+
+export type Player = ReturnType<typeof usePlayer>;

@@ -1,0 +1,114 @@
+/**
+ * A replay being watched: the game's log (GET /api/games/:id/replay) rebuilt into positions with the rules
+ * package, the frame shown, play/pause at a chosen speed, stepping and seeking. `table` feeds the card table
+ * (read-only: it refuses moves).
+ */
+import type { PlayerView } from '@klondike/rules';
+import { computed, onScopeDispose, ref, shallowRef, watch, type Ref } from 'vue';
+import { getReplay } from '../lib/api';
+import { buildReplay, clampFrame, stepDelay, type ReplayBuild } from '../lib/replay';
+import { loadErrorText } from './useDaily';
+import type { TableSource } from './useGame';
+
+export function useReplay(gameId: Ref<string>) {
+  const replay = shallowRef<Awaited<ReturnType<typeof getReplay>> | null>(null);
+  const built = shallowRef<ReplayBuild | null>(null);
+  const error = ref<string | null>(null);
+  const index = ref(0);
+  const playing = ref(false);
+  const speed = ref<number>(2);
+  const dealSeq = ref(0);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const frames = computed(() => built.value?.frames ?? []);
+  const count = computed(() => frames.value.length);
+  const frame = computed(() => frames.value[index.value] ?? null);
+  const atEnd = computed(() => index.value >= count.value - 1);
+
+  async function load(): Promise<void> {
+    stop();
+    replay.value = null;
+    built.value = null;
+    error.value = null;
+    index.value = 0;
+    try {
+      const r = await getReplay(gameId.value);
+      replay.value = r;
+      const b = buildReplay(r.deal, r.options, r.steps);
+      built.value = b;
+      if (!b.ok) error.value = b.error;
+      dealSeq.value++;
+    } catch (e) {
+      error.value = loadErrorText(e);
+    }
+  }
+
+  function schedule(): void {
+    clearTimeout(timer);
+    if (!playing.value) return;
+    const delay = stepDelay(frames.value, index.value, speed.value);
+    if (delay === null) {
+      playing.value = false;
+      return;
+    }
+    timer = setTimeout(() => {
+      index.value = clampFrame(index.value + 1, count.value);
+      schedule();
+    }, delay);
+  }
+
+  function play(): void {
+    if (count.value < 2) return;
+    if (atEnd.value) index.value = 0;
+    playing.value = true;
+    schedule();
+  }
+  function stop(): void {
+    playing.value = false;
+    clearTimeout(timer);
+  }
+  function toggle(): void {
+    if (playing.value) stop();
+    else play();
+  }
+  function seek(i: number): void {
+    index.value = clampFrame(i, count.value);
+    if (playing.value) schedule();
+  }
+  function step(delta: number): void {
+    stop();
+    seek(index.value + delta);
+  }
+
+  watch(speed, () => playing.value && schedule());
+  watch(gameId, () => void load(), { immediate: true });
+  onScopeDispose(() => clearTimeout(timer));
+
+  const table: TableSource = {
+    view: computed<PlayerView | null>(() => frame.value?.view ?? null),
+    version: computed(() => index.value),
+    busy: computed(() => false),
+    dealSeq,
+    move: () => 'illegal',
+  };
+
+  return {
+    replay,
+    built,
+    error,
+    frames,
+    frame,
+    index,
+    count,
+    playing,
+    speed,
+    atEnd,
+    table,
+    play,
+    stop,
+    toggle,
+    seek,
+    step,
+    reload: load,
+  };
+}

@@ -1,0 +1,172 @@
+/**
+ * Browser test of the daily challenge: a new player signs up through the UI (after a refused name), plays
+ * today's Draw 1 daily as their one ranked attempt (a few moves, then resigns), sees the result screen with
+ * their rank and a spoiler-free share text, finds their row on the daily's leaderboard page, and a second
+ * ranked attempt (from a tab that still offers one) is refused with a clear message. Then the "use on another
+ * device" link signs a fresh browser in and leaves the URL without the token.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ensureBuilt,
+  loadPlaywright,
+  skipReason,
+  startServer,
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  type Browser,
+  type BrowserContext,
+  type Page,
+  type RunningServer,
+} from './harness';
+
+const SKIP = skipReason();
+const NAME = 'Tester One';
+
+describe.skipIf(SKIP !== null)(`browser: the daily challenge${SKIP ? ` (skipped: ${SKIP})` : ''}`, () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  /** A second tab opened before the attempt: it still offers "Play ranked". */
+  let stale: Page;
+  let date = '';
+
+  beforeAll(async () => {
+    ensureBuilt();
+    // A short archive and quick daily generation keep start-up fast.
+    server = await startServer(undefined, {
+      DAILY_ARCHIVE_DAYS: '1',
+      DAILY_SOLVE_MS: '2000',
+      PLAYER_CREATE_RATE_MAX: '0',
+    });
+    const pw = loadPlaywright();
+    browser = await pw.chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+    page.on('pageerror', (e) => console.error('page error:', e.message));
+    page.on('dialog', (d) => void d.accept()); // the resign confirmation
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  }, 30_000);
+
+  it('signs a new player up from the Play ranked button (with name validation)', async () => {
+    await page.goto(`${server.url}/daily`);
+    await page.getByTestId('challenge-classic-draw1').waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('countdown').textContent()).toMatch(/\d+:\d{2}:\d{2}/);
+    await page.getByTestId('play-ranked-classic-draw1').click();
+
+    const dialog = page.getByTestId('signup-dialog');
+    await dialog.waitFor();
+    await page.getByTestId('player-name').fill('ab');
+    await page.getByTestId('player-submit').click();
+    expect(await page.getByTestId('player-error').textContent()).toContain('At least 3 characters');
+    await page.getByTestId('player-name').fill('bad  name!');
+    await page.getByTestId('player-submit').click();
+    expect(await page.getByTestId('player-error').isVisible()).toBe(true);
+
+    await page.getByTestId('player-name').fill(NAME);
+    await page.getByTestId('player-submit').click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('nav-me').textContent()).toContain(NAME);
+    expect(await page.evaluate(() => localStorage.getItem('klondike.token'))).toBeTruthy();
+
+    // Signing up continues to the ranked rules and their confirmation.
+    const rules = page.getByTestId('ranked-rules');
+    await rules.waitFor();
+    const text = (await rules.textContent()) ?? '';
+    expect(text).toContain('One attempt');
+    expect(text).toContain('Undo is off');
+    expect(text).toContain('Hints are off');
+    expect(text).toContain('first move');
+  }, 90_000);
+
+  it('plays the ranked attempt to the end: badge, no undo or hint, resign, rank and share text', async () => {
+    // Another tab, opened before the attempt starts, still shows "Play ranked".
+    stale = await context.newPage();
+    await stale.goto(`${server.url}/daily`);
+    await stale.getByTestId('play-ranked-classic-draw1').waitFor();
+
+    await page.getByTestId('confirm-ranked').click();
+    await page.waitForURL(/\/game\/[A-Za-z0-9_-]+$/);
+    await page.getByTestId('pile-t7').waitFor();
+    await page.getByTestId('ranked-badge').waitFor();
+    expect(await page.getByTestId('undo').count()).toBe(0);
+    expect(await page.getByTestId('hint').count()).toBe(0);
+
+    // A few moves (draws over the socket, as the authed player), then resign.
+    for (let i = 1; i <= 3; i++) {
+      await page.getByTestId('pile-stock').click();
+      await page.waitForFunction(
+        (n) => document.querySelector('[data-testid=moves]')?.textContent === String(n),
+        i,
+        { timeout: 10_000 },
+      );
+    }
+    await page.getByTestId('resign').click();
+
+    const result = page.getByTestId('ranked-result');
+    await result.waitFor({ timeout: 10_000 });
+    await page.waitForFunction(
+      () => /#\d+/.test(document.querySelector('[data-testid=ranked-rank]')?.textContent ?? ''),
+      undefined,
+      { timeout: 10_000 },
+    );
+    expect(await page.getByTestId('ranked-rank').textContent()).toContain('#1');
+    const share = (await page.getByTestId('share-text').textContent()) ?? '';
+    date = /Klondike Daily (\d{4}-\d{2}-\d{2})/.exec(share)?.[1] ?? '';
+    expect(date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(share).toContain('Draw 1');
+    expect(share).toContain('Lost');
+    expect(share).toContain('3 moves');
+    expect(share).toMatch(/par \d+/);
+    expect(share).not.toMatch(/\b[A2-9TJQK][CDHS]\b/); // no card codes: spoiler-free
+  }, 40_000);
+
+  it('shows the result on the daily leaderboard page', async () => {
+    await page.getByTestId('ranked-leaderboard').click();
+    await page.waitForURL(new RegExp(`/daily/${date}/classic-draw1/leaderboard$`));
+    const row = page.getByTestId('my-row');
+    await row.waitFor();
+    const text = (await row.textContent()) ?? '';
+    expect(text).toContain(NAME);
+    expect(text).toContain('Resigned');
+    expect(await page.getByTestId('my-rank').textContent()).toBe('#1');
+    expect(await page.getByTestId('live').isVisible()).toBe(true);
+
+    // The daily page now shows the result instead of "Play ranked", and offers practice.
+    await page.getByTestId('nav-daily').click();
+    await page.getByTestId('your-result').first().waitFor();
+    expect(await page.getByTestId('play-ranked-classic-draw1').count()).toBe(0);
+    expect(await page.getByTestId('practice-classic-draw1').isVisible()).toBe(true);
+  }, 30_000);
+
+  it('refuses a second ranked attempt with a clear message', async () => {
+    await stale.bringToFront();
+    await stale.getByTestId('play-ranked-classic-draw1').click();
+    await stale.getByTestId('confirm-ranked').click();
+    const error = stale.getByTestId('ranked-error');
+    await error.waitFor({ timeout: 10_000 });
+    expect(await error.textContent()).toMatch(/already/i);
+    expect(new URL(stale.url()).pathname).toBe('/daily');
+    await stale.close();
+  }, 30_000);
+
+  it('signs another device in with the transfer link and strips the token from the URL', async () => {
+    await page.getByTestId('account').click();
+    await page.getByTestId('show-transfer').click();
+    const link = await page.getByTestId('transfer-link').inputValue();
+    expect(link).toMatch(/\?token=/);
+    await page.getByTestId('player-close').click();
+
+    const other = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const phone = await other.newPage();
+    await phone.goto(link);
+    await phone.getByTestId('nav-me').waitFor({ timeout: 10_000 });
+    expect(await phone.getByTestId('nav-me').textContent()).toContain(NAME);
+    expect(phone.url()).not.toContain('token=');
+    await other.close();
+  }, 30_000);
+});
