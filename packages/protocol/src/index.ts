@@ -4,3 +4,5 @@
  */
 export * from './game.js';
 export * from './daily.js';
+export * from './race.js';
+export * from './frames.js';

@@ -1,0 +1,140 @@
+/**
+ * Wire protocol of live races (issue "Race a friend on the same deal, live"). Progress frames never carry a
+ * card identity: an opponent's face-up cards are cards still hidden in your own game.
+ */
+import { z } from 'zod';
+import { GameIdSchema, GameOptionsSchema, PresetSchema } from './game.js';
+import { PlayerIdSchema } from './daily.js';
+import { MAX_DEAL_NUMBER } from '@klondike/rules';
+
+/** An invite code: 10 characters of an unambiguous alphabet (about 50 bits), unguessable. */
+export const RaceCodeSchema = z.string().regex(/^[A-HJ-NP-Z2-9]{10}$/, 'an invite code');
+
+/** Path params of a race. */
+export const RaceParamsSchema = z.object({ code: RaceCodeSchema });
+
+/** Where a race's deal comes from: random, a deal number, or a random deal the solver proved winnable. */
+export const RaceDealSchema = z.union([
+  z.literal('random'),
+  z.literal('certified'),
+  z.object({ dealNumber: z.number().int().min(1).max(MAX_DEAL_NUMBER) }).strict(),
+]);
+
+/** Longest race time limit, ms (2 hours). */
+export const MAX_RACE_TIME_MS = 2 * 60 * 60 * 1000;
+
+/** POST /api/races body (player token required). */
+export const CreateRaceBodySchema = z
+  .object({
+    preset: PresetSchema.optional(),
+    options: GameOptionsSchema.partial().optional(),
+    deal: RaceDealSchema.default('random'),
+    /** Optional time limit from the start, ms. */
+    timeLimitMs: z.number().int().min(60_000).max(MAX_RACE_TIME_MS).optional(),
+    /** Seats, 2 … 8 (default 2). */
+    maxPlayers: z.number().int().min(2).max(8).default(2),
+  })
+  .strict();
+/** POST /api/races body. */
+export type CreateRaceBody = z.infer<typeof CreateRaceBodySchema>;
+
+/** Life of a race room. */
+export const RaceStatusSchema = z.enum(['lobby', 'countdown', 'running', 'finished']);
+
+/** Whether a racer is connected: `here`, `away` (disconnected, may come back), `forfeited` (away too long). */
+export const PresenceSchema = z.enum(['here', 'away', 'forfeited']);
+
+/** A racer's progress as everyone in the room sees it: counts only, never a card. */
+export const RaceProgressSchema = z.object({
+  /** Cards on the racer's foundations, 0 … 52. */
+  foundationCards: z.number().int().min(0).max(52),
+  /** Face-down tableau cards still to turn up. */
+  faceDown: z.number().int().min(0).max(21),
+  moves: z.number().int().min(0),
+  score: z.number().int(),
+  /** Race time of the racer, ms (server clock, from the race start). */
+  elapsedMs: z.number().int().min(0),
+  status: z.enum(['playing', 'won', 'blocked', 'resigned', 'forfeited', 'timeout']),
+});
+
+/** One racer in a room. */
+export const RacerSchema = z.object({
+  playerId: PlayerIdSchema,
+  name: z.string(),
+  host: z.boolean(),
+  ready: z.boolean(),
+  presence: PresenceSchema,
+  progress: RaceProgressSchema.nullable(),
+  /** Final place (1 = winner) once the race has finished. */
+  placement: z.number().int().min(1).nullable(),
+});
+
+/** A race room as one viewer sees it. `yourGameId` is the viewer's own game (racers only, once running). */
+export const RaceSchema = z
+  .object({
+    code: RaceCodeSchema,
+    /** Share link of the room (relative URL). */
+    url: z.string(),
+    status: RaceStatusSchema,
+    preset: PresetSchema.nullable(),
+    options: GameOptionsSchema,
+    maxPlayers: z.number().int().min(2).max(8),
+    timeLimitMs: z.number().int().nullable(),
+    /** When the race starts / started (ISO), once the countdown began. */
+    startsAt: z.string().nullable(),
+    /** When the race ended (ISO). */
+    endedAt: z.string().nullable(),
+    /** Server time when this was built (ISO), to sync countdowns. */
+    serverNow: z.string(),
+    racers: z.array(RacerSchema),
+    /** Spectators watching now. */
+    spectators: z.number().int().min(0),
+    /** The viewer: a racer's id, or null for a spectator. */
+    you: PlayerIdSchema.nullable(),
+    yourGameId: GameIdSchema.nullable(),
+    /** The room created by "rematch", once someone asked for one. */
+    rematchCode: RaceCodeSchema.nullable(),
+  })
+  .meta({ id: 'Race' });
+/** A race room. */
+export type Race = z.infer<typeof RaceSchema>;
+
+/** POST /api/races/:code/ready body. */
+export const ReadyBodySchema = z.object({ ready: z.boolean() }).strict();
+
+/** GET /api/races/:code/results (finished races): placements and each racer's game for the replay. */
+export const RaceResultsSchema = z.object({
+  code: RaceCodeSchema,
+  /** The deal, public once the race has finished (52 codes). */
+  deal: z.string(),
+  results: z.array(
+    z.object({
+      placement: z.number().int().min(1),
+      playerId: PlayerIdSchema,
+      name: z.string(),
+      progress: RaceProgressSchema,
+      /** The racer's game: its replay is public once the race has finished. */
+      gameId: GameIdSchema,
+    }),
+  ),
+});
+
+/** WebSocket client frames of races (in ClientFrameSchema). */
+export const RaceClientFrameSchemas = [
+  /** Join the room's live channel as its racer (authed connection) or as a spectator. */
+  z.object({ type: z.literal('race-subscribe'), code: RaceCodeSchema }).strict(),
+  z.object({ type: z.literal('race-unsubscribe'), code: RaceCodeSchema }).strict(),
+] as const;
+
+/** WebSocket server frames of races (in ServerFrameSchema). */
+export const RaceServerFrameSchemas = [
+  /** The whole room as the receiver sees it (on subscribe and on every room change: join, ready, start, end). */
+  z.object({ type: z.literal('race'), race: RaceSchema }),
+  /** One racer's progress after each of their moves. */
+  z.object({
+    type: z.literal('race-progress'),
+    code: RaceCodeSchema,
+    playerId: PlayerIdSchema,
+    progress: RaceProgressSchema,
+  }),
+] as const;
