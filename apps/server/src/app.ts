@@ -1,8 +1,8 @@
 /**
  * `buildApp`: the whole server as a Fastify plugin tree, without `listen` (main.ts listens; tests inject).
  *
- * Plugins, in order: config → db → auth → game-rooms → rate-limit → solver → daily → websocket → swagger →
- * web-client → routes.
+ * Plugins, in order: config → db → auth → game-rooms → rate-limit → solver → daily → races → websocket →
+ * swagger → web-client → routes.
  * A global error handler turns every failure into `{"error":{"code","message",...}}` with protocol's
  * API_ERROR_STATUS; the not-found handler answers /api paths with 404 `not-found` and serves the web
  * client's index.html for other GET paths when the client is built (SPA fallback).
@@ -25,6 +25,7 @@ import { authPlugin } from './plugins/auth.js';
 import { configPlugin } from './plugins/config.js';
 import { dailyPlugin } from './plugins/daily.js';
 import { dbPlugin } from './plugins/db.js';
+import { racesPlugin } from './plugins/races.js';
 import { gameRoomsPlugin } from './plugins/game-rooms.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { solverPlugin } from './plugins/solver.js';
@@ -34,6 +35,7 @@ import { websocketPlugin } from './plugins/websocket.js';
 import { dailyRoutes } from './routes/daily.js';
 import { gameRoutes } from './routes/games.js';
 import { playerRoutes } from './routes/players.js';
+import { raceRoutes } from './routes/races.js';
 import { solveRoutes } from './routes/solve.js';
 import { wsRoutes } from './routes/ws.js';
 import './types.js';
@@ -127,6 +129,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(rateLimitPlugin);
   await app.register(solverPlugin);
   await app.register(dailyPlugin);
+  await app.register(racesPlugin);
   await app.register(websocketPlugin);
   await app.register(swaggerPlugin);
   await app.register(staticPlugin);
@@ -134,6 +137,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(solveRoutes);
   await app.register(playerRoutes);
   await app.register(dailyRoutes);
+  await app.register(raceRoutes);
   await app.register(wsRoutes);
   await app.ready();
   return app;

@@ -1,6 +1,6 @@
 /**
  * Server configuration from the environment (PRODUCT.md: PORT, HOST, DATABASE_URL, DATA_DIR, LOG_LEVEL),
- * plus the rate-limit, solver and daily-challenge knobs. `loadConfig` never reads `process.env` itself unless given it.
+ * plus the rate-limit, solver, daily-challenge and race knobs. `loadConfig` never reads `process.env` itself unless given it.
  */
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
@@ -64,6 +64,17 @@ export interface AppConfig {
   readonly dailySchedule: boolean;
   /** Players one client may create per hour (env PLAYER_CREATE_RATE_MAX, default 10; 0 = no extra limit). */
   readonly playerCreateRateMax: number;
+  /** Countdown of a race, ms: every racer's game is created at its end (env RACE_COUNTDOWN_MS, default 3000). */
+  readonly raceCountdownMs: number;
+  /** A racer away (no race socket) this long during a race forfeits, ms (env RACE_AWAY_FORFEIT_MS, default 60000). */
+  readonly raceAwayForfeitMs: number;
+  /**
+   * Race look-ups by invite code (GET and join) per client per minute (env RACE_RATE_MAX, default 30; 0 = no
+   * extra limit), so codes cannot be enumerated; sockets get the same number of unknown-code subscribes.
+   */
+  readonly raceRateMax: number;
+  /** Solver time per candidate deal of a `certified` race, ms (env RACE_CERTIFY_MS, default 1000). */
+  readonly raceCertifyMs: number;
 }
 
 /** Default folder of the built web client: `<repo>/apps/web/dist`. */
@@ -107,6 +118,10 @@ const EnvSchema = z.object({
   DAILY_TICK_MS: z.coerce.number().int().min(1000).default(60_000),
   DAILY_SCHEDULE: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
   PLAYER_CREATE_RATE_MAX: z.coerce.number().int().min(0).default(10),
+  RACE_COUNTDOWN_MS: z.coerce.number().int().min(0).max(60_000).default(3_000),
+  RACE_AWAY_FORFEIT_MS: z.coerce.number().int().min(1).default(60_000),
+  RACE_RATE_MAX: z.coerce.number().int().min(0).default(30),
+  RACE_CERTIFY_MS: z.coerce.number().int().min(1).max(MAX_SOLVE_TIME_MS).default(1_000),
 });
 
 /**
@@ -143,5 +158,9 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     dailyTickMs: e.DAILY_TICK_MS,
     dailySchedule: e.DAILY_SCHEDULE === 'on',
     playerCreateRateMax: e.PLAYER_CREATE_RATE_MAX,
+    raceCountdownMs: e.RACE_COUNTDOWN_MS,
+    raceAwayForfeitMs: e.RACE_AWAY_FORFEIT_MS,
+    raceRateMax: e.RACE_RATE_MAX,
+    raceCertifyMs: e.RACE_CERTIFY_MS,
   };
 }

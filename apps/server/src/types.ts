@@ -5,6 +5,7 @@ import type { Database } from './db/database.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import type { AuthedPlayer } from './players/players.js';
 import type { SolverPool } from './plugins/solver.js';
+import type { RaceService } from './races/service.js';
 import type { GameRooms } from './rooms/game-rooms.js';
 
 declare module 'fastify' {
@@ -23,6 +24,8 @@ declare module 'fastify' {
     solver: SolverPool;
     /** Daily deals, their schedule and leaderboards (plugin `daily`). */
     daily: DailyService;
+    /** Live races (plugin `races`). */
+    races: RaceService;
   }
   interface FastifyRequest {
     /** The player whose bearer token the request carries, or null (plugin `auth`). */

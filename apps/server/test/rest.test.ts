@@ -655,6 +655,13 @@ describe('HTTP plumbing', () => {
           '/api/daily/{date}/{preset}/practice',
           '/api/daily/{date}/{preset}/leaderboard',
           '/api/leaderboard',
+          '/api/races',
+          '/api/races/{code}',
+          '/api/races/{code}/join',
+          '/api/races/{code}/ready',
+          '/api/races/{code}/start',
+          '/api/races/{code}/results',
+          '/api/races/{code}/rematch',
         ].sort(),
       );
       expect(Object.keys(openapi.paths['/api/games/{id}/moves'] ?? {})).toEqual(['post']);

@@ -101,6 +101,8 @@ describe('prisma/ layout', () => {
       'Game',
       'Move',
       'Player',
+      'Race',
+      'RaceRacer',
       'Setting',
     ]);
     expect(expected.columns.filter((c) => c.table === 'Game').map((c) => c.column)).toEqual(
@@ -110,6 +112,7 @@ describe('prisma/ layout', () => {
       GameStatus: ['playing', 'won', 'blocked', 'resigned'],
       MoveKind: ['move', 'undo', 'resign'],
       ResultStatus: ['won', 'resigned', 'blocked', 'unfinished'],
+      RaceStatus: ['lobby', 'countdown', 'running', 'finished'],
     });
     // The unique constraints that make a second ranked attempt or result impossible.
     const uniques = expected.indexes.filter((i) => i.unique).map((i) => `${i.table}(${i.columns.join(',')})`);

@@ -20,6 +20,10 @@
  * at won, resigned or blocked (blocked is final without undo): the commit of that action also inserts its
  * leaderboard row (`DailyResult`, unique per daily and player) in the same transaction. When the day
  * closes, an attempt still playing takes no more actions and is settled as `unfinished` (`finalise`).
+ *
+ * Races (races/service.ts) hook in through `setMoveListener` (progress after every committed action) and
+ * `setAccessGuard` (a racer's game is readable by that racer only while the race is on); a race game's
+ * replay is public once its race has finished.
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import {
@@ -110,6 +114,28 @@ export interface DailyGameSpec {
 
 /** Called after a commit that added a leaderboard row of `daily`. */
 export type ResultListener = (daily: DailyRef) => void;
+
+/** A committed action of a game, as the move listener hears it (after the commit and the broadcast). */
+export interface CommittedAction {
+  readonly gameId: string;
+  /** The game's player, or null for an anonymous game. */
+  readonly owner: string | null;
+  /** The game version after the action. */
+  readonly version: number;
+  /** The view after the action (what the player sees; no hidden card). */
+  readonly view: WireView;
+  /** Server time of the action, ms since the epoch. */
+  readonly at: number;
+}
+
+/** Called after every committed move, undo or resignation of any game (races follow their racers' games). */
+export type MoveListener = (action: CommittedAction) => void;
+
+/**
+ * Extra read rule of owned games (races: a racer's game is readable only by its racer while the race is
+ * on). `what` = `read` (GET, legal moves, hint, subscribe) or `reveal` (deal). Throws an ApiError to refuse.
+ */
+export type AccessGuard = (gameId: string, actor: Actor, what: 'read' | 'reveal') => void;
 
 /** Ranked play (README "Ranked rules"): the daily preset's options with undo and hints off. */
 export function rankedOptions(preset: DailyPreset): GameOptions {
@@ -209,6 +235,8 @@ export class GameRooms {
   private readonly maxLiveGames: number;
   private readonly now: () => number;
   private resultListener: ResultListener | undefined;
+  private moveListener: MoveListener | undefined;
+  private accessGuard: AccessGuard | undefined;
 
   /** `prisma` is the open database; see `GameRoomsOptions`. */
   constructor(
@@ -229,12 +257,23 @@ export class GameRooms {
     this.resultListener = listener;
   }
 
+  /** Sets the function told about every committed action (the races service's progress). */
+  setMoveListener(listener: MoveListener | undefined): void {
+    this.moveListener = listener;
+  }
+
+  /** Sets the extra read rule of owned games (the races service: opponents' games stay private). */
+  setAccessGuard(guard: AccessGuard | undefined): void {
+    this.accessGuard = guard;
+  }
+
   /**
    * Creates a game (POST /api/games): options = preset (default classic-draw1) + overrides; the deal from
    * `deal` (52 codes), `dealNumber`, or a random deal number (crypto). Stores it at version 0.
+   * With `owner` (a race's racer) the game takes actions from that player only.
    * Errors: `bad-request` for an unreadable deal or deal number.
    */
-  async create(body: CreateGameBody): Promise<GameResponse> {
+  async create(body: CreateGameBody, owner: string | null = null): Promise<GameResponse> {
     const base = body.preset ?? DEFAULT_PRESET;
     const options = resolveOptions(base, body.options ?? {});
     let deal: Deal;
@@ -250,7 +289,7 @@ export class GameRooms {
       deal = r.value;
     }
     const preset = sameOptions(options, PRESETS[base]) ? base : null;
-    return this.insert({ deal, dealNumber, options, preset, owner: null, daily: null, ranked: false });
+    return this.insert({ deal, dealNumber, options, preset, owner, daily: null, ranked: false });
   }
 
   /**
@@ -376,6 +415,7 @@ export class GameRooms {
    */
   async deal(id: string): Promise<{ deal: string; dealNumber: number | null }> {
     const room = await this.room(id);
+    if (room.owner !== null) this.accessGuard?.(room.id, null, 'reveal');
     if (room.daily !== null) {
       if (this.now() < room.daily.closesAt)
         throw new ApiError('forbidden', 'the deal of a daily is revealed only once its day has closed');
@@ -474,6 +514,7 @@ export class GameRooms {
         origin,
       );
       if (result !== null && room.daily !== null) this.resultListener?.(room.daily);
+      this.moveListener?.({ gameId: room.id, owner: room.owner, version, view, at: now });
       return { version, view };
     });
   }
@@ -590,7 +631,8 @@ export class GameRooms {
 
   /**
    * A finished game's deal and log (GET /api/games/:id/replay), read from the database: a daily game's
-   * once its day has closed, any other game once it is won or resigned.
+   * once its day has closed, a race game's once its race has finished, any other game once it is won or
+   * resigned.
    * Errors: `not-found`; `forbidden` before that.
    */
   async replay(id: string): Promise<Replay> {
@@ -600,10 +642,14 @@ export class GameRooms {
         log: { orderBy: { seq: 'asc' } },
         daily: { select: { date: true } },
         player: { select: { id: true, name: true } },
+        raceEntry: { select: { race: { select: { status: true } } } },
       },
     });
     if (!row) throw new ApiError('not-found', `no game ${id}`);
-    if (row.daily !== null) {
+    if (row.raceEntry !== null) {
+      if (row.raceEntry.race.status !== 'finished')
+        throw new ApiError('forbidden', 'the replay of a race game is public once the race has finished');
+    } else if (row.daily !== null) {
       if (this.now() < closesAtOf(row.daily.date))
         throw new ApiError('forbidden', 'the replay of a daily game is public once its day has closed');
     } else if (row.status !== 'won' && row.status !== 'resigned') {
@@ -628,6 +674,7 @@ export class GameRooms {
 
   /** A daily game of a day still open is readable only by its player. */
   private checkRead(room: Room, actor: Actor, now: number): void {
+    if (room.owner !== null) this.accessGuard?.(room.id, actor, 'read');
     if (room.owner === null || room.daily === null || now >= room.daily.closesAt) return;
     if (actor === null)
       throw new ApiError('unauthorized', "this is a player's daily game: send that player's token");

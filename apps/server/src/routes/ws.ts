@@ -13,6 +13,11 @@
  *   still open (its player only). Without it such frames get `unauthorized`; as another player, `forbidden`.
  * - `watch-leaderboard {date, preset}` answers with a `leaderboard` frame (the current row count) and then
  *   sends one whenever a row is added to that daily's leaderboard.
+ * - `race-subscribe {code}` joins a race room's live channel: as its racer when the connection has sent `auth`
+ *   as one, else as a spectator. It answers with a `race` frame and then sends `race` frames on every room
+ *   change and `race-progress` frames after every racer's move (counts only, never a card). A racer's last
+ *   race socket closing makes them `away`. A connection gets `RACE_RATE_MAX` unknown-code subscribes, then
+ *   `rate-limited` (codes cannot be enumerated over the socket either).
  * - A connection's frames are handled one at a time, in order.
  */
 import { ClientFrameSchema, MAX_FRAME_BYTES, type ClientFrame, type ServerFrame } from '@klondike/protocol';
@@ -23,6 +28,7 @@ import type { DailyService } from '../daily/service.js';
 import { ApiError } from '../errors.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { type AuthedPlayer, playerByToken } from '../players/players.js';
+import type { RaceService } from '../races/service.js';
 import type { GameRooms, Subscriber } from '../rooms/game-rooms.js';
 import '../types.js';
 
@@ -56,11 +62,15 @@ export interface ConnectionDeps {
   readonly log: FastifyBaseLogger;
   /** Frames per second before `rate-limited` error frames; 0 = no limit. */
   readonly framesPerSecond: number;
+  readonly races: RaceService;
+  /** Unknown race codes a connection may subscribe to before `rate-limited`; 0 = no limit. */
+  readonly raceLookups: number;
 }
 
 /** One client connection: a subscriber of the games it subscribed to. */
 export class Connection implements Subscriber {
   private readonly games = new Set<string>();
+  private unknownRaces = 0;
   private queue: Promise<void> = Promise.resolve();
   private windowStart = 0;
   private framesInWindow = 0;
@@ -174,6 +184,21 @@ export class Connection implements Subscriber {
           this.rooms.unsubscribe(frame.gameId, this);
           this.games.delete(frame.gameId);
           return;
+        case 'race-subscribe': {
+          const limit = this.deps.raceLookups;
+          if (limit > 0 && this.unknownRaces >= limit)
+            throw new ApiError('rate-limited', 'too many unknown race codes on this connection');
+          try {
+            await this.deps.races.subscribe(frame.code, this, this.player?.id ?? null);
+          } catch (e) {
+            if (e instanceof ApiError && e.code === 'not-found') this.unknownRaces++;
+            throw e;
+          }
+          return;
+        }
+        case 'race-unsubscribe':
+          this.deps.races.unsubscribe(frame.code, this);
+          return;
         case 'move':
         case 'undo':
         case 'resign': {
@@ -211,6 +236,7 @@ export class Connection implements Subscriber {
     for (const id of this.games) this.rooms.unsubscribe(id, this);
     this.games.clear();
     this.deps.daily.watchers.removeAll(this);
+    this.deps.races.leaveAll(this);
   }
 }
 
@@ -223,6 +249,8 @@ export const wsRoutes: FastifyPluginAsync = async (app) => {
       prisma: app.prisma,
       log: req.log,
       framesPerSecond: app.config.wsFramesPerSecond,
+      races: app.races,
+      raceLookups: app.config.raceRateMax,
     });
     socket.on('message', (data) => conn.onMessage(data));
     socket.on('close', () => conn.close());

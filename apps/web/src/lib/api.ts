@@ -54,7 +54,8 @@ export class ApiError extends Error {
   }
 }
 
-async function request<T>(
+/** One REST call: sends the token, parses the answer with `schema`, throws ApiError on a refusal. */
+export async function request<T>(
   method: string,
   path: string,
   schema: z.ZodType<T>,

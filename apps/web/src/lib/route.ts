@@ -3,7 +3,8 @@
  * - `/game/<id>` shows a game (a reload shows the same position);
  * - `/?deal=<n>&preset=<name>` deals a new game of that deal (the share link); `/` deals a new random game;
  * - `/daily` today's challenges and the archive; `/daily/<date>/<preset>/leaderboard` a daily's leaderboard;
- * - `/leaderboard` the all-time leaderboard; `/players/<id>` a player's page; `/replay/<gameId>` a replay.
+ * - `/leaderboard` the all-time leaderboard; `/players/<id>` a player's page; `/replay/<gameId>` a replay;
+ * - `/race` sets up a live race; `/race/<code>` a race room (lobby, race, results).
  * Any of them may carry `?token=…` (a sign-in link from another device): `takeToken` reads and strips it.
  */
 import { DAILY_PRESETS } from '@klondike/protocol';
@@ -20,7 +21,9 @@ export type Route =
   | { readonly kind: 'daily-leaderboard'; readonly date: string; readonly preset: DailyPreset }
   | { readonly kind: 'leaderboard' }
   | { readonly kind: 'player'; readonly id: string }
-  | { readonly kind: 'replay'; readonly gameId: string };
+  | { readonly kind: 'replay'; readonly gameId: string }
+  | { readonly kind: 'race-new' }
+  | { readonly kind: 'race'; readonly code: string };
 
 /** Routes that show a page instead of the card table. */
 export type PageRoute = Exclude<Route, { kind: 'game' | 'deal' | 'new' }>;
@@ -47,6 +50,11 @@ export function parseRoute(pathname: string, search: string): Route {
   if (player) return { kind: 'player', id: player[1] as string };
   const replay = new RegExp(`^/replay/${ID}$`).exec(path);
   if (replay) return { kind: 'replay', gameId: replay[1] as string };
+  if (path === '/race') return { kind: 'race-new' };
+  // Invite codes are upper case; a link typed in lower case still finds its room.
+  const race = /^\/race\/([A-Za-z0-9]{10})$/.exec(path);
+  const code = race?.[1]?.toUpperCase();
+  if (code && /^[A-HJ-NP-Z2-9]{10}$/.test(code)) return { kind: 'race', code };
   const params = new URLSearchParams(search);
   const presetText = params.get('preset');
   const preset = presetText && isPresetName(presetText) ? presetText : null;

@@ -1,0 +1,38 @@
+/**
+ * Plugin `races`: decorates `app.races` (races/service.ts) with the in-process `RaceEvents` channel, and
+ * hooks it into the game rooms (progress after every committed action; racers' games private while their
+ * race is on). At start-up, races a previous run left unfinished are ended as `interrupted` (not
+ * restored). On close every race timer is cleared before the rooms drain.
+ */
+import fp from 'fastify-plugin';
+import { InProcessRaceEvents } from '../races/events.js';
+import { RaceService } from '../races/service.js';
+import '../types.js';
+
+/** Registers the races service. */
+export const racesPlugin = fp(
+  async (app) => {
+    const races = new RaceService({
+      prisma: app.prisma,
+      rooms: app.rooms,
+      solver: app.solver,
+      events: new InProcessRaceEvents(),
+      now: app.now,
+      log: app.log,
+      countdownMs: app.config.raceCountdownMs,
+      awayForfeitMs: app.config.raceAwayForfeitMs,
+      certifyMs: app.config.raceCertifyMs,
+    });
+    app.decorate('races', races);
+    app.rooms.setMoveListener((action) => races.onAction(action));
+    app.rooms.setAccessGuard((gameId, actor, what) => races.guard(gameId, actor, what));
+    app.addHook('onReady', async () => {
+      const n = await races.interruptStale();
+      if (n > 0) app.log.info({ races: n }, 'unfinished races of a previous run ended as interrupted');
+    });
+    app.addHook('preClose', async () => {
+      await races.stop();
+    });
+  },
+  { name: 'races', fastify: '5.x', dependencies: ['config', 'db', 'game-rooms', 'solver'] },
+);

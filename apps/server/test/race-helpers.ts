@@ -1,0 +1,100 @@
+/**
+ * Helpers of the race tests: players, authenticated calls, race sockets, frame predicates and the card
+ * audit of race frames.
+ */
+import {
+  ErrorBodySchema,
+  PlayerCreatedSchema,
+  RaceSchema,
+  type Race,
+  type ServerFrame,
+} from '@klondike/protocol';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+import { WsClient, wsUrl } from './helpers.js';
+
+/** A created player: id, name and token. */
+export type TestPlayer = ReturnType<typeof PlayerCreatedSchema.parse>;
+/** A `race` frame. */
+export type RaceFrame = Extract<ServerFrame, { type: 'race' }>;
+/** A `race-progress` frame. */
+export type ProgressFrame = Extract<ServerFrame, { type: 'race-progress' }>;
+/** A `state` frame. */
+export type StateFrame = Extract<ServerFrame, { type: 'state' }>;
+
+/** Whether a frame is a `race` frame (optionally: matching `pred`). */
+export const isRace =
+  (pred: (r: Race) => boolean = () => true) =>
+  (f: ServerFrame): f is RaceFrame =>
+    f.type === 'race' && pred(f.race);
+/** Whether a frame is a `race-progress` frame. */
+export const isProgress = (f: ServerFrame): f is ProgressFrame => f.type === 'race-progress';
+/** Whether a frame is an `error` frame. */
+export const isError = (f: ServerFrame): boolean => f.type === 'error';
+
+/** Any quoted card code, as JSON writes one. */
+export const CARD_IN_JSON = /"(?:[A2-9TJQK][CDHS])"/;
+
+let counter = 0;
+
+/** Creates a player with a unique name. */
+export async function newPlayer(app: FastifyInstance, prefix = 'racer'): Promise<TestPlayer> {
+  const name = `${prefix}${++counter}${Math.floor(Math.random() * 1000)}`.slice(0, 20);
+  const r = await app.inject({ method: 'POST', url: '/api/players', payload: { name } });
+  expect(r.statusCode, r.body).toBe(201);
+  return PlayerCreatedSchema.parse(r.json());
+}
+
+/** An HTTP call, with the player's token when given. */
+export async function call(
+  app: FastifyInstance,
+  method: 'GET' | 'POST',
+  url: string,
+  opts: { as?: TestPlayer; payload?: object } = {},
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method,
+    url,
+    ...(opts.as ? { headers: { authorization: `Bearer ${opts.as.token}` } } : {}),
+    ...(opts.payload !== undefined ? { payload: opts.payload } : {}),
+  });
+}
+
+/** Expects an error response with this status and code. */
+export function expectError(r: LightMyRequestResponse, status: number, code: string): void {
+  expect(r.statusCode, r.body).toBe(status);
+  expect(ErrorBodySchema.parse(r.json()).error.code).toBe(code);
+}
+
+/** Parses a RaceSchema response, expecting `status`. */
+export function raceOf(r: LightMyRequestResponse, status = 200): Race {
+  expect(r.statusCode, r.body).toBe(status);
+  return RaceSchema.parse(r.json());
+}
+
+/** Opens a socket (authenticated as `as` when given) subscribed to race `code`; waits for its first `race` frame. */
+export async function raceSocket(
+  app: FastifyInstance,
+  code: string,
+  as?: TestPlayer,
+  track?: WsClient[],
+): Promise<WsClient> {
+  const c = await WsClient.connect(wsUrl(app));
+  track?.push(c);
+  if (as) await c.request({ type: 'auth', token: as.token }, (f) => f.type === 'authed');
+  await c.request(
+    { type: 'race-subscribe', code },
+    isRace((r) => r.code === code),
+  );
+  return c;
+}
+
+/** Subscribes a socket to a game and returns the state frame. */
+export async function subscribeGame(c: WsClient, gameId: string): Promise<StateFrame> {
+  const f = await c.request(
+    { type: 'subscribe', gameId },
+    (x) => (x.type === 'state' && x.gameId === gameId) || x.type === 'error',
+  );
+  if (f.type !== 'state') throw new Error(`subscribe failed: ${JSON.stringify(f)}`);
+  return f;
+}

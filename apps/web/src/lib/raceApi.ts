@@ -1,0 +1,42 @@
+/** REST calls of live races (loaded with the race pages only). */
+import { RaceResultsSchema, RaceSchema, type CreateRaceBody, type Race } from '@klondike/protocol';
+import type { z } from 'zod';
+import { request } from './api';
+
+export type RaceResults = z.infer<typeof RaceResultsSchema>;
+
+const path = (code: string, tail = '') => `/api/races/${encodeURIComponent(code)}${tail}`;
+
+/** Creates a room (the caller is its host). */
+export function createRace(body: CreateRaceBody): Promise<Race> {
+  return request('POST', '/api/races', RaceSchema, body);
+}
+
+/** A room as the caller sees it (racers and spectators alike). */
+export function getRace(code: string): Promise<Race> {
+  return request('GET', path(code), RaceSchema);
+}
+
+/** Takes a seat (409 `conflict` when full or started). */
+export function joinRace(code: string): Promise<Race> {
+  return request('POST', path(code, '/join'), RaceSchema, {});
+}
+
+export function setReady(code: string, ready: boolean): Promise<Race> {
+  return request('POST', path(code, '/ready'), RaceSchema, { ready });
+}
+
+/** Starts the countdown (the host). */
+export function startRace(code: string): Promise<Race> {
+  return request('POST', path(code, '/start'), RaceSchema, {});
+}
+
+/** Placements, stats and games of a finished race. */
+export function getRaceResults(code: string): Promise<RaceResults> {
+  return request('GET', path(code, '/results'), RaceResultsSchema);
+}
+
+/** The rematch room (created by the first who asks; the old room's `rematchCode` points to it). */
+export function rematchRace(code: string): Promise<Race> {
+  return request('POST', path(code, '/rematch'), RaceSchema, {});
+}
