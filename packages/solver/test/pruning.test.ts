@@ -164,8 +164,8 @@ describe('P2 safe automatic foundation moves', () => {
   it('verdicts agree with and without automatic moves (deals 1…25, decided ones)', () => {
     for (const o of [opts(1), opts(3), opts(1, { foundationToTableau: false })]) {
       for (let n = 1; n <= 25; n++) {
-        const a = solve(deal(n), o, { timeLimitMs: 60 }).verdict;
-        const b = solve(deal(n), o, { timeLimitMs: 60 }, { autoMoves: false }).verdict;
+        const a = solve(deal(n), o, { maxNodes: 150_000, timeLimitMs: 60_000 }).verdict;
+        const b = solve(deal(n), o, { maxNodes: 150_000, timeLimitMs: 60_000 }, { autoMoves: false }).verdict;
         if (a !== 'unknown' && b !== 'unknown') expect(a, `deal ${n}`).toBe(b);
       }
     }
