@@ -344,3 +344,41 @@ describeEachDatabase('races over sockets', (db) => {
     expect(row?.endReason).toBe('done');
   });
 });
+
+describeEachDatabase('race sockets change role', (db) => {
+  let app: FastifyInstance;
+  const clients: WsClient[] = [];
+  beforeAll(async () => {
+    app = await testApp(db, { config: { raceCountdownMs: 50, raceAwayForfeitMs: 300 } });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    for (const c of clients) c.close();
+    await app.close();
+    await db.cleanup();
+  });
+
+  it('a spectator socket that authenticates and joins becomes a racer on its next race-subscribe', async () => {
+    const host = await newPlayer(app, 'host');
+    const guest = await newPlayer(app, 'guest');
+    const race = raceOf(await call(app, 'POST', '/api/races', { as: host, payload: { maxPlayers: 3 } }), 201);
+    // The guest watches first, unauthenticated: a spectator.
+    const socket = await raceSocket(app, race.code, undefined, clients);
+    const watching = await socket.request(
+      { type: 'race-subscribe', code: race.code },
+      isRace((r) => r.code === race.code),
+    );
+    expect(watching.type === 'race' && watching.race.you).toBeNull();
+    // Then signs in on the same socket and joins over REST.
+    await socket.request({ type: 'auth', token: guest.token }, (f) => f.type === 'authed');
+    raceOf(await call(app, 'POST', `/api/races/${race.code}/join`, { as: guest }));
+    const racing = await socket.request(
+      { type: 'race-subscribe', code: race.code },
+      isRace((r) => r.code === race.code && r.you === guest.id),
+    );
+    expect(racing.type === 'race' && racing.race.you).toBe(guest.id);
+    const me = racing.type === 'race' ? racing.race.racers.find((r) => r.playerId === guest.id) : undefined;
+    expect(me?.presence).toBe('here');
+    expect(racing.type === 'race' && racing.race.spectators).toBe(0);
+  });
+});

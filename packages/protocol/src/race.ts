@@ -54,7 +54,8 @@ export const RaceProgressSchema = z.object({
   score: z.number().int(),
   /** Race time of the racer, ms (server clock, from the race start). */
   elapsedMs: z.number().int().min(0),
-  status: z.enum(['playing', 'won', 'blocked', 'resigned', 'forfeited', 'timeout']),
+  /** `unfinished`: still playing when another racer won and the race ended. */
+  status: z.enum(['playing', 'won', 'blocked', 'resigned', 'forfeited', 'timeout', 'unfinished']),
 });
 
 /** One racer in a room. */

@@ -123,7 +123,14 @@ export function rankRacers(entries: readonly RankEntry[]): Map<string, number> {
   return new Map(sorted.map((e, i) => [e.playerId, i + 1]));
 }
 
-const TERMINAL = new Set<RaceProgress['status']>(['won', 'blocked', 'resigned', 'forfeited', 'timeout']);
+const TERMINAL = new Set<RaceProgress['status']>([
+  'won',
+  'blocked',
+  'resigned',
+  'forfeited',
+  'timeout',
+  'unfinished',
+]);
 
 type RaceStatus = Race['status'];
 type DealKind = 'random' | 'certified' | 'number';
@@ -381,6 +388,15 @@ export class RaceService {
       return;
     }
     const racer = player === null ? undefined : race.racers.find((r) => r.playerId === player);
+    const filed = this.local.get(code);
+    if (filed?.has(sub)) {
+      if ((filed.get(sub) ?? null) === (racer ? racer.playerId : null)) {
+        sub.send(JSON.stringify({ type: 'race', race: this.viewOf(race, player) } satisfies ServerFrame));
+        return;
+      }
+      // The socket's role changed since it subscribed (it authed, or its player joined): file it anew.
+      this.unsubscribe(code, sub);
+    }
     let members = this.local.get(code);
     if (!members) {
       members = new Map();
@@ -389,10 +405,6 @@ export class RaceService {
         code,
         this.opts.events.subscribe(code, (e) => this.fanOut(code, e)),
       );
-    }
-    if (members.has(sub)) {
-      sub.send(JSON.stringify({ type: 'race', race: this.viewOf(race, player) } satisfies ServerFrame));
-      return;
     }
     members.set(sub, racer ? racer.playerId : null);
     let mine = this.roomsOf.get(sub);
@@ -821,8 +833,9 @@ export class RaceService {
     for (const r of race.racers) {
       if (r.awayTimer) clearTimeout(r.awayTimer);
       r.awayTimer = undefined;
-      if (reason === 'timeout' && r.progress?.status === 'playing')
-        r.progress = { ...r.progress, status: 'timeout' };
+      // Racers still playing when the race ends ran out of time, or were overtaken by a winner.
+      if (r.progress?.status === 'playing')
+        r.progress = { ...r.progress, status: reason === 'timeout' ? 'timeout' : 'unfinished' };
     }
     const entries: RankEntry[] = race.racers.flatMap((r) =>
       r.progress === null ? [] : [{ playerId: r.playerId, seat: r.seat, progress: r.progress }],
@@ -847,7 +860,10 @@ export class RaceService {
     // The open games end before anyone hears of the end (so every replay is final).
     for (const r of race.racers) {
       const open = r.progress?.status;
-      if (r.gameId !== null && open !== 'won' && open !== 'resigned' && open !== 'forfeited')
+      if (
+        r.gameId !== null &&
+        (open === 'playing' || open === 'unfinished' || open === 'timeout' || open === 'blocked')
+      )
         await this.resignGame(r.gameId, r.playerId);
     }
     this.publishRoom(race);

@@ -98,6 +98,7 @@ const STATUS_RANK: Record<RaceProgress['status'], number> = {
   won: 0,
   playing: 1,
   timeout: 1,
+  unfinished: 1,
   blocked: 2,
   resigned: 3,
   forfeited: 4,
@@ -162,6 +163,7 @@ export const PROGRESS_LABEL: Record<RaceProgress['status'], string> = {
   resigned: 'Resigned',
   forfeited: 'Forfeited',
   timeout: 'Out of time',
+  unfinished: 'Unfinished',
 };
 
 /** Presence in words. */
