@@ -9,7 +9,8 @@
  * - `LIMIT_MS` = one or more per-deal time limits in ms, comma separated (default `1000`);
  * - `MAX_STATES` = transposition-table bound per deal (default the solver's, 4 000 000).
  * Prints a Markdown table: share won / proven impossible / unknown, median and p95 time per deal, nodes per
- * second, and the peak RSS and heap (sampled after every deal).
+ * second of search (line shortening excluded), the peak RSS and heap (sampled after every deal), and the median length of the won lines (public
+ * moves, draws included).
  */
 import { cpus } from 'node:os';
 import { dealFromNumber, resolveOptions } from '@klondike/rules';
@@ -40,9 +41,9 @@ console.log(`node ${process.version}, ${cpus().length} cores, ${cpus()[0]?.model
 console.log(`deals ${FIRST}…${FIRST + DEALS - 1}, max states ${MAX_STATES}`);
 console.log('');
 console.log(
-  '| draw | limit | deals | won | impossible | decided | unknown | median ms | p95 ms | nodes/s | peak RSS | peak heap+buffers |',
+  '| draw | limit | deals | won | impossible | decided | unknown | median ms | p95 ms | median search ms | nodes/s | peak RSS | peak heap+buffers | median line |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const draw of DRAWS) {
   const options = resolveOptions(draw === 1 ? 'classic-draw1' : 'classic-draw3');
   for (const limit of LIMITS) {
@@ -54,27 +55,34 @@ for (const draw of DRAWS) {
     let nodes = 0;
     let totalMs = 0;
     const times: number[] = [];
+    const lines: number[] = [];
+    const searchTimes: number[] = [];
     for (let n = FIRST; n < FIRST + DEALS; n++) {
       const d = dealFromNumber(n);
       if (!d.ok) throw new Error(d.error.message);
       const r = solve(d.value, options, { timeLimitMs: limit, maxStates: MAX_STATES });
       sample();
-      if (r.verdict === 'won') won++;
-      else if (r.verdict === 'impossible') impossible++;
+      if (r.verdict === 'won') {
+        won++;
+        lines.push(r.line?.length ?? 0);
+      } else if (r.verdict === 'impossible') impossible++;
       else unknown++;
       nodes += r.nodes;
-      totalMs += r.ms;
+      totalMs += r.searchMs ?? r.ms;
+      searchTimes.push(r.searchMs ?? r.ms);
       times.push(r.ms);
       if (process.env.VERBOSE)
         console.error(`draw ${draw} deal ${n}: ${r.verdict} ${r.ms.toFixed(0)} ms ${r.nodes} nodes`);
     }
     times.sort((a, b) => a - b);
+    lines.sort((a, b) => a - b);
+    searchTimes.sort((a, b) => a - b);
     const mb = (b: number): string => `${(b / 2 ** 20).toFixed(0)} MB`;
     console.log(
       `| ${draw} | ${limit / 1000} s | ${DEALS} | ${pct(won, DEALS)} | ${pct(impossible, DEALS)} | ` +
         `${pct(won + impossible, DEALS)} | ${pct(unknown, DEALS)} | ${quantile(times, 0.5).toFixed(0)} | ` +
-        `${quantile(times, 0.95).toFixed(0)} | ${(((nodes / totalMs) * 1000) / 1e6).toFixed(2)} M | ` +
-        `${mb(peakRss)} | ${mb(peakHeap)} |`,
+        `${quantile(times, 0.95).toFixed(0)} | ${quantile(searchTimes, 0.5).toFixed(0)} | ${(((nodes / totalMs) * 1000) / 1e6).toFixed(2)} M | ` +
+        `${mb(peakRss)} | ${mb(peakHeap)} | ${quantile(lines, 0.5)} |`,
     );
   }
 }

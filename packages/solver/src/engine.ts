@@ -5,11 +5,13 @@
  * Cards use the rules package's ids: `suit * 13 + rank - 1`, suits C, D, H, S (D and H red).
  *
  * Every pruning rule used here is listed, with its proof, in the package README ("Pruning rules");
- * the comments below name them P1 … P6.
+ * the comments below name them P1 … P10.
  */
 
+/** Ordering score of a partial run move (P9 keeps only those that free a foundation card). */
+const PARTIAL_SCORE = 200;
 /** Slots per tableau pile: at most 6 face-down cards + 13 face-up cards. */
-const PILE_CAP = 20;
+export const PILE_CAP = 20;
 
 /** The other suit of the same colour (C↔S, D↔H). */
 const OTHER_SAME = Int8Array.of(3, 2, 1, 0);
@@ -122,6 +124,12 @@ export interface EngineTuning {
    * (Solvitaire's rule), even when foundation-to-tableau is on. Default false.
    */
   readonly greedyAuto?: boolean;
+  /** Only move a partial run when the card it uncovers can go up next (P9). Default true. */
+  readonly partialRule?: boolean;
+  /** Draw 1, unlimited redeals: a talon card goes to the tableau only when a card can go on it (P10). Default true. */
+  readonly talonRule?: boolean;
+  /** Use the static impossibility certificate (P8). Default true. */
+  readonly deadlock?: boolean;
 }
 
 /** Outcome of `Engine.search`. */
@@ -134,6 +142,9 @@ export class Engine {
   readonly rules: EngineRules;
   private readonly autoMoves: boolean;
   private readonly greedyAuto: boolean;
+  private readonly deadlockCheck: boolean;
+  private readonly twinRule: boolean;
+  private readonly talonRule: boolean;
   /** Draw 1 with unlimited redeals: every talon card is reachable at any time (P7). */
   private readonly freeTalon: boolean;
   // Position.
@@ -149,6 +160,7 @@ export class Engine {
   // Key scratch.
   readonly keyWidth: number;
   readonly key: Uint32Array;
+  private readonly kw = new Uint32Array(4);
   // Search stacks.
   private moves = new Int32Array(1 << 14);
   private listStart = new Int32Array(1024);
@@ -167,6 +179,9 @@ export class Engine {
     this.rules = rules;
     this.autoMoves = tuning.autoMoves ?? true;
     this.greedyAuto = tuning.greedyAuto ?? false;
+    this.deadlockCheck = tuning.deadlock ?? true;
+    this.twinRule = tuning.partialRule ?? true;
+    this.talonRule = (tuning.talonRule ?? true) && rules.draw === 1 && rules.redealLimit < 0;
     for (let i = 0; i < 7; i++) {
       const pile = start.piles[i] as readonly number[];
       for (let k = 0; k < pile.length; k++) this.cards[i * PILE_CAP + k] = pile[k] as number;
@@ -207,6 +222,115 @@ export class Engine {
     return f[0] === 13 && f[1] === 13 && f[2] === 13 && f[3] === 13;
   }
 
+  /**
+   * P8: a static impossibility certificate. Computes, as a fixpoint, which cards could ever move and which
+   * could ever reach their foundation, using only conditions that every winning line must meet (see the
+   * README for the proof); returns true when some card can provably never reach its foundation.
+   * Relaxations (each only makes a card "possible" more easily): every talon card is reachable at any time,
+   * a King may always use an empty pile once any pile could have been emptied, a foundation card may come
+   * back down whenever foundation-to-tableau is on.
+   */
+  deadlocked(): boolean {
+    const loc = this.dlLoc; // 0 foundation, 1 talon, 2 face-down, 3 face-up
+    const above = this.dlAbove;
+    const below = this.dlBelow;
+    const moved = this.dlMoved;
+    const home = this.dlHome;
+    const found = this.found;
+    for (let c = 0; c < 52; c++) {
+      const onF = (RANK_OF[c] as number) <= (found[SUIT_OF[c] as number] as number);
+      loc[c] = onF ? 0 : 1;
+      above[c] = -1;
+      below[c] = -1;
+      moved[c] = onF ? 1 : 0;
+      home[c] = onF ? 1 : 0;
+    }
+    const bottoms = this.dlBottoms;
+    let nb = 0;
+    let emptyPile = false;
+    for (let i = 0; i < 7; i++) {
+      const l = this.len[i] as number;
+      if (l === 0) {
+        emptyPile = true;
+        continue;
+      }
+      const f = this.fd[i] as number;
+      const base = i * PILE_CAP;
+      bottoms[nb++] = this.cards[base] as number;
+      for (let k = 0; k < l; k++) {
+        const c = this.cards[base + k] as number;
+        loc[c] = k < f ? 2 : 3;
+        if (k + 1 < l) above[c] = this.cards[base + k + 1] as number;
+        if (k > f) below[c] = this.cards[base + k - 1] as number;
+      }
+    }
+    const f2t = this.rules.foundationToTableau;
+    let changed = true;
+    while (changed) {
+      changed = false;
+      for (let c = 0; c < 52; c++) {
+        if (home[c] === 1) continue;
+        const lc = loc[c] as number;
+        const a = above[c] as number;
+        const exposed = a < 0 || moved[a] === 1;
+        const r = RANK_OF[c] as number;
+        if (exposed && (r === 1 || home[c - 1] === 1)) {
+          home[c] = 1;
+          moved[c] = 1;
+          changed = true;
+          continue;
+        }
+        if (moved[c] === 1) continue;
+        // c must be reachable: face-down cards need the card above them gone.
+        if (lc === 2 && !exposed) continue;
+        let can = false;
+        const b = below[c] as number;
+        if (b >= 0 && moved[b] === 1)
+          can = true; // carried along with the run below it
+        else if (r === 13) {
+          if (emptyPile) can = true;
+          else
+            for (let x = 0; x < nb; x++) {
+              const b0 = bottoms[x] as number;
+              if (b0 !== c && moved[b0] === 1) {
+                can = true;
+                break;
+              }
+            }
+        } else {
+          // onto a card one rank higher of the opposite colour
+          const red = RED_OF[c] as number;
+          for (let s = 0; s < 4; s++) {
+            const p = s * 13 + r; // rank r + 1 of suit s
+            if ((RED_OF[p] as number) === red) continue;
+            const lp = loc[p] as number;
+            if (
+              (lp >= 2 && ((above[p] as number) < 0 || moved[above[p] as number] === 1)) ||
+              (lp === 1 && moved[p] === 1) ||
+              (lp === 0 && f2t)
+            ) {
+              can = true;
+              break;
+            }
+          }
+        }
+        if (can) {
+          moved[c] = 1;
+          changed = true;
+        }
+      }
+    }
+    for (let c = 0; c < 52; c++) if (home[c] === 0) return true;
+    return false;
+  }
+
+  private readonly dlLoc = new Int8Array(52);
+  private readonly dlAbove = new Int8Array(52);
+  private readonly dlBelow = new Int8Array(52);
+  private readonly dlMoved = new Uint8Array(52);
+  private readonly dlHome = new Uint8Array(52);
+  private readonly dlBottoms = new Int8Array(7);
+
   private redealsLeft(): boolean {
     const limit = this.rules.redealLimit;
     return limit < 0 || this.recycles < limit;
@@ -240,10 +364,11 @@ export class Engine {
    */
   computeKey(): Uint32Array {
     const key = this.key;
-    let k0 = 0;
-    let k1 = 0;
-    let k2 = 0;
-    let k3 = 0;
+    const kw = this.kw;
+    kw[0] = 0;
+    kw[1] = 0;
+    kw[2] = 0;
+    kw[3] = 0;
     let k4 = 0;
     let k5 = 0;
     let k6 = 0;
@@ -255,23 +380,11 @@ export class Engine {
       const base = i * PILE_CAP;
       let prev = cards[base + f] as number;
       // code 1 for the lowest face-up card
-      {
-        const sh = (prev & 15) * 2;
-        const w = prev >> 4;
-        if (w === 0) k0 |= 1 << sh;
-        else if (w === 1) k1 |= 1 << sh;
-        else if (w === 2) k2 |= 1 << sh;
-        else k3 |= 1 << sh;
-      }
-      for (let k = f + 1; k < l; k++) {
-        const c = cards[base + k] as number;
-        const code = (SUIT_OF[prev] as number) >= 2 ? 3 : 2;
-        const sh = (c & 15) * 2;
-        const w = c >> 4;
-        if (w === 0) k0 |= code << sh;
-        else if (w === 1) k1 |= code << sh;
-        else if (w === 2) k2 |= code << sh;
-        else k3 |= code << sh;
+      kw[prev >> 4] |= 1 << ((prev & 15) * 2);
+      for (let k = base + f + 1; k < base + l; k++) {
+        const c = cards[k] as number;
+        // code 2 / 3: lies on the clubs-or-diamonds / hearts-or-spades card one rank higher
+        kw[c >> 4] |= (prev >= 26 ? 3 : 2) << ((c & 15) * 2);
         prev = c;
       }
       if (f > 0) {
@@ -281,6 +394,10 @@ export class Engine {
         else k6 |= pw;
       }
     }
+    const k0 = kw[0] as number;
+    const k1 = kw[1] as number;
+    const k2 = kw[2] as number;
+    let k3 = kw[3] as number;
     const fo = this.found;
     k3 |= ((fo[0] as number) << 8) | ((fo[1] as number) << 12) | ((fo[2] as number) << 16);
     k3 |= ((fo[3] as number) << 20) | (this.keyPointer() << 24);
@@ -382,9 +499,14 @@ export class Engine {
           if (wholePile && count !== faceUp) continue;
           if (RED_OF[cards[base + l - count] as number] === RED_OF[t]) continue;
         }
+        if (count < faceUp && this.twinRule) {
+          // P9: a partial run leaves the face-up card y below it exposed; only worth it when y can go up.
+          const y = cards[base + l - count - 1] as number;
+          if ((found[SUIT_OF[y] as number] as number) !== (RANK_OF[y] as number) - 1) continue;
+        }
         let score: number;
         if (count === faceUp) score = f > 0 ? 800 + f : 400;
-        else score = 200;
+        else score = PARTIAL_SCORE;
         out[n++] = encodeMove(K_T2T, i, j, count, 0) | (score << 16);
       }
     }
@@ -443,9 +565,37 @@ export class Engine {
         const t = this.cards[j * PILE_CAP + lj - 1] as number;
         if (RANK_OF[t] !== r + 1 || RED_OF[t] === red) continue;
       }
+      // P10 (draw 1, unlimited redeals): a talon card goes to the tableau only when a card can go on it.
+      if (this.talonRule && !this.canCover(c)) break;
       out[n++] = encodeMove(K_W2T, 0, j, q, flag) | ((500 - cost) << 16);
     }
     return n;
+  }
+
+  /**
+   * P10: some card could be put on `w` once `w` lies on the tableau: a card one rank lower of the other
+   * colour that is face up in the tableau, in the talon, or (R9) a foundation top.
+   */
+  private canCover(w: number): boolean {
+    const r = RANK_OF[w] as number;
+    if (r === 1) return false;
+    const red = RED_OF[w] as number;
+    for (let s = 0; s < 4; s++) {
+      const x = s * 13 + r - 2;
+      if ((RED_OF[x] as number) === red) continue;
+      const h = this.found[s] as number;
+      if (h >= r - 1) {
+        if (h === r - 1 && this.rules.foundationToTableau) return true;
+        continue;
+      }
+      for (let q = 0; q < this.talLen; q++) if (this.tal[q] === x) return true;
+      for (let i = 0; i < 7; i++) {
+        const base = i * PILE_CAP;
+        const l = this.len[i] as number;
+        for (let k = this.fd[i] as number; k < l; k++) if (this.cards[base + k] === x) return true;
+      }
+    }
+    return false;
   }
 
   /** The moves `generate` gives for the current position, in search order (for tests). */
@@ -615,6 +765,7 @@ export class Engine {
       this.pathLength = 0;
       return 'won';
     }
+    if (this.deadlockCheck && this.deadlocked()) return 'exhausted';
     let d = 0;
     this.listStart[0] = 0;
     this.listEnd[0] = this.generate(0);

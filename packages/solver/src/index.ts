@@ -37,6 +37,7 @@ import {
   moveKind,
   moveN,
 } from './engine.js';
+import { shortenLine } from './shorten.js';
 import { KeySet } from './table.js';
 
 /** The answer of a search: a win was found, no win exists (proven), or the limits were hit first. */
@@ -53,6 +54,11 @@ export interface SolveLimits {
    * per position (48 with limited redeals), as the table keeps its load under 3/4. Default 4 000 000.
    */
   readonly maxStates?: number;
+  /**
+   * After a win is found, time in ms for the post-pass that shortens the line (never past `timeLimitMs`).
+   * Default 200; 0 returns the search's own line.
+   */
+  readonly shortenMs?: number;
 }
 
 /** Result of `solve`. */
@@ -68,8 +74,10 @@ export interface SolveResult {
   readonly nodes: number;
   /** Distinct positions stored in the transposition table. */
   readonly states: number;
-  /** Wall-clock time of the search in milliseconds. */
+  /** Wall-clock time of the whole call in milliseconds (search and, after a win, shortening the line). */
   readonly ms: number;
+  /** Wall-clock time of the search alone in milliseconds. */
+  readonly searchMs?: number;
 }
 
 /** Result of `hint`. */
@@ -82,6 +90,8 @@ export interface HintResult {
 
 /** Default time budget of a search, ms. */
 export const DEFAULT_TIME_LIMIT_MS = 10_000;
+/** Default time for shortening a found line, ms. */
+export const DEFAULT_SHORTEN_MS = 200;
 /** Default bound on transposition-table entries. */
 export const DEFAULT_MAX_STATES = 4_000_000;
 
@@ -162,7 +172,12 @@ const FND = FOUNDATION_PILES;
 /**
  * Expands the engine's line (macro moves) into public moves, replaying it on a fresh engine from `start`.
  */
-function toPublicLine(rules: EngineRules, start: EnginePosition, path: Int32Array, length: number): Move[] {
+function toPublicLine(
+  rules: EngineRules,
+  start: EnginePosition,
+  path: ArrayLike<number>,
+  length: number,
+): Move[] {
   const e = new Engine(rules, start, { autoMoves: false });
   const out: Move[] = [];
   const d = rules.draw;
@@ -265,12 +280,32 @@ export function solve(
     engine.nodes >= maxNodes || seen.size >= maxStates || performance.now() >= deadline;
   const outcome = engine.search(seen, stop);
   const ms = performance.now() - t0;
-  const base = { nodes: engine.nodes, states: seen.size, ms };
+  const base = { nodes: engine.nodes, states: seen.size, ms, searchMs: ms };
   if (outcome === 'aborted') return { verdict: 'unknown', ...base };
   if (outcome === 'exhausted') return { verdict: 'impossible', ...base };
-  const line = toPublicLine(rules, pos, engine.path, engine.pathLength);
+  const found = Array.from(engine.path.subarray(0, engine.pathLength));
+  const line = toPublicLine(rules, pos, found, found.length);
   if (tuning.skipVerify !== true) verifyLine(state, line);
+  const budget = Math.min(limits.shortenMs ?? DEFAULT_SHORTEN_MS, deadline - performance.now());
+  if (budget > 0) {
+    const shorter = shortenLine(rules, pos, found, budget);
+    const candidate = toPublicLine(rules, pos, shorter, shorter.length);
+    // The shortened line is used only when it is shorter and replays to a win with the rules package.
+    if (candidate.length < line.length && replaysToWin(state, candidate))
+      return { verdict: 'won', line: candidate, ...base, ms: performance.now() - t0 };
+  }
   return { verdict: 'won', line, ...base, ms: performance.now() - t0 };
+}
+
+/** True when `line` replays from `state` to a won game with the rules package. */
+function replaysToWin(state: GameState, line: readonly Move[]): boolean {
+  let s = state;
+  for (const m of line) {
+    const r = applyMove(s, m);
+    if (!r.ok) return false;
+    s = r.value;
+  }
+  return isWon(s);
 }
 
 /** Replays `line` from `state` with the rules package; throws when it does not end in a win (a solver bug). */
@@ -289,7 +324,7 @@ function verifyLine(state: GameState, line: readonly Move[]): void {
  * `move` is absent when the verdict is not `won` or the position is already won.
  */
 export function hint(state: GameState, options: GameOptions, limits: SolveLimits = {}): HintResult {
-  const r = solve(state, options, limits);
+  const r = solve(state, options, { shortenMs: 0, ...limits });
   if (r.verdict !== 'won' || r.line === undefined || r.line.length === 0) return { verdict: r.verdict };
   return { verdict: 'won', move: r.line[0] as Move };
 }

@@ -7,9 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { type Verdict, solve } from '../src/index.js';
 import { deal, opts, replayStatus, rng } from './helpers.js';
 
+// Verdict checks: no time spent on shortening lines (tested on its own below).
 // Node limits, not time limits: the same verdicts on a fast idle machine and a loaded CI one (about
 // 60 ms of search here; the generous time limit is only a safety net).
-const LIMIT = { maxNodes: 150_000, timeLimitMs: 60_000 };
+const LIMIT = { maxNodes: 150_000, timeLimitMs: 60_000, shortenMs: 0 };
 
 describe('won lines replay to a win (R12)', () => {
   // [name, options, deals, fewest wins expected within the small time limit]
@@ -34,6 +35,29 @@ describe('won lines replay to a win (R12)', () => {
       expect(won).toBeGreaterThanOrEqual(minWon);
     });
   }
+});
+
+describe('line shortening post-pass', () => {
+  it('R12: shortened lines replay to a win and are never longer, under every variant', () => {
+    const variants = [opts(1), opts(3), opts(1, { redeals: 0 }), opts(3, { redeals: 2 })];
+    let shorter = 0;
+    let compared = 0;
+    for (const o of variants) {
+      for (let n = 1; n <= 8; n++) {
+        const d = deal(n);
+        const a = solve(d, o, { timeLimitMs: 60_000, maxNodes: 100_000, shortenMs: 0 });
+        if (a.verdict !== 'won') continue;
+        const b = solve(d, o, { timeLimitMs: 60_000, maxNodes: 100_000, shortenMs: 100 });
+        expect(b.verdict).toBe('won');
+        expect(replayStatus(newGame(d, o), b.line ?? []), `deal ${n}`).toBe('won');
+        expect((b.line ?? []).length).toBeLessThanOrEqual((a.line ?? []).length);
+        compared++;
+        if ((b.line ?? []).length < (a.line ?? []).length) shorter++;
+      }
+    }
+    expect(compared).toBeGreaterThan(8);
+    expect(shorter).toBeGreaterThan(0);
+  });
 });
 
 /** Pairs (stronger, weaker): every win under the weaker rules is a win under the stronger ones. */
@@ -83,7 +107,8 @@ describe('impossible verdicts survive random playouts', () => {
     let checked = 0;
     for (let n = 1; n <= 60 && checked < 5; n++) {
       const d = deal(n);
-      if (solve(d, o, { maxNodes: 750_000, timeLimitMs: 60_000 }).verdict !== 'impossible') continue;
+      if (solve(d, o, { maxNodes: 750_000, timeLimitMs: 60_000, shortenMs: 0 }).verdict !== 'impossible')
+        continue;
       checked++;
       for (let k = 0; k < 20; k++) expect(playout(newGame(d, o), random, 400), `deal ${n}`).toBe(false);
     }

@@ -164,8 +164,13 @@ describe('P2 safe automatic foundation moves', () => {
   it('verdicts agree with and without automatic moves (deals 1…25, decided ones)', () => {
     for (const o of [opts(1), opts(3), opts(1, { foundationToTableau: false })]) {
       for (let n = 1; n <= 25; n++) {
-        const a = solve(deal(n), o, { maxNodes: 150_000, timeLimitMs: 60_000 }).verdict;
-        const b = solve(deal(n), o, { maxNodes: 150_000, timeLimitMs: 60_000 }, { autoMoves: false }).verdict;
+        const a = solve(deal(n), o, { maxNodes: 150_000, timeLimitMs: 60_000, shortenMs: 0 }).verdict;
+        const b = solve(
+          deal(n),
+          o,
+          { maxNodes: 150_000, timeLimitMs: 60_000, shortenMs: 0 },
+          { autoMoves: false },
+        ).verdict;
         if (a !== 'unknown' && b !== 'unknown') expect(a, `deal ${n}`).toBe(b);
       }
     }
@@ -310,5 +315,168 @@ describe('P7 talon pointer normalisation', () => {
   });
   it('R10: draw 3 pointers that are not multiples of 3 reach more, so they are kept', () => {
     expect(tops(10, 1, 3)).not.toEqual(tops(10, 0, 3));
+  });
+});
+
+describe('P8 static impossibility certificate', () => {
+  it('R13: a Two on its own Ace, with both black Threes buried under the Ace, is flagged; solve proves it at once', () => {
+    // t1 = 3♣ 3♠ A♥ (face down) 2♥ (face up): 2♥ needs A♥ home or a black Three, all of them under it.
+    const p = pos(
+      [
+        { cards: ['3C', '3S', 'AH', '2H'], faceDown: 3 },
+        { cards: ['KD'], faceDown: 0 },
+      ],
+      [0, 0, 0, 0],
+      ['QS'],
+    );
+    expect(new Engine(RULES_1, p).deadlocked()).toBe(true);
+    // The same with 3♠ face up elsewhere is not flagged (2♥ can go on it, then A♥ turns up).
+    const q = pos(
+      [
+        { cards: ['3C', 'QS', 'AH', '2H'], faceDown: 3 },
+        { cards: ['3S'], faceDown: 0 },
+      ],
+      [0, 0, 0, 0],
+      ['KD'],
+    );
+    expect(new Engine(RULES_1, q).deadlocked()).toBe(false);
+  });
+
+  it('no position along any winning line found is flagged (deals 1…40, draw 1 and 3)', () => {
+    let checked = 0;
+    for (const draw of [1, 3] as const) {
+      const rules: EngineRules = { ...RULES_1, draw };
+      for (let n = 1; n <= 40; n++) {
+        const e = new Engine(rules, startOf(n));
+        const seen = {
+          set: new Set<string>(),
+          add(k: Uint32Array): boolean {
+            const s = k.join(',');
+            if (this.set.has(s)) return false;
+            this.set.add(s);
+            return true;
+          },
+        };
+        seen.add(e.computeKey());
+        let budget = 60_000;
+        if (e.search(seen, () => e.nodes > budget) !== 'won') continue;
+        budget = 0;
+        const line = Array.from(e.path.subarray(0, e.pathLength));
+        const r = new Engine(rules, startOf(n), { autoMoves: false });
+        for (const m of line) {
+          expect(r.deadlocked(), `deal ${n}`).toBe(false);
+          r.apply(m);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(3000);
+  });
+
+  it('deals it flags are never won by the search without it (deals 1…300)', () => {
+    let flagged = 0;
+    for (let n = 1; n <= 300; n++) {
+      if (!new Engine(RULES_1, startOf(n)).deadlocked()) continue;
+      flagged++;
+      for (const o of [opts(1), opts(3)]) {
+        const r = solve(
+          deal(n),
+          o,
+          { maxNodes: 150_000, timeLimitMs: 60_000, shortenMs: 0 },
+          { deadlock: false },
+        );
+        expect(r.verdict, `deal ${n}`).not.toBe('won');
+      }
+    }
+    expect(flagged).toBeGreaterThan(5);
+  });
+});
+
+describe('P9 partial runs, P10 talon cards to the tableau', () => {
+  it('R5: a partial run moves only when the card it uncovers can go up next', () => {
+    // t1: 9♠ 8♥ 7♣ face up; t2: 8♦. 7♣ may go to 8♦ only if 8♥ can go up (hearts at 7).
+    const piles = [
+      { cards: ['9S', '8H', '7C'], faceDown: 0 },
+      { cards: ['8D'], faceDown: 0 },
+    ];
+    const t2t = (f: number[], tuning = {}): number[][] =>
+      new Engine(RULES_1, pos(piles, f, ['KC']), { autoMoves: false, ...tuning })
+        .listMoves()
+        .filter((m) => moveKind(m) === K_T2T)
+        .map((m) => [moveA(m), moveB(m)]);
+    expect(t2t([0, 0, 0, 0])).toEqual([]);
+    expect(t2t([0, 0, 7, 0])).toEqual([[0, 1]]);
+    expect(t2t([0, 0, 0, 0], { partialRule: false })).toEqual([[0, 1]]);
+  });
+
+  it('R10 R11: draw 1 unlimited plays a talon card to the tableau only when a card could go on it', () => {
+    // 9♦ in the talon fits on 10♠. It is played only while 8♣ or 8♠ is face up, in the talon or a foundation top.
+    const w2t = (
+      piles: { cards: string[]; faceDown: number }[],
+      f: number[],
+      talon: string[],
+      rules = RULES_1,
+    ): number =>
+      new Engine(rules, pos(piles, f, talon), { autoMoves: false })
+        .listMoves()
+        .filter((m) => moveKind(m) === 4).length;
+    const ten = { cards: ['TS'], faceDown: 0 };
+    expect(w2t([ten, { cards: ['8C', 'KH'], faceDown: 1 }], [0, 0, 0, 7], ['9D'])).toBe(0);
+    expect(w2t([ten, { cards: ['8C'], faceDown: 0 }], [0, 0, 0, 0], ['9D'])).toBe(1);
+    expect(w2t([ten], [0, 0, 0, 8], ['9D'])).toBe(1); // 8♠ can come back down (R9)
+    expect(w2t([ten], [0, 0, 0, 0], ['9D', '8S'])).toBe(1);
+    expect(
+      w2t([ten, { cards: ['8C', 'KH'], faceDown: 1 }], [0, 0, 0, 7], ['9D'], { ...RULES_1, draw: 3 }),
+    ).toBe(1);
+  });
+
+  it('verdicts agree with and without P9/P10 (deals 1…40, draw 1 and 3, same node budget)', () => {
+    let compared = 0;
+    for (const o of [opts(1), opts(3)]) {
+      for (let n = 1; n <= 40; n++) {
+        const lim = { maxNodes: 100_000, timeLimitMs: 60_000, shortenMs: 0 };
+        const a = solve(deal(n), o, lim).verdict;
+        const b = solve(deal(n), o, lim, { partialRule: false, talonRule: false }).verdict;
+        if (a !== 'unknown' && b !== 'unknown') {
+          expect(a, `draw ${o.draw} deal ${n}`).toBe(b);
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(55);
+  });
+
+  it('mid-game positions: verdicts agree with and without P9/P10 (random playouts)', () => {
+    const random = rng(23);
+    let compared = 0;
+    for (let n = 1; n <= 40; n++) {
+      for (const draw of [1, 3] as const) {
+        const rules: EngineRules = { ...RULES_1, draw };
+        const e = new Engine(rules, startOf(n), { autoMoves: false, partialRule: false, talonRule: false });
+        const steps = 10 + Math.floor(random() * 30);
+        for (let k = 0; k < steps; k++) {
+          const moves = e.listMoves();
+          if (moves.length === 0) break;
+          e.apply(moves[Math.floor(random() * moves.length)] as number);
+        }
+        const p = e.snapshot();
+        const verdict = (tuning: object): string => {
+          const x = new Engine(rules, p, tuning);
+          const seen = new Set<string>();
+          const set = {
+            add: (k: Uint32Array): boolean => (seen.has(k.join()) ? false : (seen.add(k.join()), true)),
+          };
+          set.add(x.computeKey());
+          return x.search(set, () => x.nodes > 60_000);
+        };
+        const a = verdict({});
+        const b = verdict({ partialRule: false, talonRule: false });
+        if (a !== 'aborted' && b !== 'aborted') {
+          expect(a, `draw ${draw} deal ${n}`).toBe(b);
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(30);
   });
 });
