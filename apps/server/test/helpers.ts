@@ -122,17 +122,8 @@ export async function testApp(db: TestDatabase, options: BuildAppOptions = {}): 
   });
 }
 
-/** mulberry32: a small seeded PRNG returning floats in [0, 1). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded PRNG of floats in [0, 1) (the rules package's test generator). */
+export { testRandom as prng } from '@klondike/rules/testing';
 
 function card(code: string): Card {
   const c = parseCard(code);

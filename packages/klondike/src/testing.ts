@@ -3,7 +3,7 @@
  * Pure, like the rest of the package.
  */
 import { type Card, RANK, SUIT_INDEX, cardCode, makeCard } from './cards.js';
-import { type Deal, formatDeal } from './deal.js';
+import { type Deal, dealRandom, formatDeal } from './deal.js';
 import { applyMove, gameStatus, legalMoves, newGame } from './game.js';
 import type { Move } from './moves.js';
 import type { GameOptions } from './options.js';
@@ -67,4 +67,13 @@ export function winningLine(deal: Deal, options: GameOptions): Move[] {
 /** Debug text of a card list (codes, rank-suit), for test messages. */
 export function describeCards(cards: readonly Card[]): string {
   return cards.map((c) => `${cardCode(c)}(${RANK[c]}${SUIT_INDEX[c]})`).join(' ');
+}
+
+/**
+ * A seeded random number generator of floats in [0, 1) for tests and benchmarks: the documented deal
+ * generator (SplitMix64 → xoshiro128**, deal.ts) seeded with `seed` (any integer), so runs repeat exactly.
+ */
+export function testRandom(seed: number): () => number {
+  const next = dealRandom(Math.trunc(seed));
+  return () => next() / 0x1_0000_0000;
 }

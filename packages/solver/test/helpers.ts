@@ -41,14 +41,5 @@ export function replayStatus(state: GameState, line: readonly Move[]): string {
   return gameStatus(s);
 }
 
-/** A deterministic PRNG (mulberry32) for test playouts. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A deterministic PRNG for test playouts (the rules package's seeded test generator). */
+export { testRandom as rng } from '@klondike/rules/testing';
