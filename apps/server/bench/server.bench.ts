@@ -1,0 +1,1285 @@
+/**
+ * Server benchmark: `pnpm --filter @klondike/server bench` (or `pnpm bench:server` from the root).
+ *
+ * Starts the real server (`node --import tsx src/main.ts`, one process) on a free 127.0.0.1 port against
+ * Postgres, in a fresh schema `bench_<random>` that is dropped at the end, with rate limits off, and measures
+ * the server budgets of PRODUCT.md from outside, over real sockets:
+ *
+ * 1. throughput: BENCH_SOCKETS sockets (default 200), one game each, one move outstanding per socket, sent as
+ *    fast as the server answers, for BENCH_SECONDS (default 10) after BENCH_WARMUP_SECONDS (default 3);
+ * 2. latency: BENCH_LATENCY_SOCKETS sockets (default 1 000), one game each, BENCH_RATE moves/s in total
+ *    (default 1 000) on an open-loop schedule spread evenly over the sockets, for BENCH_SECONDS;
+ * 3. memory per live game: the child's RSS (/proc/<pid>/status VmRSS) and, through its inspector (the child
+ *    runs with `--inspect=127.0.0.1:0`; BENCH_INSPECT=0 turns that off), heap + external memory after a forced
+ *    GC: before the latency games exist, after they are created over REST, after their sockets have
+ *    subscribed, after the latency run, and after every game's history has grown to BENCH_HISTORY moves
+ *    (default 100; 0 skips; at most BENCH_HISTORY_MAX_SECONDS, default 90, closed loop on every socket);
+ * 4. BENCH_PROFILE=1: BENCH_PROFILE_SECONDS (default 5) more of the throughput run under the inspector's CPU
+ *    profiler; prints the top self-time functions, self time by area (Prisma, pg, ws, rules, …) and the
+ *    inclusive time of the workspace's own functions; the profile is saved under the OS temp folder.
+ *
+ * The moves: `draw` while the stock has cards, else `recycle` (classic-draw1, unlimited redeals), chosen from
+ * the view of the socket's last `state` frame, so always legal. Each is a normal `move` frame: validated by the
+ * rules package, committed to Postgres in one transaction (version check + log row) and answered with a
+ * `state` frame. At the end the schema's `Move` rows are counted against the acknowledged moves.
+ *
+ * The client runs in this process on the same machine (its CPU share is printed per phase), so on a 2-core
+ * machine the server, Postgres and the load generator share the cores. CPU per phase is read from /proc:
+ * the server process (all its threads), the Postgres backends serving its pool (found through the server's
+ * TCP connections), this client, and the whole machine (which includes any other work running).
+ *
+ * Other environment: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/klondike_test),
+ * BENCH_WRITE=1 also writes the report to apps/server/BENCHMARKS.md, BENCH_TIMEOUT_SECONDS (default 600)
+ * aborts a run that hangs. Everything is stopped at the end, also on errors and Ctrl-C: sockets closed, the
+ * server sent SIGTERM (SIGKILL after 10 s), the schema dropped.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { ServerFrameSchema, type ServerFrame } from '@klondike/protocol';
+import pg from 'pg';
+import WebSocket from 'ws';
+
+// ---------- settings ----------
+
+function envNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a number ≥ 0, not ${raw}`);
+  return n;
+}
+
+const SERVER_DIR = resolve(import.meta.dirname, '..');
+const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/klondike_test';
+const SOCKETS = Math.max(1, Math.min(5000, Math.round(envNumber('BENCH_SOCKETS', 200))));
+const LATENCY_SOCKETS = Math.max(1, Math.min(5000, Math.round(envNumber('BENCH_LATENCY_SOCKETS', 1000))));
+const RATE = Math.max(1, Math.min(50_000, envNumber('BENCH_RATE', 1000)));
+const SECONDS = Math.max(1, Math.min(300, envNumber('BENCH_SECONDS', 10)));
+const WARMUP_SECONDS = Math.min(60, envNumber('BENCH_WARMUP_SECONDS', 3));
+const HISTORY = Math.min(1000, Math.round(envNumber('BENCH_HISTORY', 100)));
+const HISTORY_MAX_SECONDS = Math.max(1, Math.min(600, envNumber('BENCH_HISTORY_MAX_SECONDS', 90)));
+const PROFILE = process.env.BENCH_PROFILE === '1';
+const PROFILE_SECONDS = Math.max(1, Math.min(60, envNumber('BENCH_PROFILE_SECONDS', 5)));
+const INSPECT = process.env.BENCH_INSPECT !== '0' || PROFILE;
+const WRITE = process.env.BENCH_WRITE === '1';
+const TIMEOUT_SECONDS = Math.max(30, envNumber('BENCH_TIMEOUT_SECONDS', 600));
+
+/** PRODUCT.md "Performance budgets". */
+const BUDGET = { movesPerSecond: 5000, p99Ms: 10, bytesPerGame: 50 * 1024 } as const;
+
+const CLK_TCK = 100; // Linux USER_HZ
+
+// ---------- small helpers ----------
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+function quantile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
+}
+
+const ms = (v: number): string => (Number.isNaN(v) ? '–' : v < 10 ? v.toFixed(2) : v.toFixed(1));
+const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
+const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+const int = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+/** Runs `fn` over `items` with at most `limit` calls in flight. */
+async function pool<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, i: number) => Promise<R>,
+): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/** A Markdown table whose columns are padded the way prettier formats them. */
+function table(head: readonly string[], rows: readonly (readonly string[])[]): string[] {
+  const widths = head.map((h, i) => Math.max(3, h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]): string =>
+    `| ${widths.map((w, i) => (cells[i] ?? '').padEnd(w)).join(' | ')} |`;
+  return [line(head), `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`, ...rows.map(line)];
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.once('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr !== null ? addr.port : 0;
+      srv.close(() => res(port));
+    });
+  });
+}
+
+function rawText(data: WebSocket.RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
+  return data.toString('utf8');
+}
+
+// ---------- /proc ----------
+
+/** The resident set size of a process, in bytes. */
+function rssOf(pid: number): number {
+  const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) * 1024 : NaN;
+}
+
+/** CPU time (user + system, every thread) of a process in seconds; NaN when it is gone or unreadable. */
+function cpuSecondsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Read and write system calls a process has made (NaN when unreadable). */
+function syscallsOf(pid: number): { reads: number; writes: number } {
+  try {
+    const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+    const field = (name: string): number => Number(new RegExp(`^${name}: (\\d+)`, 'm').exec(io)?.[1] ?? NaN);
+    return { reads: field('syscr'), writes: field('syscw') };
+  } catch {
+    return { reads: NaN, writes: NaN };
+  }
+}
+
+/** Busy and total CPU time of the whole machine (all cores), in seconds. */
+function machineCpu(): { busy: number; total: number } {
+  const first = readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
+  const v = first.trim().split(/\s+/).slice(1, 9).map(Number);
+  const total = v.reduce((a, b) => a + b, 0);
+  const idle = (v[3] ?? 0) + (v[4] ?? 0);
+  return { busy: (total - idle) / CLK_TCK, total: total / CLK_TCK };
+}
+
+/** Local ports of `pid`'s TCP connections to port `remotePort` (from /proc/<pid>/fd and /proc/net/tcp*). */
+function localPortsTo(pid: number, remotePort: number): number[] {
+  const inodes = new Set<string>();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (m) inodes.add(m[1] as string);
+    } catch {
+      // closed meanwhile
+    }
+  }
+  const ports: number[] = [];
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const row of text.split('\n').slice(1)) {
+      const f = row.trim().split(/\s+/);
+      if (f.length < 10) continue;
+      const local = parseInt((f[1] ?? '').split(':')[1] ?? '', 16);
+      const remote = parseInt((f[2] ?? '').split(':')[1] ?? '', 16);
+      if (remote === remotePort && inodes.has(f[9] ?? '')) ports.push(local);
+    }
+  }
+  return ports;
+}
+
+interface CpuSnapshot {
+  readonly at: number;
+  readonly server: number;
+  /** The server's read and write system calls so far (/proc/<pid>/io). */
+  readonly syscalls: { reads: number; writes: number };
+  readonly backends: ReadonlyMap<number, number>;
+  readonly client: number;
+  readonly machine: { busy: number; total: number };
+}
+
+/** CPU use over a window, in % of one core (machine: % of all cores). */
+interface CpuUse {
+  readonly server: number;
+  readonly postgres: number;
+  readonly client: number;
+  readonly machine: number;
+  /** The server's read and write system calls in the window. */
+  readonly reads: number;
+  readonly writes: number;
+}
+
+// ---------- the server child ----------
+
+interface Server {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  readonly base: string;
+  readonly wsUrl: string;
+  readonly inspectorUrl: string | undefined;
+  output(): string;
+}
+
+async function startServer(databaseUrl: string): Promise<Server> {
+  const port = await freePort();
+  const args = [...(INSPECT ? ['--inspect=127.0.0.1:0'] : []), '--import', 'tsx', 'src/main.ts'];
+  const child = spawn(process.execPath, args, {
+    cwd: SERVER_DIR,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_MAX: '0',
+      WS_FRAMES_PER_SECOND: '0',
+      DAILY_SCHEDULE: 'off',
+      DAILY_ARCHIVE_DAYS: '0',
+      SOLVER_THREADS: '1',
+      WEB_DIST: '/nonexistent-web-dist',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let inspectorUrl: string | undefined;
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => {
+    out += d.toString();
+    inspectorUrl ??= /Debugger listening on (ws:\/\/\S+)/.exec(out)?.[1];
+  });
+  const server = {
+    child,
+    pid: child.pid ?? NaN,
+    base: `http://127.0.0.1:${port}`,
+    wsUrl: `ws://127.0.0.1:${port}/api/ws`,
+    inspectorUrl: undefined as string | undefined,
+    output: () => out,
+  };
+  running = server;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`server exited (${child.exitCode ?? child.signalCode}):\n${out}`);
+    try {
+      const r = await fetch(`${server.base}/api/health`);
+      if (r.ok && (!INSPECT || inspectorUrl !== undefined)) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not start within 60 s:\n${out}`);
+    await sleep(100);
+  }
+  server.inspectorUrl = inspectorUrl;
+  return server;
+}
+
+/** SIGTERM (clean shutdown), SIGKILL after 10 s. */
+async function stopServer(server: Server): Promise<void> {
+  const { child } = server;
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((res) => child.once('exit', () => res()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** A Chrome DevTools Protocol session on the child's inspector (memory after GC, CPU profile). */
+class Inspector {
+  private nextId = 0;
+  private readonly waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+
+  private constructor(private readonly ws: WebSocket) {
+    ws.on('message', (data) => {
+      const msg = JSON.parse(rawText(data)) as { id?: number; result?: unknown; error?: { message: string } };
+      if (msg.id === undefined) return;
+      const w = this.waiting.get(msg.id);
+      if (!w) return;
+      this.waiting.delete(msg.id);
+      if (msg.error) w.reject(new Error(`inspector: ${msg.error.message}`));
+      else w.resolve(msg.result);
+    });
+    ws.on('close', () => {
+      for (const w of this.waiting.values()) w.reject(new Error('inspector closed'));
+      this.waiting.clear();
+    });
+  }
+
+  static async connect(url: string): Promise<Inspector> {
+    const ws = new WebSocket(url, { perMessageDeflate: false, maxPayload: 1 << 30 });
+    await new Promise<void>((res, rej) => {
+      ws.once('open', () => res());
+      ws.once('error', rej);
+    });
+    return new Inspector(ws);
+  }
+
+  call<T = unknown>(method: string, params: object = {}, timeoutMs = 60_000): Promise<T> {
+    const id = ++this.nextId;
+    return new Promise<T>((res, rej) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        rej(new Error(`inspector: ${method} timed out`));
+      }, timeoutMs);
+      this.waiting.set(id, {
+        resolve: (v) => {
+          clearTimeout(timer);
+          res(v as T);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          rej(e);
+        },
+      });
+      this.ws.send(JSON.stringify({ id, method, params }));
+    });
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}
+
+interface Memory {
+  readonly rss: number;
+  /** heapUsed + external (external includes array buffers) after a forced GC; NaN without the inspector. */
+  readonly heap: number;
+  readonly heapUsed: number;
+  readonly external: number;
+}
+
+async function memory(server: Server, inspector: Inspector | undefined): Promise<Memory> {
+  let heapUsed = NaN;
+  let external = NaN;
+  if (inspector) {
+    await inspector.call('HeapProfiler.collectGarbage');
+    await inspector.call('HeapProfiler.collectGarbage');
+    const r = await inspector.call<{ result: { value: string } }>('Runtime.evaluate', {
+      expression: 'JSON.stringify(process.memoryUsage())',
+      returnByValue: true,
+    });
+    const m = JSON.parse(r.result.value) as { heapUsed: number; external: number };
+    heapUsed = m.heapUsed;
+    external = m.external;
+  } else {
+    await sleep(500);
+  }
+  // RSS lags the GC (freed pages go back to the OS later): wait until it stops moving (≤ 5 s).
+  let rss = rssOf(server.pid);
+  for (let i = 0; i < 10; i++) {
+    await sleep(500);
+    if (inspector) await inspector.call('HeapProfiler.collectGarbage');
+    const now = rssOf(server.pid);
+    const settled = Math.abs(now - rss) < 256 * 1024;
+    rss = now;
+    if (settled) break;
+  }
+  return { rss, heap: heapUsed + external, heapUsed, external };
+}
+
+// ---------- the load generator ----------
+
+/** A move frame sent and not yet answered. */
+interface Pending {
+  readonly id: string;
+  /** When it was sent (performance.now()). */
+  readonly sentAt: number;
+  /** When the schedule wanted it sent (open loop; = sentAt in closed loop). */
+  readonly scheduledAt: number;
+}
+
+type DoneHandler = (s: BenchSocket, p: Pending, ok: boolean, at: number) => void;
+
+const DRAW = '{"type":"draw"}';
+const RECYCLE = '{"type":"recycle"}';
+
+let validated = 0;
+let totalAcked = 0;
+const errorCodes = new Map<string, number>();
+
+/** One client socket playing one game: one move in flight at most. */
+class BenchSocket {
+  version = 0;
+  stock = 0;
+  waste = 0;
+  pending: Pending | null = null;
+  /** Open loop: schedule slots that came while a move was in flight. */
+  readonly backlog: number[] = [];
+  onDone: DoneHandler | null = null;
+  private seq = 0;
+  private received = 0;
+  private subscribed: (() => void) | null = null;
+  private closedHere = false;
+
+  private constructor(
+    readonly ws: WebSocket,
+    readonly gameId: string,
+    private readonly tag: string,
+  ) {
+    ws.on('message', (data) => this.onMessage(rawText(data)));
+    ws.on('close', () => {
+      if (!closing && !this.closedHere) fail(new Error(`the socket of game ${gameId} closed`));
+    });
+  }
+
+  static async open(url: string, gameId: string, tag: string): Promise<BenchSocket> {
+    const ws = new WebSocket(url, { perMessageDeflate: false });
+    await new Promise<void>((res, rej) => {
+      ws.once('open', () => res());
+      ws.once('error', rej);
+    });
+    const s = new BenchSocket(ws, gameId, tag);
+    sockets.add(s);
+    await s.subscribe();
+    return s;
+  }
+
+  /** Subscribes (or resyncs): resolves on the `state` frame with cause `subscribe`. */
+  subscribe(): Promise<void> {
+    return new Promise((res, rej) => {
+      const timer = setTimeout(() => rej(new Error(`subscribe ${this.gameId} timed out`)), 30_000);
+      this.subscribed = () => {
+        clearTimeout(timer);
+        res();
+      };
+      this.ws.send(JSON.stringify({ type: 'subscribe', gameId: this.gameId }));
+    });
+  }
+
+  private onMessage(text: string): void {
+    const at = performance.now();
+    const json: unknown = JSON.parse(text);
+    // Every socket's first frame and every 500th after it are checked against the protocol's schema.
+    const frame = (this.received++ % 500 === 0 ? ServerFrameSchema.parse(json) : json) as ServerFrame;
+    if (this.received % 500 === 1) validated++;
+    if (frame.type === 'state') {
+      if (frame.gameId !== this.gameId) return;
+      this.version = frame.version;
+      this.stock = frame.view.stock.count;
+      this.waste = frame.view.waste.length;
+      if (frame.cause === 'subscribe') {
+        const done = this.subscribed;
+        this.subscribed = null;
+        done?.();
+        return;
+      }
+      const p = this.pending;
+      if (p !== null && frame.requestId === p.id) {
+        this.pending = null;
+        totalAcked++;
+        this.onDone?.(this, p, true, at);
+      }
+    } else if (frame.type === 'error') {
+      errorCodes.set(frame.code, (errorCodes.get(frame.code) ?? 0) + 1);
+      const p = this.pending;
+      if (p !== null && frame.requestId === p.id) {
+        // Resync from a fresh state frame, then go on.
+        this.subscribe().then(
+          () => {
+            this.pending = null;
+            this.onDone?.(this, p, false, performance.now());
+          },
+          (e: unknown) => fail(e),
+        );
+      }
+    }
+  }
+
+  /** Sends the next legal move (draw, else recycle); false when neither is possible. */
+  send(scheduledAt: number): boolean {
+    const move = this.stock > 0 ? DRAW : this.waste > 0 ? RECYCLE : null;
+    if (move === null) return false;
+    const id = `${this.tag}.${++this.seq}`;
+    this.pending = { id, sentAt: performance.now(), scheduledAt };
+    this.ws.send(
+      `{"type":"move","gameId":"${this.gameId}","move":${move},"version":${this.version},"requestId":"${id}"}`,
+    );
+    return true;
+  }
+
+  close(): void {
+    this.closedHere = true;
+    this.ws.close();
+  }
+}
+
+interface Game {
+  readonly id: string;
+}
+
+/** Creates `n` classic-draw1 games over REST (deal numbers first … first+n−1), 16 requests at a time. */
+async function createGames(server: Server, n: number, first: number): Promise<Game[]> {
+  const numbers = Array.from({ length: n }, (_, i) => first + i);
+  return pool(numbers, 16, async (dealNumber) => {
+    const r = await fetch(`${server.base}/api/games`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ preset: 'classic-draw1', dealNumber }),
+    });
+    if (r.status !== 201) throw new Error(`POST /api/games: ${r.status} ${await r.text()}`);
+    const body = (await r.json()) as { id: string };
+    return { id: body.id };
+  });
+}
+
+async function openSockets(server: Server, games: readonly Game[], tag: string): Promise<BenchSocket[]> {
+  return pool(games, 50, (g, i) => BenchSocket.open(server.wsUrl, g.id, `${tag}${i}`));
+}
+
+interface PhaseResult {
+  /** Moves acknowledged per second in the measured window. */
+  readonly rate: number;
+  readonly acked: number;
+  readonly errors: number;
+  /** Round trips (send → own state frame), ms, sorted. */
+  readonly rtt: number[];
+  /** Open loop: schedule → own state frame (adds the client's scheduling lag), ms, sorted. */
+  readonly fromSchedule: number[];
+  readonly cpu: CpuUse | undefined;
+  readonly seconds: number;
+}
+
+/** CPU snapshots at the start and end of a measured window (Postgres backends looked up at the start). */
+class CpuWindow {
+  private start: CpuSnapshot | undefined;
+  private end: CpuSnapshot | undefined;
+  private backendPids: number[] = [];
+  private ready: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly server: Server,
+    private readonly db: pg.Client,
+  ) {}
+
+  private snapshot(): CpuSnapshot {
+    return {
+      at: performance.now(),
+      server: cpuSecondsOf(this.server.pid),
+      syscalls: syscallsOf(this.server.pid),
+      backends: new Map(this.backendPids.map((p) => [p, cpuSecondsOf(p)])),
+      client: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
+      machine: machineCpu(),
+    };
+  }
+
+  begin(): void {
+    this.ready = (async () => {
+      const ports = localPortsTo(this.server.pid, Number(new URL(DATABASE_URL).port || 5432));
+      const r = await this.db.query<{ pid: number }>(
+        'SELECT pid FROM pg_stat_activity WHERE client_port = ANY($1::int[])',
+        [ports],
+      );
+      this.backendPids = r.rows.map((row) => row.pid);
+      this.start = this.snapshot();
+    })();
+  }
+
+  finish(): void {
+    this.end = this.snapshot();
+  }
+
+  async use(): Promise<CpuUse | undefined> {
+    await this.ready;
+    const a = this.start;
+    const b = this.end;
+    if (!a || !b) return undefined;
+    const secs = (b.at - a.at) / 1000;
+    let postgres = 0;
+    for (const [pid, t0] of a.backends) {
+      const t1 = b.backends.get(pid);
+      if (t1 !== undefined && Number.isFinite(t0) && Number.isFinite(t1)) postgres += t1 - t0;
+    }
+    const pct = (v: number): number => (100 * v) / secs;
+    return {
+      server: pct(b.server - a.server),
+      postgres: pct(postgres),
+      client: pct(b.client - a.client),
+      machine: (100 * (b.machine.busy - a.machine.busy)) / (b.machine.total - a.machine.total),
+      reads: b.syscalls.reads - a.syscalls.reads,
+      writes: b.syscalls.writes - a.syscalls.writes,
+    };
+  }
+}
+
+/**
+ * Closed loop: every socket sends its next move as soon as the last one is answered. Measures after
+ * `warmupMs` for `durationMs`; `stop` ends a socket's loop early (history phase).
+ */
+async function closedLoop(
+  list: readonly BenchSocket[],
+  warmupMs: number,
+  durationMs: number,
+  cpu: CpuWindow | undefined,
+  stop?: (s: BenchSocket) => boolean,
+): Promise<PhaseResult> {
+  const t0 = performance.now();
+  const from = t0 + warmupMs;
+  let end = from + durationMs;
+  const rtt: number[] = [];
+  let acked = 0;
+  let errors = 0;
+  let active = list.length;
+  let stoppedAt = NaN;
+  const startTimer = setTimeout(() => cpu?.begin(), warmupMs);
+  const endTimer = setTimeout(() => cpu?.finish(), warmupMs + durationMs);
+  await new Promise<void>((res, rej) => {
+    const guard = setTimeout(
+      () => rej(new Error('closed loop: moves still unanswered 30 s after the end')),
+      warmupMs + durationMs + 30_000,
+    );
+    const quit = (): void => {
+      if (--active > 0) return;
+      stoppedAt = performance.now();
+      clearTimeout(guard);
+      res();
+    };
+    const next = (s: BenchSocket): void => {
+      const now = performance.now();
+      if (now >= end || stop?.(s) || !s.send(now)) quit();
+    };
+    for (const s of list) {
+      s.onDone = (sock, p, ok, at) => {
+        if (!ok) errors++;
+        else if (at >= from && at <= end) {
+          acked++;
+          if (p.sentAt >= from) rtt.push(at - p.sentAt);
+        }
+        next(sock);
+      };
+    }
+    for (const s of list) next(s);
+  });
+  clearTimeout(startTimer);
+  clearTimeout(endTimer);
+  for (const s of list) s.onDone = null;
+  // A loop that ended early (history reached) is measured up to its end.
+  if (stoppedAt < end) {
+    end = stoppedAt;
+    cpu?.finish();
+  }
+  const seconds = Math.max(0.001, (end - from) / 1000);
+  rtt.sort((a, b) => a - b);
+  return { rate: acked / seconds, acked, errors, rtt, fromSchedule: [], cpu: await cpu?.use(), seconds };
+}
+
+/**
+ * Open loop: `rate` moves per second in total, slot j at t0 + j/rate on socket j mod n (each socket every
+ * n/rate s). A slot that finds its socket's last move unanswered waits for the answer (backlog).
+ */
+async function openLoop(
+  list: readonly BenchSocket[],
+  rate: number,
+  warmupMs: number,
+  durationMs: number,
+  cpu: CpuWindow | undefined,
+): Promise<PhaseResult & { sendLagP99: number; backlogged: number; unsent: number }> {
+  const interval = 1000 / rate;
+  const t0 = performance.now() + 20;
+  const from = t0 + warmupMs;
+  const end = from + durationMs;
+  const slots = Math.floor(((warmupMs + durationMs) / 1000) * rate);
+  const rtt: number[] = [];
+  const fromSchedule: number[] = [];
+  const sendLag: number[] = [];
+  let acked = 0;
+  let errors = 0;
+  let backlogged = 0;
+  let unsent = 0;
+  let j = 0;
+  const startTimer = setTimeout(() => cpu?.begin(), warmupMs + 20);
+  const endTimer = setTimeout(() => cpu?.finish(), warmupMs + durationMs + 20);
+  await new Promise<void>((res, rej) => {
+    const guard = setTimeout(
+      () => rej(new Error('open loop: moves still unanswered 30 s after the end')),
+      warmupMs + durationMs + 30_000,
+    );
+    const idle = (): boolean => list.every((s) => s.pending === null && s.backlog.length === 0);
+    const sendSlot = (s: BenchSocket, at: number): void => {
+      if (!s.send(at)) throw new Error(`game ${s.gameId}: no draw or recycle possible`);
+      if (at >= from) sendLag.push(performance.now() - at);
+    };
+    for (const s of list) {
+      s.onDone = (sock, p, ok, at) => {
+        if (!ok) errors++;
+        else {
+          if (at >= from && at <= end) acked++;
+          if (p.scheduledAt >= from) {
+            rtt.push(at - p.sentAt);
+            fromSchedule.push(at - p.scheduledAt);
+          }
+        }
+        // Slots still waiting when the window has ended are dropped (counted), not sent.
+        if (performance.now() >= end) {
+          unsent += sock.backlog.length;
+          sock.backlog.length = 0;
+        }
+        const queued = sock.backlog.shift();
+        if (queued !== undefined) sendSlot(sock, queued);
+        else if (j >= slots && idle()) {
+          clearTimeout(guard);
+          res();
+        }
+      };
+    }
+    const tick = (): void => {
+      const now = performance.now();
+      while (j < slots && t0 + j * interval <= now) {
+        const s = list[j % list.length] as BenchSocket;
+        const at = t0 + j * interval;
+        if (s.pending !== null) {
+          s.backlog.push(at);
+          backlogged++;
+        } else sendSlot(s, at);
+        j++;
+      }
+      if (j < slots) setTimeout(tick, Math.max(0, Math.min(1, t0 + j * interval - now)));
+      else {
+        for (const s of list) {
+          unsent += s.backlog.length;
+          s.backlog.length = 0;
+        }
+        if (idle()) {
+          clearTimeout(guard);
+          res();
+        }
+      }
+    };
+    setTimeout(tick, 20);
+  });
+  clearTimeout(startTimer);
+  clearTimeout(endTimer);
+  for (const s of list) s.onDone = null;
+  rtt.sort((a, b) => a - b);
+  fromSchedule.sort((a, b) => a - b);
+  sendLag.sort((a, b) => a - b);
+  const seconds = durationMs / 1000;
+  return {
+    rate: acked / seconds,
+    acked,
+    errors,
+    rtt,
+    fromSchedule,
+    cpu: await cpu?.use(),
+    seconds,
+    sendLagP99: quantile(sendLag, 0.99),
+    backlogged,
+    unsent,
+  };
+}
+
+// ---------- CPU profile summary ----------
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Which part of the stack a script belongs to. */
+function areaOf(url: string, name: string): string {
+  if (url === '') return name.startsWith('(') ? name : '(native / V8 builtins)';
+  const pkg = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (pkg) {
+    const p = pkg[1] as string;
+    if (p.startsWith('@prisma/') || p === 'prisma' || p.includes('prisma')) return `prisma (${p})`;
+    return p;
+  }
+  if (url.includes('/src/generated/')) return 'prisma (generated client)';
+  if (url.includes('/packages/klondike/')) return '@klondike/rules';
+  if (url.includes('/packages/protocol/')) return '@klondike/protocol';
+  if (url.includes('/apps/server/src/')) return 'server src';
+  if (url.startsWith('node:')) return 'node core';
+  return url;
+}
+
+function shortUrl(url: string): string {
+  const i = url.lastIndexOf('node_modules/');
+  if (i >= 0) return url.slice(i + 'node_modules/'.length).replace(/^\.pnpm\/[^/]+\/node_modules\//, '');
+  const j = url.indexOf('/work/');
+  return (j >= 0 ? url.slice(url.indexOf('/', url.indexOf('/', j + 6) + 1) + 1) : url).replace(
+    /^file:\/\//,
+    '',
+  );
+}
+
+function summariseProfile(profile: CpuProfile): string[] {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  // tsx-compiled workspace files report every function on line 1: show a line only where it means something.
+  const key = (n: ProfileNode): string => {
+    const { functionName, url, lineNumber } = n.callFrame;
+    const where = url === '' ? '' : ` ${shortUrl(url)}${lineNumber > 0 ? `:${lineNumber + 1}` : ''}`;
+    return `${functionName || '(anonymous)'}${where}`;
+  };
+  const self = new Map<string, number>();
+  const area = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  let busy = 0;
+  for (let i = 0; i < profile.samples.length; i++) {
+    const node = byId.get(profile.samples[i] as number);
+    if (!node) continue;
+    const dt = (profile.timeDeltas[i + 1] ?? profile.timeDeltas[i] ?? 0) / 1000;
+    if (node.callFrame.functionName === '(idle)') continue;
+    busy += dt;
+    self.set(key(node), (self.get(key(node)) ?? 0) + dt);
+    const a = areaOf(node.callFrame.url, node.callFrame.functionName);
+    area.set(a, (area.get(a) ?? 0) + dt);
+    const seen = new Set<string>();
+    for (let id: number | undefined = node.id; id !== undefined; id = parent.get(id)) {
+      const n = byId.get(id);
+      if (!n) break;
+      const u = n.callFrame.url;
+      if (!u.includes('/apps/server/src/') && !u.includes('/packages/')) continue;
+      if (u.includes('/generated/')) continue;
+      const k = key(n);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      inclusive.set(k, (inclusive.get(k) ?? 0) + dt);
+    }
+  }
+  const top = (m: Map<string, number>, n: number): [string, number][] =>
+    [...m].sort((a, b) => b[1] - a[1]).slice(0, n);
+  const pct = (v: number): string => `${((100 * v) / busy).toFixed(1)} %`;
+  return [
+    `Main thread busy ${ms(busy)} ms of the profile (idle excluded); shares are of the busy time.`,
+    '',
+    'Self time by area:',
+    '',
+    ...table(
+      ['area', 'self'],
+      top(area, 14).map(([k, v]) => [k, pct(v)]),
+    ),
+    '',
+    'Top functions by self time:',
+    '',
+    ...table(
+      ['function', 'self'],
+      top(self, 20).map(([k, v]) => [`\`${k}\``, pct(v)]),
+    ),
+    '',
+    'Workspace functions by inclusive time (their callees included):',
+    '',
+    ...table(
+      ['function', 'inclusive'],
+      top(inclusive, 16).map(([k, v]) => [`\`${k}\``, pct(v)]),
+    ),
+  ];
+}
+
+// ---------- run ----------
+
+let running: Server | undefined;
+/** The bench schema while it exists. */
+let createdSchema: string | undefined;
+let closing = false;
+const sockets = new Set<BenchSocket>();
+let failure: ((e: unknown) => void) | undefined;
+
+function fail(e: unknown): void {
+  failure?.(e);
+}
+
+function schemaUrl(base: string, schema: string): string {
+  const u = new URL(base);
+  u.searchParams.set('schema', schema);
+  return u.toString();
+}
+
+function withoutSchema(url: string): string {
+  const u = new URL(url);
+  u.searchParams.delete('schema');
+  return u.toString();
+}
+
+function gitHead(): string {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: SERVER_DIR }).toString().trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', '../../packages'], {
+      cwd: SERVER_DIR,
+    })
+      .toString()
+      .trim();
+    return dirty === '' ? head : `${head} (server or packages modified)`;
+  } catch {
+    return '?';
+  }
+}
+
+function cpuRow(name: string, c: CpuUse | undefined, rate: number, moves: number): string[] {
+  if (!c) return [name, '–', '–', '–', '–', '–', '–', '–'];
+  const f = (v: number): string => `${v.toFixed(0)} %`;
+  const perMove = (v: number): string => ((10 * v) / rate).toFixed(2);
+  const parts = [f(c.server), f(c.postgres), f(c.client), f(c.machine)];
+  const calls = `${(c.writes / moves).toFixed(1)} / ${(c.reads / moves).toFixed(1)}`;
+  return [name, ...parts, perMove(c.server), perMove(c.postgres), calls];
+}
+
+async function main(): Promise<string[]> {
+  const schema = `bench_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const url = schemaUrl(DATABASE_URL, schema);
+  createdSchema = schema;
+  const db = new pg.Client({ connectionString: withoutSchema(DATABASE_URL) });
+  await db.connect();
+  let inspector: Inspector | undefined;
+  let server: Server | undefined;
+  const load: number[][] = [loadavg()];
+  try {
+    const settings = await db.query<{ name: string; setting: string }>(
+      "SELECT name, setting FROM pg_settings WHERE name IN ('synchronous_commit', 'fsync', 'server_version')",
+    );
+    const pgSetting = (n: string): string => settings.rows.find((r) => r.name === n)?.setting ?? '?';
+    console.error(`starting the server (schema ${schema}) …`);
+    server = await startServer(url);
+    if (server.inspectorUrl) inspector = await Inspector.connect(server.inspectorUrl);
+    const startedRss = rssOf(server.pid);
+
+    // 1. Throughput.
+    console.error(`throughput: ${SOCKETS} sockets, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s …`);
+    const tGames = await createGames(server, SOCKETS, 1);
+    const tSockets = await openSockets(server, tGames, 't');
+    const throughput = await closedLoop(
+      tSockets,
+      WARMUP_SECONDS * 1000,
+      SECONDS * 1000,
+      new CpuWindow(server, db),
+    );
+    for (const s of tSockets) {
+      s.close();
+      sockets.delete(s);
+    }
+    load.push(loadavg());
+    await sleep(500);
+
+    // 2. Memory before, latency at a fixed rate, memory after.
+    console.error(`memory + latency: ${LATENCY_SOCKETS} sockets, ${RATE} moves/s …`);
+    const m0 = await memory(server, inspector);
+    const lGames = await createGames(server, LATENCY_SOCKETS, 100_001);
+    const m1 = await memory(server, inspector);
+    const lSockets = await openSockets(server, lGames, 'l');
+    const m2 = await memory(server, inspector);
+    const latency = await openLoop(
+      lSockets,
+      RATE,
+      WARMUP_SECONDS * 1000,
+      SECONDS * 1000,
+      new CpuWindow(server, db),
+    );
+    load.push(loadavg());
+    const m3 = await memory(server, inspector);
+    const versionAfterLatency = lSockets.reduce((a, s) => a + s.version, 0) / lSockets.length;
+
+    // 3. Longer histories (closed loop on every socket until each game has HISTORY moves).
+    let history: PhaseResult | undefined;
+    let m4: Memory | undefined;
+    let versionAfterHistory = versionAfterLatency;
+    if (HISTORY > versionAfterLatency) {
+      console.error(`history: up to ${HISTORY} moves per game on ${LATENCY_SOCKETS} sockets …`);
+      history = await closedLoop(lSockets, 0, HISTORY_MAX_SECONDS * 1000, new CpuWindow(server, db), (s) => {
+        return s.version >= HISTORY;
+      });
+      load.push(loadavg());
+      m4 = await memory(server, inspector);
+      versionAfterHistory = lSockets.reduce((a, s) => a + s.version, 0) / lSockets.length;
+    }
+
+    // 4. Optional CPU profile of the throughput loop (first SOCKETS latency sockets).
+    let profileLines: string[] = [];
+    if (PROFILE && inspector) {
+      console.error(
+        `profile: ${PROFILE_SECONDS} s closed loop on ${Math.min(SOCKETS, lSockets.length)} sockets …`,
+      );
+      await inspector.call('Profiler.enable');
+      await inspector.call('Profiler.setSamplingInterval', { interval: 500 });
+      await inspector.call('Profiler.start');
+      const profiled = await closedLoop(lSockets.slice(0, SOCKETS), 0, PROFILE_SECONDS * 1000, undefined);
+      const { profile } = await inspector.call<{ profile: CpuProfile }>('Profiler.stop');
+      const file = join(tmpdir(), `klondike-server-bench-${Date.now()}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      profileLines = [
+        `### CPU profile of the server (${PROFILE_SECONDS} s closed loop, ${Math.min(SOCKETS, lSockets.length)} sockets, ${int(profiled.rate)} moves/s under the profiler)`,
+        '',
+        `Saved as \`${file}\` (open in Chrome DevTools → Performance).`,
+        '',
+        ...summariseProfile(profile),
+      ];
+    }
+
+    for (const s of lSockets) {
+      s.close();
+      sockets.delete(s);
+    }
+
+    // Persistence check: every acknowledged move is a row of the schema's Move table.
+    const rows = await db.query<{ n: string }>(`SELECT count(*) AS n FROM "${schema}"."Move"`);
+    const persisted = Number(rows.rows[0]?.n ?? NaN);
+    load.push(loadavg());
+
+    // ---------- report ----------
+    const perGame = (a: Memory, b: Memory, key: 'rss' | 'heap'): number =>
+      (b[key] - a[key]) / LATENCY_SOCKETS;
+    const memFinal = m4 ?? m3;
+    const versionFinal = m4 ? versionAfterHistory : versionAfterLatency;
+    const memHeapPerGame = perGame(m0, memFinal, 'heap');
+    const memRssPerGame = perGame(m0, memFinal, 'rss');
+    const memVerdictValue = Number.isNaN(memHeapPerGame) ? memRssPerGame : memHeapPerGame;
+    const ok = (pass: boolean): string => (pass ? 'OK' : 'BELOW');
+    const cpu = cpus()[0]?.model ?? '?';
+    const loads = load.map((l) => (l[0] as number).toFixed(2)).join(' → ');
+    const lines: string[] = [
+      `Run on ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}: ${availableParallelism()} cores (nproc), ${cpu}, ` +
+        `node ${process.version}, PostgreSQL ${pgSetting('server_version')} on 127.0.0.1 ` +
+        `(synchronous_commit ${pgSetting('synchronous_commit')}, fsync ${pgSetting('fsync')}), git ${gitHead()}.`,
+      `1-minute load average (start → after each phase → end): ${loads}. The load generator runs on the same ` +
+        `machine; any other work running there competes for the same cores.`,
+      '',
+      ...table(
+        ['budget (PRODUCT.md)', 'measured', 'verdict'],
+        [
+          [
+            `validated, persisted moves over WebSocket ≥ ${int(BUDGET.movesPerSecond)}/s`,
+            `${int(throughput.rate)} moves/s (${SOCKETS} sockets, closed loop)`,
+            ok(throughput.rate >= BUDGET.movesPerSecond),
+          ],
+          [
+            `p99 round trip ≤ ${BUDGET.p99Ms} ms at ${int(RATE)} moves/s, ${int(LATENCY_SOCKETS)} sockets open`,
+            `p99 ${ms(quantile(latency.rtt, 0.99))} ms (${int(latency.rate)} moves/s achieved)`,
+            ok(quantile(latency.rtt, 0.99) <= BUDGET.p99Ms && latency.rate >= 0.95 * RATE),
+          ],
+          [
+            `memory per live game (socket + state + history) ≤ ${BUDGET.bytesPerGame / 1024} KB`,
+            `${kb(memHeapPerGame)} heap + external, ${kb(memRssPerGame)} RSS (${versionFinal.toFixed(0)} moves of history)`,
+            ok(memVerdictValue <= BUDGET.bytesPerGame),
+          ],
+        ],
+      ),
+      '',
+      '### Round trips (ms: a move frame sent → its own `state` frame received)',
+      '',
+      ...table(
+        ['phase', 'sockets', 'moves/s', 'moves', 'p50', 'p95', 'p99', 'max', 'errors'],
+        [
+          [
+            'throughput (closed loop)',
+            int(SOCKETS),
+            int(throughput.rate),
+            int(throughput.acked),
+            ms(quantile(throughput.rtt, 0.5)),
+            ms(quantile(throughput.rtt, 0.95)),
+            ms(quantile(throughput.rtt, 0.99)),
+            ms(throughput.rtt.at(-1) ?? NaN),
+            String(throughput.errors),
+          ],
+          [
+            `latency (open loop, ${int(RATE)}/s)`,
+            int(LATENCY_SOCKETS),
+            int(latency.rate),
+            int(latency.acked),
+            ms(quantile(latency.rtt, 0.5)),
+            ms(quantile(latency.rtt, 0.95)),
+            ms(quantile(latency.rtt, 0.99)),
+            ms(latency.rtt.at(-1) ?? NaN),
+            String(latency.errors),
+          ],
+          [
+            'latency, from the scheduled send time',
+            int(LATENCY_SOCKETS),
+            '',
+            '',
+            ms(quantile(latency.fromSchedule, 0.5)),
+            ms(quantile(latency.fromSchedule, 0.95)),
+            ms(quantile(latency.fromSchedule, 0.99)),
+            ms(latency.fromSchedule.at(-1) ?? NaN),
+            '',
+          ],
+          ...(history
+            ? [
+                [
+                  `history (closed loop, to ${HISTORY} moves/game)`,
+                  int(LATENCY_SOCKETS),
+                  int(history.rate),
+                  int(history.acked),
+                  ms(quantile(history.rtt, 0.5)),
+                  ms(quantile(history.rtt, 0.95)),
+                  ms(quantile(history.rtt, 0.99)),
+                  ms(history.rtt.at(-1) ?? NaN),
+                  String(history.errors),
+                ],
+              ]
+            : []),
+        ],
+      ),
+      '',
+      `Open loop: ${int(RATE)} moves/s in total, each socket every ${ms((1000 * LATENCY_SOCKETS) / RATE)} ms; ` +
+        `client send lag p99 ${ms(latency.sendLagP99)} ms; slots that found their socket's last move ` +
+        `unanswered (sent once it was answered): ${int(latency.backlogged)}, of which ${int(latency.unsent)} were still ` +
+        `waiting at the end and dropped. Round trips count from the actual send. Warm-up ${WARMUP_SECONDS} s before each measured ${SECONDS} s` +
+        (history ? `; the history phase ran ${history.seconds.toFixed(1)} s.` : '.'),
+      '',
+      '### CPU during the measured windows (% of one core; machine: % of all cores, other work included)',
+      '',
+      ...table(
+        [
+          'phase',
+          'server process',
+          'its Postgres backends',
+          'load generator',
+          'machine',
+          'server CPU ms/move',
+          'Postgres CPU ms/move',
+          'server writes / reads per move',
+        ],
+        [
+          cpuRow('throughput', throughput.cpu, throughput.rate, throughput.acked),
+          cpuRow('latency', latency.cpu, latency.rate, latency.acked),
+          ...(history ? [cpuRow('history', history.cpu, history.rate, history.acked)] : []),
+        ],
+      ),
+      '',
+      `### Memory of the server process (${int(LATENCY_SOCKETS)} games; heap = heapUsed + external after a forced GC)`,
+      '',
+      ...table(
+        ['point', 'RSS', 'heap + external', 'Δ RSS / game', 'Δ heap / game'],
+        [
+          ['started (before any game)', mb(startedRss), '', '', ''],
+          ['after throughput phase (baseline)', mb(m0.rss), mb(m0.heap), '', ''],
+          [
+            'games created over REST, no socket',
+            mb(m1.rss),
+            mb(m1.heap),
+            kb(perGame(m0, m1, 'rss')),
+            kb(perGame(m0, m1, 'heap')),
+          ],
+          [
+            '+ one socket each, subscribed',
+            mb(m2.rss),
+            mb(m2.heap),
+            kb(perGame(m0, m2, 'rss')),
+            kb(perGame(m0, m2, 'heap')),
+          ],
+          [
+            `+ latency run (${versionAfterLatency.toFixed(1)} moves/game)`,
+            mb(m3.rss),
+            mb(m3.heap),
+            kb(perGame(m0, m3, 'rss')),
+            kb(perGame(m0, m3, 'heap')),
+          ],
+          ...(m4
+            ? [
+                [
+                  `+ history (${versionAfterHistory.toFixed(1)} moves/game)`,
+                  mb(m4.rss),
+                  mb(m4.heap),
+                  kb(perGame(m0, m4, 'rss')),
+                  kb(perGame(m0, m4, 'heap')),
+                ],
+              ]
+            : []),
+        ],
+      ),
+      '',
+      `Δ RSS would be an upper bound (it includes socket buffers and heap the GC keeps reserved), but V8 grows ` +
+        `and shrinks its heap with the allocation rate, so RSS swings by tens of MB between points (a negative Δ ` +
+        `means it fell), i.e. tens of KB per game at ${int(LATENCY_SOCKETS)} games: read it as noise bounds. ` +
+        `Δ heap counts the live objects the games add and is the figure the verdict uses.`,
+      '',
+      `Persistence: ${int(persisted)} \`Move\` rows in the schema for ${int(totalAcked)} acknowledged moves ` +
+        `(${persisted === totalAcked ? 'equal' : 'DIFFERENT'}); error frames: ${
+          errorCodes.size === 0 ? 'none' : [...errorCodes].map(([c, n]) => `${c} ${n}`).join(', ')
+        }; ${validated} frames checked against ServerFrameSchema.`,
+      ...(profileLines.length > 0 ? ['', ...profileLines] : []),
+    ];
+    if (persisted !== totalAcked) process.exitCode = 1;
+    return lines;
+  } finally {
+    closing = true;
+    for (const s of sockets) s.close();
+    sockets.clear();
+    inspector?.close();
+    if (server) await stopServer(server);
+    running = undefined;
+    try {
+      await db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      createdSchema = undefined;
+    } finally {
+      await db.end();
+    }
+  }
+}
+
+/** After a failure: sockets closed, server stopped, schema dropped (main's own `finally` may be stuck). */
+async function emergencyStop(): Promise<void> {
+  closing = true;
+  for (const s of sockets) s.close();
+  if (running) await stopServer(running);
+  if (createdSchema === undefined) return;
+  const db = new pg.Client({ connectionString: withoutSchema(DATABASE_URL) });
+  try {
+    await db.connect();
+    await db.query(`DROP SCHEMA IF EXISTS "${createdSchema}" CASCADE`);
+    createdSchema = undefined;
+  } finally {
+    await db.end();
+  }
+}
+
+const timeout = setTimeout(() => {
+  console.error(`the benchmark did not finish within ${TIMEOUT_SECONDS} s: stopping`);
+  fail(new Error('timed out'));
+}, TIMEOUT_SECONDS * 1000);
+
+process.once('SIGINT', () => fail(new Error('interrupted')));
+process.once('SIGTERM', () => fail(new Error('terminated')));
+
+const aborted = new Promise<never>((_, rej) => {
+  failure = rej;
+});
+const run = main();
+try {
+  const lines = await Promise.race([run, aborted]);
+  const text = lines.join('\n');
+  console.log(text);
+  if (WRITE) {
+    const file = join(SERVER_DIR, 'BENCHMARKS.md');
+    writeFileSync(
+      file,
+      [
+        '# Server benchmarks',
+        '',
+        'Written by `BENCH_WRITE=1 pnpm bench:server` (apps/server/bench/server.bench.ts): the server runs as a',
+        'child process on 127.0.0.1 against Postgres; each socket plays its own classic-draw1 game with `draw` /',
+        '`recycle` moves (validated by the rules package, committed to Postgres, answered with a `state` frame).',
+        '',
+        text,
+        '',
+      ].join('\n'),
+    );
+    console.error(`written to ${file}`);
+  }
+} catch (e) {
+  console.error(e instanceof Error ? (e.stack ?? e.message) : e);
+  if (running) console.error(`server output:\n${running.output().slice(-4000)}`);
+  process.exitCode = 1;
+  await emergencyStop().catch((err: unknown) => console.error('cleanup failed:', err));
+} finally {
+  clearTimeout(timeout);
+}
+process.exit();
