@@ -4,18 +4,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ServerFrameSchema, type ServerFrame } from '@klondike/protocol';
-import {
-  type Card,
-  type Deal,
-  FOUNDATION_PILES,
-  type FoundationPileId,
-  type TableauPileId,
-  type Move,
-  SUIT_INDEX,
-  TABLEAU_PILES,
-  formatDeal,
-  parseCard,
-} from '@klondike/rules';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { describe } from 'vitest';
@@ -124,76 +112,6 @@ export async function testApp(db: TestDatabase, options: BuildAppOptions = {}): 
 
 /** A seeded PRNG of floats in [0, 1) (the rules package's test generator). */
 export { testRandom as prng } from '@klondike/rules/testing';
-
-function card(code: string): Card {
-  const c = parseCard(code);
-  if (c === undefined) throw new Error(`bad card ${code}`);
-  return c;
-}
-
-const RANKS = 'A23456789TJQK';
-const suitRun = (suit: string, from: number, to: number): string[] =>
-  Array.from({ length: to - from + 1 }, (_, i) => `${RANKS[from - 1 + i]}${suit}`);
-
-/**
- * A deal that simple moves win, under draw 1 and draw 3 alike.
- * Stock (24 cards): AC…KC, AD…JD in eight triples, each triple dealt in reverse so that drawing it (three
- * single draws, or one draw of three) leaves its lowest card on top of the waste: play the three to the
- * foundations. Tableau (28 cards): QD KD AH…KH AS…KS, pile t1 takes the first, t2 the next two, …, each
- * pile holding its cards so that the next one needed is on top (turned up when the one above leaves).
- */
-export function winningDeal(): Deal {
-  const stockOrder = [...suitRun('C', 1, 13), ...suitRun('D', 1, 11)];
-  const stock: string[] = [];
-  for (let i = 0; i < 24; i += 3) stock.push(...stockOrder.slice(i, i + 3).reverse());
-  const tableauSeq = ['QD', 'KD', ...suitRun('H', 1, 13), ...suitRun('S', 1, 13)];
-  // piles[i] listed top → bottom; convert to deal order (round r deals position r of piles r..6).
-  const piles: string[][] = [];
-  let k = 0;
-  for (let i = 0; i < 7; i++) {
-    piles.push(tableauSeq.slice(k, k + i + 1));
-    k += i + 1;
-  }
-  const deal: string[] = [];
-  for (let r = 0; r < 7; r++) {
-    for (let i = r; i < 7; i++) {
-      const pile = piles[i] as string[];
-      deal.push(pile[pile.length - 1 - r] as string); // position r from the bottom
-    }
-  }
-  deal.push(...stock);
-  return deal.map(card);
-}
-
-/** The deal of `winningDeal` in public notation. */
-export function winningDealText(): string {
-  return formatDeal(winningDeal());
-}
-
-const toFoundation = (from: TableauPileId | 'waste', code: string): Move => ({
-  type: 'move',
-  from,
-  to: FOUNDATION_PILES[SUIT_INDEX[card(code)] as number] as FoundationPileId,
-  count: 1,
-});
-
-/** The winning line of `winningDeal` for draw 1 or draw 3 (76 or 60 moves). */
-export function winningLine(draw: 1 | 3): Move[] {
-  const moves: Move[] = [];
-  const stockOrder = [...suitRun('C', 1, 13), ...suitRun('D', 1, 11)];
-  for (let i = 0; i < 24; i += 3) {
-    for (let d = 0; d < (draw === 1 ? 3 : 1); d++) moves.push({ type: 'draw' });
-    for (const code of stockOrder.slice(i, i + 3)) moves.push(toFoundation('waste', code));
-  }
-  const tableauSeq = ['QD', 'KD', ...suitRun('H', 1, 13), ...suitRun('S', 1, 13)];
-  let k = 0;
-  for (let i = 0; i < 7; i++) {
-    for (const code of tableauSeq.slice(k, k + i + 1))
-      moves.push(toFoundation(TABLEAU_PILES[i] as TableauPileId, code));
-    k += i + 1;
-  }
-  return moves;
-}
 
 /** Every `"XX"` card code (quoted, as JSON writes it) of `hidden` that occurs in `text`. */
 export function leakedCards(text: string, hidden: readonly string[]): string[] {

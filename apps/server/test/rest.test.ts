@@ -12,7 +12,8 @@ import { CARD_CODES, MAX_DEAL_NUMBER, PRESETS, dealFromNumber, formatDeal, type 
 import type { FastifyInstance } from 'fastify';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeEachDatabase, testApp, winningDealText } from './helpers.js';
+import { winnableDeal } from '@klondike/rules/testing';
+import { describeEachDatabase, testApp } from './helpers.js';
 
 type Game = ReturnType<typeof GameResponseSchema.parse>;
 
@@ -91,11 +92,12 @@ describeEachDatabase('REST API', (db) => {
     });
 
     it('201 with an explicit deal (52 codes), preset and option overrides (preset null once overridden)', async () => {
-      const g = await create({ deal: winningDealText(), preset: 'vegas-draw3' });
+      const deal = winnableDeal(3);
+      const g = await create({ deal, preset: 'vegas-draw3' });
       expect(g.preset).toBe('vegas-draw3');
       expect(g.dealNumber).toBeNull();
       expect(g.view.score).toBe(-52);
-      expect(g.view.tableau[0]?.faceUp).toEqual(['QD']);
+      expect(g.view.tableau[0]?.faceUp).toEqual([deal.split(' ')[0]]); // R2: card 1 is t1's face-up card
       const o = await create({ dealNumber: 3, preset: 'classic-draw3', options: { timed: false } });
       expect(o.preset).toBeNull();
       expect(o.view.options).toEqual({ ...PRESETS['classic-draw3'], timed: false });
@@ -108,7 +110,7 @@ describeEachDatabase('REST API', (db) => {
         await app.inject({
           method: 'POST',
           url: '/api/games',
-          payload: { deal: winningDealText(), dealNumber: 1 },
+          payload: { deal: winnableDeal(1), dealNumber: 1 },
         }),
         400,
         'bad-request',
@@ -119,7 +121,7 @@ describeEachDatabase('REST API', (db) => {
         'bad-request',
       );
       expect(bad.error.message).toMatch(/52/);
-      const dup = winningDealText().replace('KS', 'QS');
+      const dup = winnableDeal(1).replace('KS', 'QS');
       expectError(
         await app.inject({ method: 'POST', url: '/api/games', payload: { deal: dup } }),
         400,
@@ -226,7 +228,7 @@ describeEachDatabase('REST API', (db) => {
     });
 
     it('422 illegal-move with the rules reason and the version; the game is unchanged', async () => {
-      const g = await create({ deal: winningDealText() });
+      const g = await create({ deal: winnableDeal(1) });
       const r = await app.inject({
         method: 'POST',
         url: `/api/games/${g.id}/moves`,

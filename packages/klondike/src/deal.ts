@@ -22,7 +22,7 @@
  * The golden tests in `test/deal.test.ts` pin several deal numbers, so any change of algorithm fails a test;
  * a new algorithm must get a new version number, never replace this one.
  */
-import { type Card, type CardCode, cardCode, parseCard } from './cards.js';
+import { type Card, cardCode, parseCard } from './cards.js';
 import { type Result, err, ok } from './result.js';
 
 /** Version of the documented shuffle algorithm above. */
@@ -150,9 +150,4 @@ export function parseDeal(text: string): Result<Deal, DealError> {
 /** Writes a deal in the public notation (52 codes separated by single spaces). */
 export function formatDeal(deal: Deal): string {
   return deal.map((c) => cardCode(c)).join(' ');
-}
-
-/** The deal's cards as codes. */
-export function dealCodes(deal: Deal): CardCode[] {
-  return deal.map((c) => cardCode(c));
 }

@@ -103,11 +103,6 @@ export function isOver(state: GameState): boolean {
   return state.resigned || isWon(state);
 }
 
-/** True when the game has ended for good or is blocked: won, resigned or blocked (R12, R13). */
-export function isFinished(state: GameState): boolean {
-  return gameStatus(state) !== 'playing';
-}
-
 function redealsLeft(state: GameState): number | null {
   const limit = state.options.redeals;
   return limit === null ? null : Math.max(0, limit - state.recycles);

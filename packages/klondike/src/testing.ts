@@ -2,8 +2,8 @@
  * Test fixtures shared by the rules, server and web tests (import from `@klondike/rules/testing`).
  * Pure, like the rest of the package.
  */
-import { type Card, RANK, SUIT_INDEX, cardCode, makeCard } from './cards.js';
-import { type Deal, dealRandom, formatDeal } from './deal.js';
+import { type Card, makeCard } from './cards.js';
+import { type Deal, dealRandom, formatDeal, parseDeal } from './deal.js';
 import { applyMove, gameStatus, legalMoves, newGame } from './game.js';
 import type { Move } from './moves.js';
 import type { GameOptions } from './options.js';
@@ -59,14 +59,14 @@ export function greedyLine(start: GameState, maxMoves = 500): { moves: Move[]; e
   return { moves, end: state };
 }
 
-/** A winning line for `winnableDeal(options.draw)` under `options`. */
-export function winningLine(deal: Deal, options: GameOptions): Move[] {
-  return greedyLine(newGame(deal, options)).moves;
-}
-
-/** Debug text of a card list (codes, rank-suit), for test messages. */
-export function describeCards(cards: readonly Card[]): string {
-  return cards.map((c) => `${cardCode(c)}(${RANK[c]}${SUIT_INDEX[c]})`).join(' ');
+/**
+ * A winning line for `winnableDeal(options.draw)` under `options` (greedy play: foundation moves, draws).
+ * Errors: throws when the fixture deal does not parse (a bug in this module).
+ */
+export function winningLine(options: GameOptions): Move[] {
+  const deal = parseDeal(winnableDeal(options.draw));
+  if (!deal.ok) throw new Error(deal.error.message);
+  return greedyLine(newGame(deal.value, options)).moves;
 }
 
 /**
