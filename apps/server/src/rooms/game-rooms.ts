@@ -703,12 +703,13 @@ export class GameRooms {
     frame: ServerFrame & { type: 'state' },
     origin: WriteOrigin | undefined,
   ): void {
-    const text = JSON.stringify(frame);
-    for (const s of room.subscribers) if (s !== origin?.subscriber) s.send(text);
+    // Serialised at most once for everyone else (often nobody: the mover is the only subscriber).
+    let text: string | undefined;
+    for (const s of room.subscribers) if (s !== origin?.subscriber) s.send((text ??= JSON.stringify(frame)));
     if (origin) {
       const own: ServerFrame =
         origin.requestId === undefined ? frame : { ...frame, requestId: origin.requestId };
-      origin.subscriber.send(own === frame ? text : JSON.stringify(own));
+      origin.subscriber.send(own === frame ? (text ?? JSON.stringify(frame)) : JSON.stringify(own));
     }
   }
 
