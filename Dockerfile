@@ -18,8 +18,9 @@ RUN pnpm install --frozen-lockfile
 
 COPY packages ./packages
 COPY apps ./apps
-# Regenerate Prisma Client now that every source is in place, then build the web client (apps/web/dist).
-RUN node scripts/prisma-generate.mjs && pnpm --filter @klondike/web build
+# Regenerate Prisma Client now that every source is in place, then build the web client (apps/web/dist)
+# and the server (apps/server/dist: plain JavaScript, no TypeScript loader at run time).
+RUN node scripts/prisma-generate.mjs && pnpm --filter @klondike/web build && pnpm --filter @klondike/server build
 
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
@@ -28,5 +29,5 @@ ENV NODE_ENV=production \
 VOLUME ["/data"]
 EXPOSE 3000
 WORKDIR /app/apps/server
-# node runs the server directly (one process: SIGTERM reaches it and it shuts down cleanly).
-CMD ["node", "--import", "tsx", "src/main.ts"]
+# node runs the built server directly (one process: SIGTERM reaches it and it shuts down cleanly).
+CMD ["node", "--enable-source-maps", "dist/main.js"]

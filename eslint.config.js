@@ -12,6 +12,7 @@ export default tseslint.config(
       '**/.data/**',
       '**/.test-data/**',
       'apps/server/src/generated/**',
+      'packages/client/src/generated/**',
     ],
   },
   js.configs.recommended,

@@ -1,6 +1,6 @@
 // Runs `prisma generate` offline. Prisma 7's CLI wants a schema-engine binary before any command; generate
 // never runs it, so pointing PRISMA_SCHEMA_ENGINE_BINARY at any existing file (node itself) is enough.
-// See ../shared/spec/PRODUCT.md, "Build-environment facts".
+// See "Migrations" in docs/architecture.md.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';

@@ -1,7 +1,8 @@
 /**
  * `buildApp`: the whole server as a Fastify plugin tree, without `listen` (main.ts listens; tests inject).
  *
- * Plugins, in order: config → db → auth → game-rooms → rate-limit → solver → daily → races → websocket →
+ * Plugins, in order: config → security → db → auth → fair-play → game-rooms → rate-limit → solver → daily → races →
+ * maintenance → websocket →
  * swagger → web-client → routes.
  * A global error handler turns every failure into `{"error":{"code","message",...}}` with protocol's
  * API_ERROR_STATUS; the not-found handler answers /api paths with 404 `not-found` and serves the web
@@ -9,6 +10,8 @@
  */
 import Fastify, {
   type FastifyError,
+  type FastifyHttpOptions,
+  type RawServerDefault,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
@@ -20,20 +23,26 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import { type AppConfig, loadConfig } from './config.js';
-import { ApiError, errorBody } from './errors.js';
+import { RETRY_AFTER_SECONDS } from './db/availability.js';
+import { apiErrorOf, errorBody } from './errors.js';
+import { LOG_REDACT_PATHS, logSerializers } from './http/logging.js';
 import { authPlugin } from './plugins/auth.js';
 import { configPlugin } from './plugins/config.js';
 import { dailyPlugin } from './plugins/daily.js';
 import { dbPlugin } from './plugins/db.js';
+import { fairPlayPlugin } from './plugins/fair-play.js';
+import { maintenancePlugin } from './plugins/maintenance.js';
 import { racesPlugin } from './plugins/races.js';
 import { gameRoomsPlugin } from './plugins/game-rooms.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
+import { securityPlugin } from './plugins/security.js';
 import { solverPlugin } from './plugins/solver.js';
 import { hasWebClient, staticPlugin } from './plugins/static.js';
 import { swaggerPlugin } from './plugins/swagger.js';
 import { websocketPlugin } from './plugins/websocket.js';
 import { dailyRoutes } from './routes/daily.js';
 import { gameRoutes } from './routes/games.js';
+import { healthRoutes } from './routes/health.js';
 import { playerRoutes } from './routes/players.js';
 import { raceRoutes } from './routes/races.js';
 import { solveRoutes } from './routes/solve.js';
@@ -48,6 +57,8 @@ export interface BuildAppOptions {
   readonly config?: Partial<AppConfig>;
   /** Migrations folder (default: the repository's prisma/migrations). */
   readonly migrationsDir?: string;
+  /** Where log lines go (default: stdout); tests read them to check that no hidden deal is logged. */
+  readonly logStream?: { write(line: string): void };
   /** Server clock override in ms since the epoch (tests). */
   readonly now?: () => number;
 }
@@ -65,11 +76,19 @@ function statusOf(e: unknown): number | undefined {
 }
 
 /**
- * The global error handler: ApiError as is; zod/Fastify validation and malformed bodies as 400
+ * The global error handler: ApiError as is; an unreachable database as 503 `unavailable` with Retry-After; zod/Fastify validation and malformed bodies as 400
  * `bad-request`; rate limiting as 429 `rate-limited`; everything else as 500 `internal` (logged).
  */
 function handleError(error: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (error instanceof ApiError) return reply.code(error.status).send(error.toBody());
+  const known = apiErrorOf(error);
+  if (known?.code === 'unavailable') {
+    req.log.warn({ err: error }, 'database unreachable');
+    return reply.code(known.status).header('retry-after', String(RETRY_AFTER_SECONDS)).send(known.toBody());
+  }
+  // Shed load: tell the client when to come back (the queue drains within a second at capacity).
+  if (known?.code === 'overloaded')
+    return reply.code(known.status).header('retry-after', '1').send(known.toBody());
+  if (known) return reply.code(known.status).send(known.toBody());
   if (hasZodFastifySchemaValidationErrors(error)) {
     const where = error.validationContext ?? 'request';
     const issues = error.validation
@@ -100,11 +119,27 @@ function handleError(error: unknown, req: FastifyRequest, reply: FastifyReply): 
  */
 export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const config: AppConfig = { ...loadConfig(options.env ?? process.env), ...options.config };
-  const app = Fastify({
-    logger: { level: config.logLevel },
+  const options_: FastifyHttpOptions<RawServerDefault> = {
+    logger: {
+      level: config.logLevel,
+      serializers: logSerializers,
+      redact: LOG_REDACT_PATHS,
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
+    // A hop count trusts that many proxies in front of us (as proxy-addr reads a number).
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (
+            (hops: number) => (_address: string, hop: number) =>
+              hop < hops
+          )(config.trustProxy)
+        : config.trustProxy,
     bodyLimit: BODY_LIMIT,
     forceCloseConnections: true,
-  });
+    // Opening the database may create it first (PGlite's initdb, migrations): seconds on a busy small box.
+    pluginTimeout: 120_000,
+  };
+  const app = Fastify(options_);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(handleError);
@@ -120,19 +155,23 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   });
 
   await app.register(configPlugin, { config, ...(options.now ? { now: options.now } : {}) });
+  await app.register(securityPlugin);
   await app.register(
     dbPlugin,
     options.migrationsDir !== undefined ? { migrationsDir: options.migrationsDir } : {},
   );
   await app.register(authPlugin);
+  await app.register(fairPlayPlugin);
   await app.register(gameRoomsPlugin);
   await app.register(rateLimitPlugin);
   await app.register(solverPlugin);
   await app.register(dailyPlugin);
   await app.register(racesPlugin);
+  await app.register(maintenancePlugin);
   await app.register(websocketPlugin);
   await app.register(swaggerPlugin);
   await app.register(staticPlugin);
+  await app.register(healthRoutes);
   await app.register(gameRoutes);
   await app.register(solveRoutes);
   await app.register(playerRoutes);

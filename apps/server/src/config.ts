@@ -26,16 +26,37 @@ export interface AppConfig {
   readonly dataDir: string;
   /** Logger level (env LOG_LEVEL, default info). */
   readonly logLevel: (typeof LOG_LEVELS)[number];
+  /**
+   * Which proxies to believe about the client's address and protocol (env TRUST_PROXY): `false` (default:
+   * the socket's peer is the client), `true` (any), a hop count (`1`: the nearest proxy), or a comma-separated
+   * list of addresses/CIDRs. Rate limits key on the client address, so behind a proxy this must be set or
+   * every user shares one bucket.
+   */
+  readonly trustProxy: boolean | number | string[];
   /** HTTP requests per client per window (env RATE_LIMIT_MAX, default 600); 0 turns rate limiting off. */
   readonly rateLimitMax: number;
   /** Rate-limit window in ms (env RATE_LIMIT_WINDOW_MS, default 60000). */
   readonly rateLimitWindowMs: number;
+  /**
+   * HTTP requests per bot token per window (env BOT_RATE_LIMIT_MAX, default 300): each bot account has this
+   * limit of its own, on top of its client address's. Off with the rest of rate limiting (RATE_LIMIT_MAX=0).
+   */
+  readonly botRateLimitMax: number;
   /** WebSocket frames per connection per second before `rate-limited` error frames (env WS_FRAMES_PER_SECOND, default 200; 0 = off). */
   readonly wsFramesPerSecond: number;
+  /** Games one WebSocket connection may be subscribed to at once (env WS_MAX_SUBSCRIPTIONS, default 16). */
+  readonly wsMaxSubscriptions: number;
+  /** `auth` frames one WebSocket connection may send (env WS_MAX_AUTH_ATTEMPTS, default 5). */
+  readonly wsMaxAuthAttempts: number;
   /** Built web client served at / (env WEB_DIST, default apps/web/dist); ignored when the folder does not exist. */
   readonly webDist: string;
   /** Most games kept in memory (env MAX_LIVE_GAMES, default 10000); idle games without subscribers are evicted first. */
   readonly maxLiveGames: number;
+  /**
+   * Moves (and undos, resignations) admitted and not yet committed before new ones are refused with
+   * `overloaded` (WebSocket error frame; REST 503 with Retry-After) (env COMMIT_QUEUE, default 256).
+   */
+  readonly commitQueue: number;
   /** Solver worker threads (env SOLVER_THREADS, default cores − 1, at least 1). */
   readonly solverThreads: number;
   /** Cap on a POST /api/solve time limit, ms (env SOLVE_MAX_MS, default 10000). */
@@ -44,6 +65,11 @@ export interface AppConfig {
   readonly hintTimeMs: number;
   /** Solve and hint requests per client per minute (env SOLVE_RATE_MAX, default 30; 0 = no extra limit). */
   readonly solveRateMax: number;
+  /**
+   * Solver jobs one client (address or player) may have waiting or running at once; more get 503
+   * solver-busy (env SOLVER_JOBS_PER_CLIENT, default 2).
+   */
+  readonly solverJobsPerClient: number;
   /** Solver jobs waiting for a thread before new ones get 503 solver-busy (env SOLVER_QUEUE, default 64). */
   readonly solverQueue: number;
   /**
@@ -64,6 +90,12 @@ export interface AppConfig {
   readonly dailySchedule: boolean;
   /** Players one client may create per hour (env PLAYER_CREATE_RATE_MAX, default 10; 0 = no extra limit). */
   readonly playerCreateRateMax: number;
+  /** Unfinished anonymous games untouched this many days are deleted (env GAME_RETENTION_DAYS, default 30; 0 = keep). */
+  readonly gameRetentionDays: number;
+  /** A race lobby nobody starts within this many ms is closed as abandoned (env RACE_LOBBY_TTL_MS, default 2 h). */
+  readonly raceLobbyTtlMs: number;
+  /** How often the maintenance job runs, ms (env MAINTENANCE_TICK_MS, default 10 min; 0 = never). */
+  readonly maintenanceTickMs: number;
   /** Countdown of a race, ms: every racer's game is created at its end (env RACE_COUNTDOWN_MS, default 3000). */
   readonly raceCountdownMs: number;
   /** A racer away (no race socket) this long during a race forfeits, ms (env RACE_AWAY_FORFEIT_MS, default 60000). */
@@ -94,11 +126,32 @@ const EnvSchema = z.object({
   ),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./.data')),
   LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(LOG_LEVELS).default('info')),
+  TRUST_PROXY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default('false')
+      .transform((v): boolean | number | string[] => {
+        if (v === 'true' || v === 'false') return v === 'true';
+        if (/^\d+$/.test(v)) return Number(v);
+        return v
+          .split(',')
+          .map((a) => a.trim())
+          .filter((a) => a.length > 0);
+      })
+      .refine((v) => !Array.isArray(v) || v.every((a) => /^[0-9a-fA-F.:/]+$/.test(a)), {
+        message: 'TRUST_PROXY is true, false, a hop count or a comma-separated list of addresses/CIDRs',
+      }),
+  ),
   RATE_LIMIT_MAX: z.coerce.number().int().min(0).default(600),
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1).default(60_000),
+  BOT_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(300),
   WS_FRAMES_PER_SECOND: z.coerce.number().int().min(0).default(200),
+  WS_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).max(1000).default(16),
+  WS_MAX_AUTH_ATTEMPTS: z.coerce.number().int().min(1).max(1000).default(5),
   WEB_DIST: z.preprocess(emptyToUndefined, z.string().default(DEFAULT_WEB_DIST)),
   MAX_LIVE_GAMES: z.coerce.number().int().min(1).default(10_000),
+  COMMIT_QUEUE: z.coerce.number().int().min(1).default(256),
   SOLVER_THREADS: z.coerce
     .number()
     .int()
@@ -109,6 +162,7 @@ const EnvSchema = z.object({
   HINT_TIME_MS: z.coerce.number().int().min(1).max(MAX_SOLVE_TIME_MS).default(3_000),
   SOLVE_RATE_MAX: z.coerce.number().int().min(0).default(30),
   SOLVER_QUEUE: z.coerce.number().int().min(0).default(64),
+  SOLVER_JOBS_PER_CLIENT: z.coerce.number().int().min(1).default(2),
   DAILY_SECRET: z.preprocess(
     emptyToUndefined,
     z.string().min(16, 'DAILY_SECRET needs 16+ characters').optional(),
@@ -118,6 +172,13 @@ const EnvSchema = z.object({
   DAILY_TICK_MS: z.coerce.number().int().min(1000).default(60_000),
   DAILY_SCHEDULE: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
   PLAYER_CREATE_RATE_MAX: z.coerce.number().int().min(0).default(10),
+  GAME_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(30),
+  RACE_LOBBY_TTL_MS: z.coerce
+    .number()
+    .int()
+    .min(60_000)
+    .default(2 * 3_600_000),
+  MAINTENANCE_TICK_MS: z.coerce.number().int().min(0).default(600_000),
   RACE_COUNTDOWN_MS: z.coerce.number().int().min(0).max(60_000).default(3_000),
   RACE_AWAY_FORFEIT_MS: z.coerce.number().int().min(1).default(60_000),
   RACE_RATE_MAX: z.coerce.number().int().min(0).default(30),
@@ -142,22 +203,31 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR.includes('://') ? e.DATA_DIR : resolve(env.INIT_CWD || process.cwd(), e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
     rateLimitMax: e.RATE_LIMIT_MAX,
     rateLimitWindowMs: e.RATE_LIMIT_WINDOW_MS,
+    botRateLimitMax: e.BOT_RATE_LIMIT_MAX,
     wsFramesPerSecond: e.WS_FRAMES_PER_SECOND,
+    wsMaxSubscriptions: e.WS_MAX_SUBSCRIPTIONS,
+    wsMaxAuthAttempts: e.WS_MAX_AUTH_ATTEMPTS,
     webDist: e.WEB_DIST,
     maxLiveGames: e.MAX_LIVE_GAMES,
+    commitQueue: e.COMMIT_QUEUE,
     solverThreads: e.SOLVER_THREADS,
     solveMaxMs: e.SOLVE_MAX_MS,
     hintTimeMs: e.HINT_TIME_MS,
     solveRateMax: e.SOLVE_RATE_MAX,
     solverQueue: e.SOLVER_QUEUE,
+    solverJobsPerClient: e.SOLVER_JOBS_PER_CLIENT,
     dailySecret: e.DAILY_SECRET,
     dailyArchiveDays: e.DAILY_ARCHIVE_DAYS,
     dailySolveMs: e.DAILY_SOLVE_MS,
     dailyTickMs: e.DAILY_TICK_MS,
     dailySchedule: e.DAILY_SCHEDULE === 'on',
     playerCreateRateMax: e.PLAYER_CREATE_RATE_MAX,
+    gameRetentionDays: e.GAME_RETENTION_DAYS,
+    raceLobbyTtlMs: e.RACE_LOBBY_TTL_MS,
+    maintenanceTickMs: e.MAINTENANCE_TICK_MS,
     raceCountdownMs: e.RACE_COUNTDOWN_MS,
     raceAwayForfeitMs: e.RACE_AWAY_FORFEIT_MS,
     raceRateMax: e.RACE_RATE_MAX,

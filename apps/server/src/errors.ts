@@ -4,6 +4,7 @@
  */
 import { API_ERROR_STATUS, type ApiErrorCode, type ErrorBody } from '@klondike/protocol';
 import type { MoveErrorCode } from '@klondike/rules';
+import { isDatabaseUnavailable } from './db/availability.js';
 
 /** Extra fields of an error: the current game version (409, 422) and the rule that refused a move (422). */
 export interface ApiErrorDetails {
@@ -45,4 +46,15 @@ export function errorBody(code: ApiErrorCode, message: string, details: ApiError
       ...(details.reason !== undefined ? { reason: details.reason } : {}),
     },
   };
+}
+
+/**
+ * The ApiError to report for `e`: `e` itself when it is one, 503 `unavailable` when it says the database is
+ * unreachable (db/availability.ts), else undefined (a bug: report 500 `internal` and log it).
+ */
+export function apiErrorOf(e: unknown): ApiError | undefined {
+  if (e instanceof ApiError) return e;
+  if (isDatabaseUnavailable(e))
+    return new ApiError('unavailable', 'the database is unreachable for a moment; retry shortly');
+  return undefined;
 }

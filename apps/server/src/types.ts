@@ -2,9 +2,11 @@
 import type { AppConfig } from './config.js';
 import type { DailyService } from './daily/service.js';
 import type { Database } from './db/database.js';
+import type { DealEmbargo } from './fairness/embargo.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import type { AuthedPlayer } from './players/players.js';
-import type { SolverPool } from './plugins/solver.js';
+import type { PlayerTokenCache } from './players/token-cache.js';
+import type { SolverPool } from './solver/task.js';
 import type { RaceService } from './races/service.js';
 import type { GameRooms } from './rooms/game-rooms.js';
 
@@ -18,14 +20,20 @@ declare module 'fastify' {
     db: Database;
     /** Prisma Client of the open database (plugin `db`). */
     prisma: PrismaClient;
+    /** Players of recently seen bearer tokens (plugin `auth`). */
+    playerTokens: PlayerTokenCache;
     /** The live games (plugin `game-rooms`). */
     rooms: GameRooms;
     /** The solver's worker pool (plugin `solver`). */
     solver: SolverPool;
     /** Daily deals, their schedule and leaderboards (plugin `daily`). */
     daily: DailyService;
+    /** Keyed deal hashes and the deal embargo (plugin `fair-play`). */
+    embargo: DealEmbargo;
     /** Live races (plugin `races`). */
     races: RaceService;
+    /** One round of maintenance: retention and stale lobbies (plugin `maintenance`). */
+    maintenance: () => Promise<{ gamesDeleted: number; lobbiesClosed: number }>;
   }
   interface FastifyRequest {
     /** The player whose bearer token the request carries, or null (plugin `auth`). */

@@ -26,7 +26,6 @@ import {
   CARD_CODES,
   PRESETS,
   applyMove,
-  dealFromNumber,
   formatDeal,
   isWon,
   newGame,
@@ -35,7 +34,7 @@ import {
 } from '@klondike/rules';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { candidateDealNumber } from '../src/daily/generate.js';
+import { candidateDeal } from '../src/daily/generate.js';
 import { WsClient, describeEachDatabase, leakedCards, testApp, wsUrl } from './helpers.js';
 
 const SECRET = 'test-daily-secret-0123456789abcdef';
@@ -142,11 +141,15 @@ describeEachDatabase('daily challenge', (db) => {
   }
 
   it('players are created (201, token once) for the scenario', async () => {
+    // The day before: accounts created on a daily's own date are provisional on its leaderboard.
+    const today = clock;
+    clock = at('2025-03-09');
     for (const name of ['Alice', 'Bob', 'Carol', 'Dave', 'Erin']) {
       const r = await call('POST', '/api/players', { payload: { name } });
       expect(r.statusCode, r.body).toBe(201);
       players[name.toLowerCase()] = PlayerCreatedSchema.parse(r.json());
     }
+    clock = today;
   });
 
   it("GET /api/daily: today's two challenges with public fields only; tomorrow stored but 404; bad dates 400/404", async () => {
@@ -246,13 +249,13 @@ describeEachDatabase('daily challenge', (db) => {
     expect(ErrorBodySchema.parse(undo.json()).error.reason).toBe('undo-off');
     expectError(await call('GET', `/api/games/${id}/deal`, { as: 'alice' }), 403, 'forbidden');
     expectError(await call('GET', `/api/games/${id}/replay`, { as: 'alice' }), 403, 'forbidden');
-    // Practice on the open day: only after the ranked attempt has ended, only with a token.
+    // Practice on the open day: refused to everyone until the day has closed.
     expectError(
       await call('POST', `/api/daily/${DAY1}/classic-draw1/practice`, { as: 'alice' }),
       403,
       'forbidden',
     );
-    expectError(await call('POST', `/api/daily/${DAY1}/classic-draw1/practice`), 401, 'unauthorized');
+    expectError(await call('POST', `/api/daily/${DAY1}/classic-draw1/practice`), 403, 'forbidden');
     expect((await app.prisma.game.findUniqueOrThrow({ where: { id } })).version).toBe(0);
   });
 
@@ -307,7 +310,8 @@ describeEachDatabase('daily challenge', (db) => {
     expect(frame).toEqual({ type: 'leaderboard', date: DAY1, preset: 'classic-draw1', total: 1 });
     const row = await app.prisma.dailyResult.findUniqueOrThrow({ where: { gameId: id } });
     expect(row).toMatchObject({ status: 'won', won: true, moves: moves.length, score: end?.view.score });
-    expect(row.timeMs).toBe((moves.length - 1) * 1000);
+    // The clock started when the attempt was created (the cards were shown), one second before move 1.
+    expect(row.timeMs).toBe(moves.length * 1000);
     expect(end?.view.elapsedMs).toBe(row.timeMs);
     // The attempt is over: no more actions.
     expectError(await call('POST', `/api/games/${id}/resign`, { as: 'alice', payload: {} }), 409, 'conflict');
@@ -315,7 +319,7 @@ describeEachDatabase('daily challenge', (db) => {
     carolTexts.push(...carol.texts);
   });
 
-  it('leaderboard order and pages, around=me, me; practice after the attempt; player pages and all-time', async () => {
+  it('leaderboard order and pages, around=me, me; no practice while open; player pages and all-time', async () => {
     const bobGame = games.bob?.id ?? '';
     clock += 5000;
     expect((await call('POST', `/api/games/${bobGame}/resign`, { as: 'bob', payload: {} })).statusCode).toBe(
@@ -350,27 +354,9 @@ describeEachDatabase('daily challenge', (db) => {
     expectError(await call('GET', `${url}?limit=101`), 400, 'bad-request');
     expectError(await call('GET', `${url}?around=you`), 400, 'bad-request');
 
-    // Practice after the ranked attempt: the same deal, the preset's own options, owned by the player.
-    const p = await call('POST', `/api/daily/${DAY1}/classic-draw1/practice`, { as: 'alice' });
-    expect(p.statusCode, p.body).toBe(201);
-    games.practice = GameResponseSchema.parse(p.json());
-    expect(games.practice).toMatchObject({ preset: 'classic-draw1', dealNumber: null, version: 0 });
-    expect(games.practice.view.options).toEqual(PRESETS['classic-draw1']);
-    expect(games.practice.view.tableau).toEqual(games.bob?.view.tableau);
-    expectError(await call('GET', `/api/games/${games.practice.id}`, { as: 'bob' }), 403, 'forbidden');
-    expectError(await call('GET', `/api/games/${games.practice.id}/deal`, { as: 'alice' }), 403, 'forbidden');
+    // No practice on the open day, even after the ranked attempt has ended (a second account would preview it).
     expectError(
-      await call('POST', `/api/games/${games.practice.id}/moves`, {
-        as: 'bob',
-        payload: { move: { type: 'draw' }, version: 0 },
-      }),
-      403,
-      'forbidden',
-    );
-    const pr = await call('POST', `/api/games/${games.practice.id}/resign`, { as: 'alice', payload: {} });
-    expect(pr.statusCode).toBe(200);
-    expectError(
-      await call('GET', `/api/games/${games.practice.id}/replay`, { as: 'alice' }),
+      await call('POST', `/api/daily/${DAY1}/classic-draw1/practice`, { as: 'alice' }),
       403,
       'forbidden',
     );
@@ -474,12 +460,17 @@ describeEachDatabase('daily challenge', (db) => {
     expect(texts.length).toBeGreaterThan(200);
     for (const preset of ['classic-draw1', 'classic-draw3']) {
       const d = await daily(DAY1, preset);
-      const n = String(d.dealNumber);
+      const key = d.dealKey ?? '';
+      expect(key).toMatch(/^[0-9a-f]{64}$/);
+      const keyB64 = Buffer.from(key, 'hex').toString('base64');
       const lineText = JSON.stringify(d.line);
-      const numberRe = new RegExp(`(?<![0-9])${n}(?![0-9])`);
       for (const t of texts) {
         expect(t.includes(d.deal)).toBe(false);
-        expect(numberRe.test(t), `deal number ${n} in ${t.slice(0, 200)}`).toBe(false);
+        expect(t.includes(key) || t.includes(keyB64), `deal key in ${t.slice(0, 200)}`).toBe(false);
+        expect(/"dealNumber":\s*[0-9]/.test(t), `a deal number in ${t.slice(0, 200)}`).toBe(false);
+        expect(/candidate|seed|dealKey|dealHash/i.test(t), `a deal identifier in ${t.slice(0, 200)}`).toBe(
+          false,
+        );
         expect(t.includes(lineText)).toBe(false);
         expect(t.includes(SECRET)).toBe(false);
       }
@@ -541,9 +532,24 @@ describeEachDatabase('daily challenge', (db) => {
     expect(replay.options).toMatchObject({ undo: false, hints: false });
     expect(replay.steps.map((s) => s.move)).toEqual(reveal.line);
     expect(replay.steps.map((s) => s.atMs)).toEqual(reveal.line.map((_, i) => i * 1000));
-    const practice = ReplaySchema.parse(
-      (await call('GET', `/api/games/${games.practice?.id}/replay`)).json(),
+    // Practice opens once the day has closed: the same deal, the preset's own options, owned by the player.
+    const p = await call('POST', `/api/daily/${DAY1}/classic-draw1/practice`, { as: 'alice' });
+    expect(p.statusCode, p.body).toBe(201);
+    games.practice = GameResponseSchema.parse(p.json());
+    expect(games.practice).toMatchObject({ preset: 'classic-draw1', dealNumber: null, version: 0 });
+    expect(games.practice.view.options).toEqual(PRESETS['classic-draw1']);
+    expect(games.practice.view.tableau).toEqual(games.bob?.view.tableau);
+    expectError(
+      await call('POST', `/api/games/${games.practice.id}/moves`, {
+        as: 'bob',
+        payload: { move: { type: 'draw' }, version: 0 },
+      }),
+      403,
+      'forbidden',
     );
+    const pr = await call('POST', `/api/games/${games.practice.id}/resign`, { as: 'alice', payload: {} });
+    expect(pr.statusCode).toBe(200);
+    const practice = ReplaySchema.parse((await call('GET', `/api/games/${games.practice.id}/replay`)).json());
     expect(practice.steps.map((s) => s.type)).toEqual(['resign']);
     expect((await call('GET', `/api/games/${aliceId}`, { as: 'bob' })).statusCode).toBe(200);
     expect((await call('GET', `/api/games/${aliceId}/deal`)).json()).toMatchObject({ deal: stored.deal });
@@ -603,7 +609,7 @@ describeEachDatabase('daily challenge', (db) => {
     await win(DAY4, 'classic-draw3');
     const s = await stats();
     expect(s).toMatchObject({ played: 3, wins: 3, winRate: 1, currentStreak: 1, bestStreak: 2 });
-    expect(s.bestTimeMs['classic-draw3']).toBe(((await line(DAY4, 'classic-draw3')).length - 1) * 1000);
+    expect(s.bestTimeMs['classic-draw3']).toBe((await line(DAY4, 'classic-draw3')).length * 1000);
     const all = AllTimeLeaderboardSchema.parse((await call('GET', '/api/leaderboard')).json());
     expect(all.entries[0]).toMatchObject({
       rank: 1,
@@ -634,9 +640,10 @@ describeEachDatabase('daily challenge', (db) => {
       const moves = MoveSchema.array().parse(r.line);
       expect(r.par).toBe(moves.length);
       expect(replaysToWin(r.deal, preset, moves), `${r.date} ${r.preset}`).toBe(true);
-      expect(Number(r.dealNumber)).toBe(candidateDealNumber(SECRET, r.date, preset, r.candidate));
-      const deal = dealFromNumber(Number(r.dealNumber));
-      expect(deal.ok && formatDeal(deal.value)).toBe(r.deal);
+      const candidate = candidateDeal(SECRET, r.date, preset, r.candidate);
+      expect(r.dealNumber).toBeNull();
+      expect(r.dealKey).toBe(candidate.key);
+      expect(formatDeal(candidate.deal)).toBe(r.deal);
     }
   });
 });

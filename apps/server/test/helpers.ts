@@ -50,7 +50,8 @@ export function testSchemaName(): string {
   return `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
 }
 
-function pgliteDatabase(): TestDatabase {
+/** An in-memory PGlite database for one test server (nothing to clean up). */
+export function pgliteDatabase(): TestDatabase {
   return {
     kind: 'pglite',
     config: () => ({ databaseUrl: undefined, dataDir: 'memory://' }),

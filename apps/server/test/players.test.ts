@@ -1,5 +1,6 @@
 /**
- * Player routes (create, me, rename, transfer, player page), bearer tokens (only a SHA-256 stored),
+ * Player routes (create, me, rename, transfer codes, token rotation, sign-out everywhere, player page),
+ * bearer tokens (only a SHA-256 stored),
  * the stricter rate limit on player creation, replays of casual games, the daily secret kept across
  * restarts, and the pure date/streak helpers.
  */
@@ -18,10 +19,10 @@ import {
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, isCalendarDate, streaks } from '../src/daily/dates.js';
-import { candidateDealNumber } from '../src/daily/generate.js';
+import { candidateDeal } from '../src/daily/generate.js';
 import { DAILY_SECRET_KEY } from '../src/daily/service.js';
 import { hashToken } from '../src/players/players.js';
-import { describeEachDatabase, testApp } from './helpers.js';
+import { describeEachDatabase, pgliteDatabase, testApp } from './helpers.js';
 
 type Player = ReturnType<typeof PlayerCreatedSchema.parse>;
 
@@ -55,8 +56,8 @@ describeEachDatabase('player routes', (db) => {
     const p = await create('  Zoë Smith  ');
     expect(p.name).toBe('Zoë Smith');
     expect(p.token.length).toBeGreaterThanOrEqual(40);
-    const row = await app.prisma.player.findUniqueOrThrow({ where: { id: p.id } });
-    expect(row.tokenHash).toBe(hashToken(p.token));
+    const row = await app.prisma.player.findUniqueOrThrow({ where: { id: p.id }, include: { tokens: true } });
+    expect(row.tokens.map((t) => t.tokenHash)).toEqual([hashToken(p.token)]);
     expect(JSON.stringify(row)).not.toContain(p.token);
   });
 
@@ -161,16 +162,82 @@ describeEachDatabase('player routes', (db) => {
     expect(page.name).toBe('NEW name');
   });
 
-  it('GET /api/me/transfer → a /?token= link that signs another device in; 401 without token', async () => {
+  it('POST /api/me/transfer → a single-use code in a #signin= link, exchanged once for a new device token', async () => {
     const p = await create('Traveller');
-    const r = await app.inject({ method: 'GET', url: '/api/me/transfer', headers: bearer(p.token) });
-    expect(r.statusCode).toBe(200);
+    const r = await app.inject({ method: 'POST', url: '/api/me/transfer', headers: bearer(p.token) });
+    expect(r.statusCode).toBe(201);
     const t = TransferSchema.parse(r.json());
-    expect(t).toEqual({ token: p.token, url: `/?token=${encodeURIComponent(p.token)}` });
-    const token = new URL(t.url, 'http://x').searchParams.get('token') ?? '';
-    const me = await app.inject({ method: 'GET', url: '/api/me', headers: bearer(token) });
-    expect(MeSchema.parse(me.json()).id).toBe(p.id);
-    expectError(await app.inject({ method: 'GET', url: '/api/me/transfer' }), 401, 'unauthorized');
+    expect(t.url).toBe(`/#signin=${t.code}`);
+    expect(t.url).not.toContain(p.token); // the permanent token is in no link
+    expect(Date.parse(t.expiresAt) - Date.now()).toBeGreaterThan(9 * 60_000);
+    const redeem = (code: string) =>
+      app.inject({ method: 'POST', url: '/api/players/transfer', payload: { code } });
+    const first = await redeem(t.code);
+    expect(first.statusCode, first.body).toBe(200);
+    const device = PlayerCreatedSchema.parse(first.json());
+    expect(device.id).toBe(p.id);
+    expect(device.token).not.toBe(p.token);
+    // Both devices are signed in; the code is spent.
+    for (const token of [p.token, device.token])
+      expect(
+        MeSchema.parse((await app.inject({ method: 'GET', url: '/api/me', headers: bearer(token) })).json())
+          .id,
+      ).toBe(p.id);
+    expectError(await redeem(t.code), 401, 'unauthorized');
+    expectError(await redeem('0123456789ABCDEF0123456789ABCDEF'), 401, 'unauthorized');
+    expectError(await app.inject({ method: 'POST', url: '/api/me/transfer' }), 401, 'unauthorized');
+    expectError(
+      await app.inject({ method: 'POST', url: '/api/players/transfer', payload: {} }),
+      400,
+      'bad-request',
+    );
+  });
+
+  it('POST /api/me/token rotates: the old token is refused at once, the new one works', async () => {
+    const p = await create('Rotator');
+    const r = await app.inject({ method: 'POST', url: '/api/me/token', headers: bearer(p.token) });
+    expect(r.statusCode, r.body).toBe(200);
+    const { token } = r.json<{ token: string }>();
+    expect(token).not.toBe(p.token);
+    expectError(
+      await app.inject({ method: 'GET', url: '/api/me', headers: bearer(p.token) }),
+      401,
+      'unauthorized',
+    );
+    expect((await app.inject({ method: 'GET', url: '/api/me', headers: bearer(token) })).statusCode).toBe(
+      200,
+    );
+  });
+
+  it('POST /api/me/sign-out-everywhere signs out every device and voids open sign-in codes', async () => {
+    const p = await create('Everywhere');
+    const code = TransferSchema.parse(
+      (await app.inject({ method: 'POST', url: '/api/me/transfer', headers: bearer(p.token) })).json(),
+    ).code;
+    const other = PlayerCreatedSchema.parse(
+      (await app.inject({ method: 'POST', url: '/api/players/transfer', payload: { code } })).json(),
+    );
+    const spare = TransferSchema.parse(
+      (await app.inject({ method: 'POST', url: '/api/me/transfer', headers: bearer(p.token) })).json(),
+    ).code;
+    const r = await app.inject({
+      method: 'POST',
+      url: '/api/me/sign-out-everywhere',
+      headers: bearer(other.token),
+    });
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json()).toEqual({ devices: 2 });
+    for (const token of [p.token, other.token])
+      expectError(
+        await app.inject({ method: 'GET', url: '/api/me', headers: bearer(token) }),
+        401,
+        'unauthorized',
+      );
+    expectError(
+      await app.inject({ method: 'POST', url: '/api/players/transfer', payload: { code: spare } }),
+      401,
+      'unauthorized',
+    );
   });
 
   it('GET /api/players/:id → 200 page (no token needed); 404 unknown; 400 malformed id', async () => {
@@ -207,14 +274,7 @@ describeEachDatabase('player routes', (db) => {
 
 describe('player creation rate limit [PGlite]', () => {
   it('POST /api/players has a stricter per-client limit than the global one → 429 rate-limited', async () => {
-    const app = await testApp(
-      {
-        kind: 'pglite',
-        config: () => ({ databaseUrl: undefined, dataDir: 'memory://' }),
-        cleanup: async () => {},
-      },
-      { config: { rateLimitMax: 100, playerCreateRateMax: 2 } },
-    );
+    const app = await testApp(pgliteDatabase(), { config: { rateLimitMax: 100, playerCreateRateMax: 2 } });
     try {
       const codes: number[] = [];
       for (let i = 0; i < 4; i++) {
@@ -262,10 +322,10 @@ describe('the daily secret [PGlite on disk]', () => {
         secret = (await app.prisma.setting.findUniqueOrThrow({ where: { key: DAILY_SECRET_KEY } })).value;
         expect(secret).toMatch(/^[0-9a-f]{64}$/);
         const rows = await app.prisma.dailyDeal.findMany({ orderBy: { id: 'asc' } });
-        deals = rows.map((r) => `${r.id} ${r.date} ${r.preset} ${r.dealNumber}`);
+        deals = rows.map((r) => `${r.id} ${r.date} ${r.preset} ${r.deal}`);
         for (const r of rows) {
           const preset = r.preset as 'classic-draw1' | 'classic-draw3';
-          expect(Number(r.dealNumber)).toBe(candidateDealNumber(secret, r.date, preset, r.candidate));
+          expect(r.dealKey).toBe(candidateDeal(secret, r.date, preset, r.candidate).key);
         }
       } finally {
         await app.close();
@@ -277,7 +337,7 @@ describe('the daily secret [PGlite on disk]', () => {
           secret,
         );
         const rows = await app.prisma.dailyDeal.findMany({ orderBy: { id: 'asc' } });
-        expect(rows.map((r) => `${r.id} ${r.date} ${r.preset} ${r.dealNumber}`)).toEqual(deals);
+        expect(rows.map((r) => `${r.id} ${r.date} ${r.preset} ${r.deal}`)).toEqual(deals);
       } finally {
         await app.close();
       }
@@ -314,5 +374,29 @@ describe('dates and streaks', () => {
       current: 2,
       best: 2,
     });
+  });
+});
+
+describe('transfer codes expire', () => {
+  it('a code older than 10 minutes is refused, even unused', async () => {
+    let clock = Date.parse('2026-11-22T12:00:00Z');
+    const app = await testApp(pgliteDatabase(), { now: () => clock });
+    try {
+      const p = PlayerCreatedSchema.parse(
+        (await app.inject({ method: 'POST', url: '/api/players', payload: { name: 'Slowpoke' } })).json(),
+      );
+      const t = TransferSchema.parse(
+        (await app.inject({ method: 'POST', url: '/api/me/transfer', headers: bearer(p.token) })).json(),
+      );
+      expect(t.expiresAt).toBe('2026-11-22T12:10:00.000Z');
+      clock += 10 * 60_000;
+      expectError(
+        await app.inject({ method: 'POST', url: '/api/players/transfer', payload: { code: t.code } }),
+        401,
+        'unauthorized',
+      );
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -69,6 +69,8 @@ describeEachDatabase('races over sockets', (db) => {
     expect(created).toMatchObject({
       status: 'lobby',
       url: `/race/${created.code}`,
+      knownDeal: true,
+      options: { hints: false, undo: true },
       preset: 'classic-draw1',
       maxPlayers: 2,
       you: alice.id,
@@ -233,7 +235,13 @@ describeEachDatabase('races over sockets', (db) => {
       [2, bob.id, bGame, 'resigned'],
     ]);
     const row = await app.prisma.race.findUnique({ where: { code }, include: { racers: true } });
-    expect(row).toMatchObject({ status: 'finished', endReason: 'won', dealNumber: BigInt(DEAL) });
+    expect(row).toMatchObject({
+      status: 'finished',
+      endReason: 'won',
+      dealNumber: BigInt(DEAL),
+      knownDeal: true,
+    });
+    expect(results.knownDeal).toBe(true);
     expect(row?.racers.map((r) => [r.playerId, r.placement, r.gameId]).sort()).toEqual(
       [
         [alice.id, 1, aGame],
@@ -248,7 +256,7 @@ describeEachDatabase('races over sockets', (db) => {
     }
     expect((await call(app, 'GET', `/api/games/${aGame}`)).statusCode).toBe(200);
 
-    // Rematch: a new room with both racers, none ready, a deal of the same kind (number → next).
+    // Rematch: a new room with both racers, none ready, a fresh random deal (never the host's next number).
     const rematch = raceOf(await call(app, 'POST', `/api/races/${code}/rematch`, { as: bob }), 201);
     expect(rematch.code).not.toBe(code);
     expect(rematch).toMatchObject({ status: 'lobby', you: bob.id, maxPlayers: 2 });
@@ -261,7 +269,10 @@ describeEachDatabase('races over sockets', (db) => {
     expect(again.code).toBe(rematch.code);
     expect(raceOf(await call(app, 'GET', `/api/races/${code}`)).rematchCode).toBe(rematch.code);
     const newRow = await app.prisma.race.findUnique({ where: { code: rematch.code } });
-    expect(newRow).toMatchObject({ dealKind: 'number', dealNumber: BigInt(DEAL + 1) });
+    expect(newRow).toMatchObject({ dealKind: 'random', dealNumber: null, knownDeal: false });
+    expect(newRow?.dealKey).toMatch(/^[0-9a-f]{64}$/);
+    expect(newRow?.deal).not.toBe(row?.deal);
+    expect(rematch.knownDeal).toBe(false);
   });
 
   it('a racer who disconnects is away, resyncs on reconnect; staying away forfeits; the host may start without ready flags', async () => {

@@ -8,7 +8,15 @@ import {
   LegalMovesResponseSchema,
   StateResponseSchema,
 } from '@klondike/protocol';
-import { CARD_CODES, MAX_DEAL_NUMBER, PRESETS, dealFromNumber, formatDeal, type Move } from '@klondike/rules';
+import {
+  CARD_CODES,
+  MAX_DEAL_NUMBER,
+  PRESETS,
+  dealFromKey,
+  dealFromNumber,
+  formatDeal,
+  type Move,
+} from '@klondike/rules';
 import type { FastifyInstance } from 'fastify';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,18 +85,24 @@ describeEachDatabase('REST API', (db) => {
       expect(GameResponseSchema.parse(r.json()).dealNumber).toBe(MAX_DEAL_NUMBER);
     });
 
-    it('201 with no body picks a random deal number and stores it', async () => {
+    it('201 with no body deals a fresh random v2 key, kept server-side: no deal number in any response', async () => {
       const r = await app.inject({ method: 'POST', url: '/api/games' });
       expect(r.statusCode).toBe(201);
       const g = GameResponseSchema.parse(r.json());
-      expect(g.dealNumber).toBeGreaterThanOrEqual(1);
-      expect(g.dealNumber).toBeLessThanOrEqual(MAX_DEAL_NUMBER);
+      expect(g.dealNumber).toBeNull();
       const again = GameResponseSchema.parse(
         (await app.inject({ method: 'GET', url: `/api/games/${g.id}` })).json(),
       );
-      expect(again.dealNumber).toBe(g.dealNumber);
+      expect(again.dealNumber).toBeNull();
+      const row = await app.prisma.game.findUniqueOrThrow({ where: { id: g.id } });
+      expect(row.dealNumber).toBeNull();
+      expect(row.dealKey).toMatch(/^[0-9a-f]{64}$/);
+      const deal = dealFromKey(Buffer.from(row.dealKey ?? '', 'hex'));
+      expect(deal.ok && formatDeal(deal.value)).toBe(row.deal);
       const other = await create({});
-      expect(other.dealNumber).not.toBe(g.dealNumber);
+      const otherRow = await app.prisma.game.findUniqueOrThrow({ where: { id: other.id } });
+      expect(otherRow.dealKey).not.toBe(row.dealKey);
+      expect(otherRow.deal).not.toBe(row.deal);
     });
 
     it('201 with an explicit deal (52 codes), preset and option overrides (preset null once overridden)', async () => {
@@ -648,7 +662,10 @@ describe('HTTP plumbing', () => {
           '/api/games/{id}/replay',
           '/api/players',
           '/api/players/{id}',
+          '/api/players/transfer',
           '/api/me',
+          '/api/me/sign-out-everywhere',
+          '/api/me/token',
           '/api/me/transfer',
           '/api/daily',
           '/api/daily/archive',
@@ -656,12 +673,14 @@ describe('HTTP plumbing', () => {
           '/api/daily/{date}/{preset}/attempt',
           '/api/daily/{date}/{preset}/practice',
           '/api/daily/{date}/{preset}/leaderboard',
+          '/api/daily/{date}/{preset}/fair-play',
           '/api/leaderboard',
           '/api/races',
           '/api/races/{code}',
           '/api/races/{code}/join',
           '/api/races/{code}/ready',
           '/api/races/{code}/start',
+          '/api/ready',
           '/api/races/{code}/results',
           '/api/races/{code}/rematch',
         ].sort(),

@@ -101,9 +101,11 @@ describe('prisma/ layout', () => {
       'Game',
       'Move',
       'Player',
+      'PlayerToken',
       'Race',
       'RaceRacer',
       'Setting',
+      'TransferCode',
     ]);
     expect(expected.columns.filter((c) => c.table === 'Game').map((c) => c.column)).toEqual(
       expect.arrayContaining(['dealNumber', 'playerId', 'dailyId', 'ranked']),

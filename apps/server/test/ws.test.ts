@@ -2,7 +2,7 @@
 import { GameResponseSchema, MAX_FRAME_BYTES, type ServerFrame } from '@klondike/protocol';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WS_MAX_PAYLOAD } from '../src/routes/ws.js';
+import { WS_MAX_PAYLOAD } from '../src/plugins/websocket.js';
 import { WsClient, describeEachDatabase, testApp, wsUrl } from './helpers.js';
 
 type StateFrame = Extract<ServerFrame, { type: 'state' }>;

@@ -148,13 +148,21 @@ describe('routes of the daily pages', () => {
   });
 
   it('takes a sign-in token out of the URL, keeping the rest', () => {
-    expect(takeToken('/', '?token=abc')).toEqual({ token: 'abc', cleanUrl: '/' });
+    expect(takeToken('/', '?token=abc')).toEqual({ token: 'abc', code: null, cleanUrl: '/' });
     expect(takeToken('/daily', '?deal=5&token=t%2B1', '#x')).toEqual({
       token: 't+1',
+      code: null,
       cleanUrl: '/daily?deal=5#x',
     });
-    expect(takeToken('/', '?deal=5')).toEqual({ token: null, cleanUrl: '/?deal=5' });
-    expect(takeToken('/', '?token=')).toEqual({ token: null, cleanUrl: '/' });
+    expect(takeToken('/', '?deal=5')).toEqual({ token: null, code: null, cleanUrl: '/?deal=5' });
+    expect(takeToken('/', '?token=')).toEqual({ token: null, code: null, cleanUrl: '/' });
+    // Today's links: a single-use code in the fragment.
+    expect(takeToken('/', '', '#signin=0A1B2C')).toEqual({ token: null, code: '0A1B2C', cleanUrl: '/' });
+    expect(takeToken('/', '', '#signin=bad code')).toEqual({
+      token: null,
+      code: null,
+      cleanUrl: '/#signin=bad code',
+    });
   });
 });
 

@@ -9,6 +9,8 @@ export interface ViewSpec {
   preset?: PresetName;
   status?: PlayerView['status'];
   redealsLeft?: number | null;
+  /** R16; default: `available` when the preset has the last pass, else `none`. */
+  lastPass?: PlayerView['lastPass'];
 }
 
 /** A view; missing tableau piles are empty. */
@@ -17,8 +19,9 @@ export function makeView(spec: ViewSpec = {}): PlayerView {
     const t = spec.tableau?.[i] ?? [0, []];
     return { faceDown: t[0], faceUp: t[1] };
   });
+  const options = PRESETS[spec.preset ?? 'classic-draw1'];
   return {
-    options: PRESETS[spec.preset ?? 'classic-draw1'],
+    options,
     tableau,
     foundations: { fC: null, fD: null, fH: null, fS: null, ...spec.foundations },
     stock: { count: spec.stock ?? 0 },
@@ -28,6 +31,7 @@ export function makeView(spec: ViewSpec = {}): PlayerView {
     moves: 0,
     recycles: 0,
     redealsLeft: spec.redealsLeft === undefined ? null : spec.redealsLeft,
+    lastPass: spec.lastPass ?? (options.finalSinglePass ? 'available' : 'none'),
     canUndo: false,
     canAutoComplete: false,
     elapsedMs: 0,

@@ -50,6 +50,16 @@ describe('describeHint: a hinted move in words', () => {
   it('says draw and recycle plainly', () => {
     expect(describeHint({ type: 'draw' }, view)).toBe('Draw from the stock');
     expect(describeHint({ type: 'recycle' }, view)).toBe('Turn the waste over');
+    expect(describeHint({ type: 'last-pass' }, view)).toBe('Take the last pass, one card at a time');
+  });
+
+  it('R16: a hinted last pass lights up the stock, only where it is legal', () => {
+    const ready = makeView({ preset: 'draw3-last-pass', waste: ['2C'] });
+    expect(hintHighlight({ type: 'last-pass' }, ready)).toMatchObject({
+      sourcePile: 'stock',
+      targetPile: null,
+    });
+    expect(hintHighlight({ type: 'last-pass' }, makeView({ waste: ['2C'] }))).toBeNull();
   });
 
   it('falls back to pile numbers when the view lacks the cards', () => {

@@ -24,6 +24,27 @@ describe('keyboard mapping', () => {
     expect(keyAction({ key: 'c', ctrlKey: true }, null, view)).toBeNull();
   });
 
+  it('R16: L takes the last pass where it is legal, and says why not elsewhere', () => {
+    const ready = makeView({ preset: 'draw3-last-pass', waste: ['2C'] });
+    expect(keyAction({ key: 'l' }, null, ready)).toEqual({ type: 'move', move: { type: 'last-pass' } });
+    expect(keyAction({ key: 'L' }, null, ready)).toEqual({ type: 'move', move: { type: 'last-pass' } });
+    expect(
+      keyAction({ key: 'l' }, null, makeView({ preset: 'draw3-last-pass', waste: ['2C'], stock: 2 })),
+    ).toEqual({
+      type: 'invalid',
+      message: 'The last pass is taken in place of a redeal, once the stock is empty.',
+    });
+    expect(keyAction({ key: 'l' }, null, view)).toEqual({
+      type: 'invalid',
+      message: 'These rules have no last pass.',
+    });
+    const taken = makeView({ preset: 'draw3-last-pass', waste: ['2C'], lastPass: 'taken', redealsLeft: 0 });
+    expect(keyAction({ key: 'l' }, null, taken)).toEqual({
+      type: 'invalid',
+      message: 'The last pass has already been taken.',
+    });
+  });
+
   it('a number selects a tableau pile, a second number moves the run that fits there', () => {
     expect(keyAction({ key: '1' }, null, view)).toEqual({ type: 'select', pile: 't1' });
     expect(keyAction({ key: '2' }, { pile: 't1' }, view)).toEqual({

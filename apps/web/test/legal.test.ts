@@ -4,6 +4,7 @@ import {
   canPlayToFoundation,
   canStackOnTableau,
   dragCount,
+  drawCount,
   foundationMove,
   isLegalMove,
   isRun,
@@ -170,6 +171,24 @@ describe('targets and moves', () => {
     expect(stockMove(makeView({ waste: ['2C'] }))).toEqual({ type: 'recycle' });
     expect(stockMove(makeView({ waste: ['2C'], redealsLeft: 0 }))).toBeNull();
     expect(stockMove(makeView())).toBeNull();
+  });
+
+  it('R16: the last pass is offered in place of a redeal while available; after it, one card per draw', () => {
+    const lp = { type: 'last-pass' } as const;
+    const ready = makeView({ preset: 'draw3-last-pass', waste: ['2C', '3C'] });
+    expect(isLegalMove(ready, lp)).toBe(true);
+    expect(isLegalMove(ready, { type: 'recycle' })).toBe(true);
+    expect(stockMove(ready)).toEqual({ type: 'recycle' }); // a click on the stock still redeals
+    expect(drawCount(ready)).toBe(3);
+    expect(isLegalMove(makeView({ preset: 'draw3-last-pass', waste: ['2C'], stock: 3 }), lp)).toBe(false);
+    expect(isLegalMove(makeView({ preset: 'draw3-last-pass' }), lp)).toBe(false);
+    expect(isLegalMove(makeView({ preset: 'classic-draw3', waste: ['2C'] }), lp)).toBe(false);
+    const taken = makeView({ preset: 'draw3-last-pass', stock: 5, lastPass: 'taken', redealsLeft: 0 });
+    expect(drawCount(taken)).toBe(1);
+    const over = makeView({ preset: 'draw3-last-pass', waste: ['2C'], lastPass: 'taken', redealsLeft: 0 });
+    expect(isLegalMove(over, lp)).toBe(false);
+    expect(isLegalMove(over, { type: 'recycle' })).toBe(false);
+    expect(stockMove(over)).toBeNull();
   });
 
   it('nothing is legal once the game is over', () => {

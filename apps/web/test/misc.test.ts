@@ -69,6 +69,9 @@ describe('formatting', () => {
       'Moved Ace of hearts to its foundation.',
     );
     expect(describeMove({ type: 'draw' }, before, makeView({ waste: ['5S'] }))).toBe('Drew Five of spades.');
+    expect(describeMove({ type: 'last-pass' }, before, makeView({ stock: 1 }))).toBe(
+      'Last pass: the waste is turned over. From now on each draw turns one card, and no redeal follows.',
+    );
   });
 });
 
@@ -81,9 +84,13 @@ describe('socket backoff and clock', () => {
     expect(backoffDelay(100, 300, 8000, () => 0.5)).toBe(6000);
   });
 
-  it('the clock runs only in play after the first move', () => {
+  it('the clock runs only in play after the first move (a ranked attempt: from its creation)', () => {
     expect(clockRunning(null)).toBe(false);
     expect(clockRunning({ version: 0, view: makeView() })).toBe(false);
+    // A ranked attempt's clock runs from its creation (the server starts it when the cards are shown).
+    const rankedView = makeView();
+    const ranked = { ...rankedView, options: { ...rankedView.options, undo: false, hints: false } };
+    expect(clockRunning({ version: 0, view: ranked })).toBe(true);
     expect(clockRunning({ version: 1, view: { ...makeView(), moves: 1 } })).toBe(true);
     expect(clockRunning({ version: 9, view: { ...makeView(), moves: 3, status: 'won' } })).toBe(false);
   });

@@ -31,6 +31,7 @@ function racer(name: string, p: Partial<RaceProgress> | null = {}, placement: nu
   return {
     playerId: `id-${name}`,
     name,
+    bot: false,
     host: false,
     ready: true,
     presence: 'here',
@@ -54,12 +55,15 @@ function room(over: Partial<Race> = {}): Race {
       timed: true,
       undo: true,
       hints: false,
+      finalSinglePass: false,
     },
+    knownDeal: false,
     maxPlayers: 2,
     timeLimitMs: null,
     startsAt: null,
     endedAt: null,
     serverNow: new Date(T0).toISOString(),
+    countdownMs: 3000,
     racers: [racer('Ann')],
     spectators: 0,
     you: 'id-Ann',
@@ -88,14 +92,22 @@ describe('race clock sync', () => {
   });
 
   it('shows 3, 2, 1, then GO for a moment, then nothing', () => {
-    expect(countdownFace(3000)).toEqual({ kind: 'digit', n: 3 });
-    expect(countdownFace(2001)).toEqual({ kind: 'digit', n: 3 });
-    expect(countdownFace(2000)).toEqual({ kind: 'digit', n: 2 });
-    expect(countdownFace(1)).toEqual({ kind: 'digit', n: 1 });
-    expect(countdownFace(0)).toEqual({ kind: 'go' });
-    expect(countdownFace(-500)).toEqual({ kind: 'go' });
-    expect(countdownFace(-1000)).toEqual({ kind: 'none' });
-    expect(countdownFace(null)).toEqual({ kind: 'none' });
+    expect(countdownFace(3000, 3000)).toEqual({ kind: 'digit', n: 3 });
+    expect(countdownFace(2001, 3000)).toEqual({ kind: 'digit', n: 3 });
+    expect(countdownFace(2000, 3000)).toEqual({ kind: 'digit', n: 2 });
+    expect(countdownFace(1, 3000)).toEqual({ kind: 'digit', n: 1 });
+    expect(countdownFace(0, 3000)).toEqual({ kind: 'go' });
+    expect(countdownFace(-500, 3000)).toEqual({ kind: 'go' });
+    expect(countdownFace(-1000, 3000)).toEqual({ kind: 'none' });
+    expect(countdownFace(null, 3000)).toEqual({ kind: 'none' });
+  });
+
+  it('never shows a digit above the countdown length, however late the frame arrived', () => {
+    // A frame that spent 400 ms in transit makes the local estimate 400 ms late: 3400 ms "left" of a 3 s count.
+    expect(countdownFace(3400, 3000)).toEqual({ kind: 'digit', n: 3 });
+    expect(countdownFace(9000, 3000)).toEqual({ kind: 'digit', n: 3 });
+    expect(countdownFace(5500, 5000)).toEqual({ kind: 'digit', n: 5 });
+    expect(countdownFace(800, 0)).toEqual({ kind: 'digit', n: 1 });
   });
 
   it('race time: the running clock while playing, the final time once done', () => {

@@ -21,7 +21,20 @@
  *
  * The golden tests in `test/deal.test.ts` pin several deal numbers, so any change of algorithm fails a test;
  * a new algorithm must get a new version number, never replace this one.
+ *
+ * Version 1 is public and has only 2^32 deals: the face-up cards of an opening identify the number. It is
+ * for what numbers are for (sharing "deal #617", importing a number), never for a competitive deal.
+ *
+ * ## Deal algorithm, version 2 (`DEAL_KEY_BYTES` = 32): keyed, for every competitive deal
+ * Given a 256-bit deal key `K` (32 bytes; random per deal, or derived with HMAC from a server secret):
+ * 1. **Stream (ChaCha20, RFC 8439).** The key stream of ChaCha20 with key `K`, a nonce of 12 zero bytes and
+ *    block counter 0, 1, 2, …; read as consecutive unsigned 32-bit little-endian words.
+ * 2. **Unbiased bounded integer** and **shuffle** exactly as steps 3–5 of version 1, with `next()` = the
+ *    next word of that stream.
+ * Without the key, the deal cannot be predicted from any number of other deals, nor searched for: the key
+ * space is 2^256. The vectors in `test/deal.test.ts` (and the package README) pin the algorithm.
  */
+import { chacha20 } from '@noble/ciphers/chacha.js';
 import { type Card, cardCode, parseCard } from './cards.js';
 import { type Result, err, ok } from './result.js';
 
@@ -96,17 +109,39 @@ export function isDealNumber(n: number): boolean {
 /** Errors of deal parsing and numbering. */
 export type DealError =
   | { readonly code: 'bad-deal-number'; readonly message: string }
+  | { readonly code: 'bad-deal-key'; readonly message: string }
   | { readonly code: 'bad-deal'; readonly message: string };
 
+/** Length of a version-2 deal key, in bytes (256 bits). */
+export const DEAL_KEY_BYTES = 32;
+
+/** Bytes of key stream made per ChaCha20 call (4 blocks of 64 bytes): far more than one shuffle needs. */
+const STREAM_CHUNK = 256;
+
 /**
- * The deal of a deal number under algorithm version 1 (RULES.md R2).
- * Errors: `bad-deal-number` when `n` is not an integer 1 … 2^32−1.
+ * The generator of deal algorithm version 2: the ChaCha20 (RFC 8439) key stream of `key` (32 bytes) with
+ * a zero nonce from block 0, as unsigned 32-bit little-endian words. The key must be 32 bytes (checked by
+ * `dealFromKey`).
  */
-export function dealFromNumber(dealNumber: number): Result<Deal, DealError> {
-  if (!isDealNumber(dealNumber)) {
-    return err({ code: 'bad-deal-number', message: `deal number must be an integer 1..${MAX_DEAL_NUMBER}` });
-  }
-  const next = dealRandom(dealNumber);
+export function keyedDealRandom(key: Uint8Array): () => number {
+  const nonce = new Uint8Array(12);
+  let counter = 0;
+  let words = new Uint32Array(0);
+  let at = 0;
+  return () => {
+    if (at >= words.length) {
+      const bytes = chacha20(key, nonce, new Uint8Array(STREAM_CHUNK), undefined, counter);
+      counter += STREAM_CHUNK / 64;
+      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      words = Uint32Array.from({ length: STREAM_CHUNK / 4 }, (_, i) => view.getUint32(i * 4, true));
+      at = 0;
+    }
+    return words[at++] as number;
+  };
+}
+
+/** Fisher–Yates (Durstenfeld) of the ordered pack with unbiased `below(m)` over 32-bit words of `next`. */
+function shuffledPack(next: () => number): Card[] {
   const below = (m: number): number => {
     const limit = 0x1_0000_0000 - (0x1_0000_0000 % m);
     for (;;) {
@@ -121,7 +156,32 @@ export function dealFromNumber(dealNumber: number): Result<Deal, DealError> {
     pack[i] = pack[j] as Card;
     pack[j] = t;
   }
-  return ok(pack);
+  return pack;
+}
+
+/**
+ * The deal of a 256-bit key under algorithm version 2 (see the module comment): for dailies, races and
+ * random casual games, whose deals nobody may predict.
+ * Errors: `bad-deal-key` when `key` is not 32 bytes.
+ */
+export function dealFromKey(key: Uint8Array): Result<Deal, DealError> {
+  if (key.length !== DEAL_KEY_BYTES)
+    return err({
+      code: 'bad-deal-key',
+      message: `a deal key has ${DEAL_KEY_BYTES} bytes, got ${key.length}`,
+    });
+  return ok(shuffledPack(keyedDealRandom(key)));
+}
+
+/**
+ * The deal of a deal number under algorithm version 1 (RULES.md R2).
+ * Errors: `bad-deal-number` when `n` is not an integer 1 … 2^32−1.
+ */
+export function dealFromNumber(dealNumber: number): Result<Deal, DealError> {
+  if (!isDealNumber(dealNumber)) {
+    return err({ code: 'bad-deal-number', message: `deal number must be an integer 1..${MAX_DEAL_NUMBER}` });
+  }
+  return ok(shuffledPack(dealRandom(dealNumber)));
 }
 
 /**

@@ -18,7 +18,7 @@ import {
 import type { GameOptions } from './options.js';
 import { type Result, err, ok } from './result.js';
 import type { GameState, History, TableauPile, UndoRecord } from './state.js';
-import type { GameStatus, PlayerView, TableauView } from './view.js';
+import type { GameStatus, LastPassState, PlayerView, TableauView } from './view.js';
 
 /** Where a pile name points inside the state. */
 type PileRef =
@@ -85,6 +85,7 @@ export function newGame(deal: Deal, options: GameOptions): GameState {
     stock: deal.slice(28).reverse(),
     waste: [],
     recycles: 0,
+    lastPass: false,
     score: options.scoring === 'vegas' ? VEGAS_POINTS.start : 0,
     moves: 0,
     resigned: false,
@@ -103,7 +104,9 @@ export function isOver(state: GameState): boolean {
   return state.resigned || isWon(state);
 }
 
+/** Redeals still allowed (R11); none once the last pass (R16) is taken. */
 function redealsLeft(state: GameState): number | null {
+  if (state.lastPass) return 0;
   const limit = state.options.redeals;
   return limit === null ? null : Math.max(0, limit - state.recycles);
 }
@@ -134,6 +137,7 @@ function withChanges(
   score: number,
   moves: number,
   history: History | null,
+  lastPass: boolean = state.lastPass,
 ): GameState {
   return {
     options: state.options,
@@ -143,6 +147,7 @@ function withChanges(
     stock,
     waste,
     recycles,
+    lastPass,
     score,
     moves,
     resigned: state.resigned,
@@ -162,8 +167,13 @@ function replacePile(tableau: readonly TableauPile[], index: number, pile: Table
 
 function draw(state: GameState, move: Move): Result<GameState, MoveError> {
   const n = state.stock.length;
-  if (n === 0) return err(moveError('stock-empty'));
-  const k = Math.min(state.options.draw, n); // R10: three, or all that remain
+  if (n === 0) {
+    if (state.lastPass)
+      return err(moveError('stock-empty', 'The last pass is over: no more cards can be turned (R16).'));
+    return err(moveError('stock-empty'));
+  }
+  // R10: three, or all that remain; R16: one card at a time after the last pass.
+  const k = Math.min(state.lastPass ? 1 : state.options.draw, n);
   const waste = state.waste.slice();
   for (let i = 1; i <= k; i++) waste.push(state.stock[n - i] as Card); // the last drawn lies on top
   return ok(
@@ -181,17 +191,20 @@ function draw(state: GameState, move: Move): Result<GameState, MoveError> {
   );
 }
 
+/** S1 points of turning the waste over (a recycle, or the last pass that takes a recycle's place). */
+function recyclePoints(state: GameState): number {
+  if (state.options.scoring !== 'standard') return 0;
+  if (state.options.draw === 1) return STANDARD_POINTS.recycleDraw1;
+  return state.recycles + 1 > STANDARD_POINTS.freeRecyclesDraw3 ? STANDARD_POINTS.recycleDraw3AfterThird : 0;
+}
+
 function recycle(state: GameState, move: Move): Result<GameState, MoveError> {
+  if (state.lastPass) return err(moveError('last-pass-taken')); // R16: no redeal after the last pass
   if (state.stock.length > 0) return err(moveError('stock-not-empty'));
   if (state.waste.length === 0) return err(moveError('waste-empty'));
   const left = redealsLeft(state);
   if (left !== null && left <= 0) return err(moveError('no-redeals-left'));
-  let score = state.score;
-  if (state.options.scoring === 'standard') {
-    if (state.options.draw === 1) score += STANDARD_POINTS.recycleDraw1;
-    else if (state.recycles + 1 > STANDARD_POINTS.freeRecyclesDraw3)
-      score += STANDARD_POINTS.recycleDraw3AfterThird;
-  }
+  const score = clampStandard(state, state.score + recyclePoints(state));
   // R11: no shuffle; the first card that went to the waste comes first.
   const stock = state.waste.slice().reverse();
   return ok(
@@ -202,9 +215,43 @@ function recycle(state: GameState, move: Move): Result<GameState, MoveError> {
       stock,
       [],
       state.recycles + 1,
-      clampStandard(state, score),
+      score,
       state.moves + 1,
       pushHistory(state, { move, turnedUp: false, scoreBefore: state.score, drawn: 0 }),
+    ),
+  );
+}
+
+/**
+ * R16: the last pass, taken in place of a redeal (stock empty, waste not empty, a redeal still allowed),
+ * once. The waste turns over as in R11 and counts as a recycle (S1 scores it like one); afterwards every
+ * draw turns one card and no redeal is possible.
+ */
+function lastPass(state: GameState, move: Move): Result<GameState, MoveError> {
+  if (!state.options.finalSinglePass) return err(moveError('last-pass-off'));
+  if (state.lastPass) return err(moveError('last-pass-taken'));
+  if (state.stock.length > 0)
+    return err(
+      moveError(
+        'stock-not-empty',
+        'The last pass is taken in place of a redeal: empty the stock first (R16).',
+      ),
+    );
+  if (state.waste.length === 0) return err(moveError('waste-empty'));
+  const left = redealsLeft(state);
+  if (left !== null && left <= 0) return err(moveError('no-redeals-left'));
+  return ok(
+    withChanges(
+      state,
+      state.tableau,
+      state.foundations,
+      state.waste.slice().reverse(),
+      [],
+      state.recycles + 1,
+      clampStandard(state, state.score + recyclePoints(state)),
+      state.moves + 1,
+      pushHistory(state, { move, turnedUp: false, scoreBefore: state.score, drawn: 0 }),
+      true,
     ),
   );
 }
@@ -339,7 +386,7 @@ function movePoints(
 }
 
 /**
- * Validates and applies one move (RULES.md R4–R11, scoring S1/S2). Returns the new state, or a `MoveError`
+ * Validates and applies one move (RULES.md R4–R11, R16, scoring S1/S2). Returns the new state, or a `MoveError`
  * naming the rule that refuses it; the given state is never changed. Errors: `game-over` once won or resigned,
  * plus the codes of `MOVE_ERROR_CODES`.
  */
@@ -350,6 +397,8 @@ export function applyMove(state: GameState, move: Move): Result<GameState, MoveE
       return draw(state, move);
     case 'recycle':
       return recycle(state, move);
+    case 'last-pass':
+      return lastPass(state, move);
     case 'move':
       return movePile(state, move);
     default:
@@ -380,8 +429,10 @@ export function undo(state: GameState): Result<GameState, MoveError> {
     for (let i = 1; i <= drawn; i++) stock.push(state.waste[w - i] as Card);
     return ok({ ...base, stock, waste: state.waste.slice(0, w - drawn) });
   }
-  if (move.type === 'recycle') {
-    return ok({ ...base, stock: [], waste: state.stock.slice().reverse(), recycles: state.recycles - 1 });
+  if (move.type === 'recycle' || move.type === 'last-pass') {
+    // The last pass is the only move that sets `lastPass`, and it happens once: undoing it clears the flag.
+    const waste = state.stock.slice().reverse();
+    return ok({ ...base, stock: [], waste, recycles: state.recycles - 1, lastPass: false });
   }
   const from = PILE_REFS[move.from];
   const to = PILE_REFS[move.to];
@@ -462,6 +513,7 @@ const WANT_NOT_RED = new Int8Array(7);
 /** Shared, frozen move objects (moves are immutable), so move generation allocates nothing per move. */
 const DRAW: Move = Object.freeze({ type: 'draw' });
 const RECYCLE: Move = Object.freeze({ type: 'recycle' });
+const LAST_PASS: Move = Object.freeze({ type: 'last-pass' });
 const TABLEAU_TO_TABLEAU: readonly (readonly (readonly Move[])[])[] = TABLEAU_PILES.map((from) =>
   TABLEAU_PILES.map((to) =>
     Array.from({ length: 14 }, (_, count) => Object.freeze({ type: 'move', from, to, count }) as Move),
@@ -482,7 +534,8 @@ const FOUNDATION_TO_TABLEAU: readonly (readonly Move[])[] = FOUNDATION_PILES.map
 
 /**
  * Every legal move from a state, in a fixed order: foundation moves first (tableau, then waste), then
- * tableau moves, waste to tableau, foundation to tableau (R9), draw, recycle. Empty once the game is over.
+ * tableau moves, waste to tableau, foundation to tableau (R9), draw, recycle, last pass (R16). Empty once
+ * the game is over.
  * Every move returned applies with `applyMove`.
  */
 export function legalMoves(state: GameState): Move[] {
@@ -557,8 +610,11 @@ export function legalMoves(state: GameState): Move[] {
   }
   if (state.stock.length > 0) out.push(DRAW);
   else if (w > 0) {
-    const left = redealsLeft(state);
-    if (left === null || left > 0) out.push(RECYCLE);
+    const left = redealsLeft(state); // 0 once the last pass is taken
+    if (left === null || left > 0) {
+      out.push(RECYCLE);
+      if (options.finalSinglePass) out.push(LAST_PASS);
+    }
   }
   return out;
 }
@@ -602,6 +658,7 @@ function positionKey(state: GameState): string {
   for (const p of state.tableau) key += `${p.faceDown}:${p.cards.join(',')}|`;
   key += `${state.foundations.join(',')}|${state.stock.join(',')}|${state.waste.join(',')}`;
   if (state.options.redeals !== null) key += `|${state.recycles}`;
+  if (state.options.finalSinglePass) key += state.lastPass ? '|L' : '|-';
   return key;
 }
 
@@ -612,7 +669,8 @@ export const BLOCKED_SEARCH_LIMIT = 4000;
  * RULES.md R13: true when no sequence of moves can make progress — no card can reach a foundation, no
  * face-down card can be turned up, no tableau pile can be emptied and no stock or waste card can be played,
  * however often the stock is drawn or redealt. Searches the positions reachable by the moves that make no
- * progress (tableau shuffles, foundation to tableau, draws, recycles); a search that hits
+ * progress (tableau shuffles, foundation to tableau, draws, recycles and, under R16, the last pass, after
+ * which draws turn one card: a card a draw-3 pass skips may be reached that way); a search that hits
  * `BLOCKED_SEARCH_LIMIT` answers false, so "blocked" is never said wrongly. False once won or resigned.
  */
 export function isBlocked(state: GameState): boolean {
@@ -734,6 +792,14 @@ function foundationTop(state: GameState, suit: number): CardCode | null {
   return h === 0 ? null : cardCode(makeCard(suit, h));
 }
 
+/** R16 as the player sees it: whether the last pass can still be taken (now or later), or was taken. */
+function lastPassState(state: GameState): LastPassState {
+  if (state.lastPass) return 'taken';
+  if (!state.options.finalSinglePass) return 'none';
+  const left = redealsLeft(state);
+  return left === null || left > 0 ? 'available' : 'none';
+}
+
 /**
  * THE view: everything a player may see of `state` at game time `elapsedMs` (ms, the server's clock).
  * Face-down cards appear only as a count and the stock only as a count; the result holds no engine state.
@@ -761,6 +827,7 @@ export function playerView(state: GameState, elapsedMs: number): PlayerView {
     moves: state.moves,
     recycles: state.recycles,
     redealsLeft: redealsLeft(state),
+    lastPass: lastPassState(state),
     canUndo: state.options.undo && state.history !== null && !isOver(state),
     canAutoComplete: canAutoComplete(state),
     elapsedMs: Math.max(0, Math.floor(elapsedMs)),

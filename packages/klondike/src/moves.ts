@@ -25,6 +25,13 @@ export interface DrawMove {
 export interface RecycleMove {
   readonly type: 'recycle';
 }
+/**
+ * Take the last pass (R16, only with `finalSinglePass`): in place of a redeal, turn the whole waste back into
+ * the stock; from then on every draw turns one card and no redeal is possible.
+ */
+export interface LastPassMove {
+  readonly type: 'last-pass';
+}
 /** Move `count` cards from the top of `from` to `to` (count > 1 only between tableau piles, R5). */
 export interface PileMove {
   readonly type: 'move';
@@ -33,7 +40,7 @@ export interface PileMove {
   readonly count: number;
 }
 /** A move in the public notation. Turning up a face-down card is automatic (R6), never a move. */
-export type Move = DrawMove | RecycleMove | PileMove;
+export type Move = DrawMove | RecycleMove | LastPassMove | PileMove;
 
 /** Reasons a move, undo or resignation is refused, each tied to the rule that refuses it. */
 export const MOVE_ERROR_CODES = {
@@ -55,6 +62,8 @@ export const MOVE_ERROR_CODES = {
   'stock-not-empty': 'The waste can only be recycled once the stock is empty (R11).',
   'waste-empty': 'There is nothing in the waste to recycle (R11).',
   'no-redeals-left': 'No redeals are left under these rules (R11).',
+  'last-pass-off': 'These rules have no last pass (R16).',
+  'last-pass-taken': 'The last pass has been taken: no more redeals (R16).',
   'nothing-to-undo': 'There is no move to undo (R14).',
   'undo-off': 'Undo is turned off for this game (R14).',
 } as const;
@@ -72,7 +81,7 @@ export function moveError(code: MoveErrorCode, message: string = MOVE_ERROR_CODE
   return { code, message };
 }
 
-/** Public text of a move, e.g. `draw`, `recycle`, `t3>fH`, `t2>t5x3` (for logs and test names). */
+/** Public text of a move, e.g. `draw`, `recycle`, `last-pass`, `t3>fH`, `t2>t5x3` (for logs and test names). */
 export function formatMove(move: Move): string {
   if (move.type !== 'move') return move.type;
   return `${move.from}>${move.to}${move.count > 1 ? `x${move.count}` : ''}`;

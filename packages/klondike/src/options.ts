@@ -25,9 +25,14 @@ export interface GameOptions {
   readonly undo: boolean;
   /** Whether the solver may offer hints for this game (casual play). */
   readonly hints: boolean;
+  /**
+   * R16: once per game, in place of a redeal, the player may take the last pass (`{"type":"last-pass"}`):
+   * the waste turns over as in R11, every later draw turns one card, and no redeal follows it.
+   */
+  readonly finalSinglePass: boolean;
 }
 
-/** Names of the six presets of RULES.md. */
+/** Names of the seven presets of the rules document (README "Presets"). */
 export const PRESET_NAMES = [
   'classic-draw3',
   'classic-draw1',
@@ -35,6 +40,7 @@ export const PRESET_NAMES = [
   'strict-draw3',
   'vegas-draw1',
   'vegas-draw3',
+  'draw3-last-pass',
 ] as const;
 /** One preset name. */
 export type PresetName = (typeof PRESET_NAMES)[number];
@@ -46,9 +52,10 @@ const BASE = {
   timed: true,
   undo: true,
   hints: true,
+  finalSinglePass: false,
 } as const satisfies Partial<GameOptions>;
 
-/** The six presets, exactly as the table in RULES.md "Variant presets". */
+/** The seven presets, exactly as the preset table of the package README. */
 export const PRESETS = {
   'classic-draw3': { ...BASE, draw: 3, redeals: null },
   'classic-draw1': { ...BASE, draw: 1, redeals: null },
@@ -56,12 +63,13 @@ export const PRESETS = {
   'strict-draw3': { ...BASE, draw: 3, redeals: 2 },
   'vegas-draw1': { ...BASE, draw: 1, redeals: 0, scoring: 'vegas', timed: false },
   'vegas-draw3': { ...BASE, draw: 3, redeals: 2, scoring: 'vegas', timed: false },
+  'draw3-last-pass': { ...BASE, draw: 3, redeals: null, finalSinglePass: true },
 } as const satisfies Record<PresetName, GameOptions>;
 
 /** The preset used when a caller names none. */
 export const DEFAULT_PRESET: PresetName = 'classic-draw1';
 
-/** True when `name` is one of the six presets. */
+/** True when `name` is one of the seven presets. */
 export function isPresetName(name: string): name is PresetName {
   return (PRESET_NAMES as readonly string[]).includes(name);
 }

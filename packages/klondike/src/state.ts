@@ -45,8 +45,10 @@ export interface GameState {
   readonly stock: readonly Card[];
   /** Waste, last element on top (playable). */
   readonly waste: readonly Card[];
-  /** Times the waste has been turned back into the stock (R11). */
+  /** Times the waste has been turned back into the stock (R11), the last pass (R16) included. */
   readonly recycles: number;
+  /** True once the last pass (R16) has been taken: every draw turns one card and no redeal is left. */
+  readonly lastPass: boolean;
   /** Points from moves under S1/S2 (without the time element of S1); 0 under S3. */
   readonly score: number;
   /** Moves applied (undo takes one back). */

@@ -12,6 +12,15 @@ export const GAME_STATUSES = ['playing', 'won', 'blocked', 'resigned'] as const;
 /** One game status. */
 export type GameStatus = (typeof GAME_STATUSES)[number];
 
+/**
+ * The last pass of R16 as a player sees it: `available` (these rules have it and it has not been taken; it is
+ * legal whenever a redeal would be), `taken` (every draw now turns one card, no redeal is left) or `none`
+ * (these rules have no last pass, or no redeal is left to take it in place of).
+ */
+export const LAST_PASS_STATES = ['none', 'available', 'taken'] as const;
+/** One last-pass state. */
+export type LastPassState = (typeof LAST_PASS_STATES)[number];
+
 /** A tableau pile as a player sees it. */
 export interface TableauView {
   /** Number of face-down cards (their identity is never sent). */
@@ -37,8 +46,10 @@ export interface PlayerView {
   readonly moves: number;
   /** Times the waste was turned back into the stock. */
   readonly recycles: number;
-  /** Redeals still allowed; null = unlimited (R11). */
+  /** Redeals still allowed; null = unlimited (R11); 0 once the last pass (R16) is taken. */
   readonly redealsLeft: number | null;
+  /** Whether the last pass (R16) can still be taken, or was taken. */
+  readonly lastPass: LastPassState;
   /** Whether undo is possible now (R14). */
   readonly canUndo: boolean;
   /** Whether auto-complete applies now (R15). */

@@ -1,8 +1,12 @@
+import { chacha20 } from '@noble/ciphers/chacha.js';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   CARD_CODES,
   MAX_DEAL_NUMBER,
+  dealFromKey,
   dealFromNumber,
+  keyedDealRandom,
   formatDeal,
   newGame,
   parseDeal,
@@ -105,6 +109,62 @@ describe('R2 seeded deals, algorithm version 1', () => {
       const e = parseDeal(b);
       expect(e.ok).toBe(false);
       if (!e.ok) expect(e.error.code).toBe('bad-deal');
+    }
+  });
+});
+
+const hexKey = (h: string): Uint8Array => Uint8Array.from(h.match(/../g) ?? [], (b) => parseInt(b, 16));
+
+describe('R2 keyed deals, algorithm version 2', () => {
+  it('the stream is ChaCha20 (RFC 8439 appendix A.1 test vector #1: zero key, zero nonce, blocks 0 and 1)', () => {
+    const next = keyedDealRandom(new Uint8Array(32));
+    const words = Array.from({ length: 17 }, () => next());
+    // Key stream bytes 76 b8 e0 ad a0 f1 3d 90 … read as little-endian words; word 16 starts block 1 (9f 07 e7 be).
+    expect(words.slice(0, 4)).toEqual([0xade0b876, 0x903df1a0, 0xe56a5d40, 0x28bd8653]);
+    expect(words[16]).toBe(0xbee7079f);
+  });
+
+  it('the stream continues across chunks exactly as one long ChaCha20 key stream', () => {
+    const key = hexKey('000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f');
+    const next = keyedDealRandom(key);
+    const mine = Array.from({ length: 300 }, () => next());
+    const bytes = chacha20(key, new Uint8Array(12), new Uint8Array(1200));
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    expect(mine).toEqual(Array.from({ length: 300 }, (_, i) => view.getUint32(i * 4, true)));
+  });
+
+  const vectors = [
+    [
+      '00'.repeat(32),
+      '5C 6H JS 5S QS 8C 2H KH 7H KS 8D QD 4C 5D AC 9D AS 9S JC TH KC 2D TS 3H TD 3S QH 2S TC 4D 7D JH 4S 6D 9H JD QC 3D 8H AH 6S KD 8S 5H 6C 9C AD 4H 2C 3C 7S 7C',
+    ],
+    [
+      '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f',
+      '2H 6C 5D KC AD 7C 6S QC 8C TS 5S 5H JH KH 7S AC 4D 8S 2D 3H KS 9D JC 6H KD 7D TC 9S 6D 5C 4S QD 3S 8H 4C 8D JD 9C QS 4H 2S JS 7H 3D 3C 9H TD AH AS QH TH 2C',
+    ],
+    [
+      'ff'.repeat(32),
+      '6S 7D AH 5H AC 8S 6H 6C KS 3D 9H 9S 9C 3S 8C KC 9D AD 4H 4C QS 5C 3C 4S TS KD AS 2S 8D 7S QD JH 5S 5D 2C TH 7H QC 8H JS TD 2D TC 7C 3H 2H JD JC 4D KH QH 6D',
+    ],
+  ] as const;
+  for (const [key, deal] of vectors) {
+    it(`R2: the deal of key ${key.slice(0, 8)}… is pinned (test vector, README)`, () => {
+      const r = dealFromKey(hexKey(key));
+      expect(r.ok && formatDeal(r.value)).toBe(deal);
+    });
+  }
+
+  it('R1/R2: every key gives 52 distinct cards; a key of the wrong length is refused with a typed error', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), (key) => {
+        const r = dealFromKey(key);
+        return r.ok && new Set(r.value).size === 52;
+      }),
+      { numRuns: 200 },
+    );
+    for (const n of [0, 16, 31, 33]) {
+      const r = dealFromKey(new Uint8Array(n));
+      expect(!r.ok && r.error.code).toBe('bad-deal-key');
     }
   });
 });

@@ -33,6 +33,7 @@ export interface PositionSpec {
   options?: Partial<GameOptions>;
   score?: number;
   recycles?: number;
+  lastPass?: boolean;
 }
 
 const codes = (t: string | undefined): Card[] => (t ?? '').trim().split(/\s+/).filter(Boolean).map(c);
@@ -48,6 +49,7 @@ export function position(spec: PositionSpec): GameState {
     stock: codes(spec.stock),
     waste: codes(spec.waste),
     recycles: spec.recycles ?? 0,
+    lastPass: spec.lastPass ?? false,
     score: spec.score ?? 0,
     moves: 0,
     resigned: false,

@@ -16,6 +16,7 @@ import {
   resolveOptions,
   sameMove,
   undo,
+  type GameOptions,
   type GameState,
   type Move,
   type PresetName,
@@ -53,6 +54,7 @@ function play(
 const anyMoveArb: fc.Arbitrary<Move> = fc.oneof(
   fc.constant({ type: 'draw' } as const),
   fc.constant({ type: 'recycle' } as const),
+  fc.constant({ type: 'last-pass' } as const),
   fc.record({
     type: fc.constant('move' as const),
     from: fc.constantFrom(...PILE_IDS),
@@ -156,4 +158,126 @@ describe('properties of the rules over random games', () => {
     expect(Object.keys(view.stock)).toEqual(['count']);
     for (const p of view.tableau) expect(Object.keys(p).sort()).toEqual(['faceDown', 'faceUp']);
   });
+});
+
+/**
+ * R16 (`finalSinglePass`): random games under the option, with every draw count and redeal limit, played
+ * with a bias to the stock (a `stock` choice plays the draw, recycle or last pass on offer) so that the
+ * last pass is taken in many of them.
+ */
+const lastPassGameArb = fc.record({
+  options: fc.record({
+    draw: fc.constantFrom(1 as const, 3 as const, 3 as const),
+    redeals: fc.constantFrom(null, null, 0, 1, 2),
+    scoring: fc.constantFrom('standard' as const, 'vegas' as const),
+  }),
+  dealNumber: fc.integer({ min: 1, max: 0xffffffff }),
+  choices: fc.array(fc.oneof(fc.nat(), fc.constant('stock' as const), fc.constant('pass' as const)), {
+    minLength: 30,
+    maxLength: 150,
+    size: 'max',
+  }),
+});
+type LastPassGame = typeof lastPassGameArb extends fc.Arbitrary<infer T> ? T : never;
+
+let lastPassesTaken = 0;
+
+function playLastPass(g: LastPassGame, visit: (s: GameState) => void): GameState {
+  const deal = dealFromNumber(g.dealNumber);
+  if (!deal.ok) throw new Error('deal');
+  const options: GameOptions = resolveOptions('draw3-last-pass', g.options);
+  let state = newGame(deal.value, options);
+  visit(state);
+  for (const choice of g.choices) {
+    const legal = legalMoves(state);
+    if (legal.length === 0) break;
+    const stock = legal.filter((m) => m.type !== 'move');
+    let move: Move;
+    if (choice === 'pass')
+      move = stock.find((m) => m.type === 'last-pass') ?? ((stock[0] ?? legal[0]) as Move);
+    else if (choice === 'stock') move = (stock[0] ?? legal[0]) as Move;
+    else move = legal[choice % legal.length] as Move;
+    const r = applyMove(state, move);
+    if (!r.ok) throw new Error(`generated legal move refused: ${r.error.code}`);
+    if (move.type === 'last-pass') lastPassesTaken++;
+    state = r.value;
+    visit(state);
+  }
+  return state;
+}
+
+describe('R16: properties of the rules over random games with the last pass', () => {
+  it('R16: the 52 cards are conserved, and after the last pass every draw turns one card', () => {
+    fc.assert(
+      fc.property(lastPassGameArb, (g) => {
+        let previous: GameState | null = null;
+        playLastPass(g, (s) => {
+          const cards = allCards(s);
+          expect(cards.length).toBe(52);
+          expect(new Set(cards).size).toBe(52);
+          if (
+            previous?.lastPass === true &&
+            s.moves === previous.moves + 1 &&
+            s.history?.record.move.type === 'draw'
+          )
+            expect(s.waste.length - previous.waste.length).toBe(1);
+          previous = s;
+        });
+      }),
+      { numRuns: NUM_RUNS },
+    );
+    expect(lastPassesTaken).toBeGreaterThan(20);
+  }, 30_000); // fast-check runs; generous under a loaded machine
+
+  it('R16: a move applies exactly when legalMoves lists it; an illegal move is refused and changes nothing', () => {
+    fc.assert(
+      fc.property(lastPassGameArb, fc.array(anyMoveArb, { minLength: 1, maxLength: 20 }), (g, probes) => {
+        const state = playLastPass(g, () => {});
+        const before = structuredClone(state);
+        const legal = legalMoves(state);
+        for (const m of [...probes, { type: 'last-pass' } as const, { type: 'recycle' } as const]) {
+          const r = applyMove(state, m);
+          expect(r.ok).toBe(legal.some((l) => sameMove(l, m)));
+          if (!r.ok) expect(typeof r.error.message).toBe('string');
+        }
+        expect(state).toEqual(before);
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  }, 30_000); // fast-check runs; generous under a loaded machine
+
+  it('R16/R14: undo after apply restores the prior state exactly', () => {
+    fc.assert(
+      fc.property(lastPassGameArb, (g) => {
+        playLastPass(g, (s) => {
+          for (const m of legalMoves(s)) {
+            const r = applyMove(s, m);
+            if (!r.ok || gameStatus(r.value) === 'won') continue;
+            const u = undo(r.value);
+            expect(u.ok).toBe(true);
+            if (u.ok) expect(u.value).toEqual(s);
+          }
+        });
+      }),
+      { numRuns: 40 },
+    );
+  }, 30_000); // fast-check runs; generous under a loaded machine
+
+  it('R16: no view contains a face-down or stock card, and the view says whether the last pass is left', () => {
+    fc.assert(
+      fc.property(lastPassGameArb, (g) => {
+        playLastPass(g, (s) => {
+          const view = playerView(s, 0);
+          const json = JSON.stringify(view);
+          for (const code of hiddenCards(s)) expect(json).not.toContain(`"${code}"`);
+          expect(view.lastPass).toBe(
+            s.lastPass ? 'taken' : view.redealsLeft === null || view.redealsLeft > 0 ? 'available' : 'none',
+          );
+          if (s.stock.length === 0 && s.waste.length > 0)
+            expect(legalMoves(s).some((m) => m.type === 'last-pass')).toBe(view.lastPass === 'available');
+        });
+      }),
+      { numRuns: 25 },
+    );
+  }, 30_000); // a blocked search (R13) per view
 });

@@ -219,6 +219,116 @@ describe('R11 redealing', () => {
   });
 });
 
+describe('R16 one switch to a final single pass', () => {
+  const lp: Move = { type: 'last-pass' };
+  const draw: Move = { type: 'draw' };
+  const recycle: Move = { type: 'recycle' };
+  const hasLastPass = (s: GameState): boolean => legalMoves(s).some((m) => m.type === 'last-pass');
+
+  it('R16: the draw3-last-pass preset is draw 3, unlimited redeals, anyRun, standard scoring, with the switch', () => {
+    expect(PRESETS['draw3-last-pass']).toMatchObject({
+      draw: 3,
+      redeals: null,
+      tableauMoves: 'anyRun',
+      scoring: 'standard',
+      finalSinglePass: true,
+    });
+    for (const [name, options] of Object.entries(PRESETS))
+      if (name !== 'draw3-last-pass') expect(options.finalSinglePass).toBe(false);
+  });
+  it('R16: the last pass is legal only in place of a redeal: stock empty and waste not empty', () => {
+    const stocked = position({ stock: '2S', waste: '3S', preset: 'draw3-last-pass' });
+    refused(stocked, lp, 'stock-not-empty');
+    expect(hasLastPass(stocked)).toBe(false);
+    const empty = position({ preset: 'draw3-last-pass' });
+    refused(empty, lp, 'waste-empty');
+    expect(hasLastPass(empty)).toBe(false);
+    const ready = position({ waste: '2S 3S', preset: 'draw3-last-pass' });
+    expect(legalMoves(ready).filter((m) => m.type !== 'move')).toEqual([recycle, lp]);
+    expect(applyMove(ready, lp).ok).toBe(true);
+  });
+  it('R16: without finalSinglePass there is no last pass', () => {
+    const s = position({ waste: '2S 3S', preset: 'classic-draw3' });
+    refused(s, lp, 'last-pass-off');
+    expect(hasLastPass(s)).toBe(false);
+    expect(playerView(s, 0).lastPass).toBe('none');
+  });
+  it('R16: the waste turns over as in R11, then each draw turns one card', () => {
+    let s = position({ stock: '7S 6S 5S 4S 3S 2S', preset: 'draw3-last-pass' });
+    s = apply(apply(s, draw), draw);
+    expect(playerView(s, 0).waste).toEqual(['2S', '3S', '4S', '5S', '6S', '7S']);
+    s = apply(s, lp);
+    expect(s.stock.length).toBe(6);
+    expect(playerView(s, 0).waste).toEqual([]);
+    s = apply(s, draw);
+    expect(playerView(s, 0).waste).toEqual(['2S']); // the first card that went to the waste comes first
+    s = apply(s, draw);
+    expect(playerView(s, 0).waste).toEqual(['2S', '3S']);
+    expect(s.stock.length).toBe(4);
+  });
+  it('R16: at most once, and no redeal after the last pass: when that stock is empty nothing more turns', () => {
+    let s = apply(position({ waste: '2S 3S', preset: 'draw3-last-pass' }), lp);
+    s = apply(apply(s, draw), draw);
+    expect(s.stock.length).toBe(0);
+    refused(s, recycle, 'last-pass-taken');
+    refused(s, lp, 'last-pass-taken');
+    refused(s, draw, 'stock-empty');
+    expect(legalMoves(s).filter((m) => m.type !== 'move')).toEqual([]);
+    expect(playerView(s, 0)).toMatchObject({ lastPass: 'taken', redealsLeft: 0 });
+  });
+  it('R16: the switch may come after any number of draw-3 redeals', () => {
+    let s = position({ waste: '2S 3S 4S', preset: 'draw3-last-pass' });
+    for (let i = 0; i < 5; i++) s = apply(apply(s, recycle), draw);
+    expect(playerView(s, 0)).toMatchObject({ lastPass: 'available', redealsLeft: null });
+    s = apply(s, lp);
+    expect(s.recycles).toBe(6);
+    expect(apply(s, draw).stock.length).toBe(2);
+  });
+  it('R16: undo across the switch is exact, and the draws after it turn three again', () => {
+    const s0 = position({ stock: '5S 4S 3S 2S', preset: 'draw3-last-pass', score: 30, recycles: 4 });
+    const s1 = apply(apply(s0, draw), draw);
+    const s2 = apply(s1, lp);
+    const s3 = apply(s2, draw);
+    const u3 = undo(s3);
+    expect(u3.ok && u3.value).toEqual(s2);
+    const u2 = u3.ok ? undo(u3.value) : u3;
+    expect(u2.ok && u2.value).toEqual(s1);
+    if (!u2.ok) return;
+    expect(u2.value.lastPass).toBe(false);
+    expect(playerView(u2.value, 0)).toMatchObject({ lastPass: 'available', redealsLeft: null });
+    const again = apply(apply(u2.value, recycle), draw);
+    expect(playerView(again, 0).waste).toEqual(['2S', '3S', '4S']);
+  });
+  it('R16: scored like the recycle it replaces (S1 draw 3: free among the first three, then −20)', () => {
+    const early = position({ waste: '2S', preset: 'draw3-last-pass', score: 50, recycles: 2 });
+    expect(apply(early, lp)).toMatchObject({ score: 50, recycles: 3 });
+    const late = position({ waste: '2S', preset: 'draw3-last-pass', score: 50, recycles: 3 });
+    expect(apply(late, lp)).toMatchObject({ score: 30, recycles: 4 });
+    const vegas = position({ waste: '2S', preset: 'vegas-draw3', options: { finalSinglePass: true } });
+    expect(apply(vegas, lp).score).toBe(vegas.score);
+  });
+  it('R16: with limited redeals the last pass needs a redeal left, and uses it', () => {
+    const options = { finalSinglePass: true };
+    const none = position({ waste: '2S', preset: 'vegas-draw3', options, recycles: 2 });
+    refused(none, lp, 'no-redeals-left');
+    expect(playerView(none, 0).lastPass).toBe('none');
+    const one = position({ waste: '2S', preset: 'strict-draw3', options, recycles: 1 });
+    expect(playerView(one, 0)).toMatchObject({ lastPass: 'available', redealsLeft: 1 });
+    expect(playerView(apply(one, lp), 0)).toMatchObject({ lastPass: 'taken', redealsLeft: 0, recycles: 2 });
+  });
+  it('R16/R13: a card only a one-card pass reaches keeps the game alive; once it is skipped, blocked', () => {
+    // Draw 3 from KS QS AH (AH drawn first, then QS, KS on top): AH is never on top under draw 3.
+    const tableau = ['QC | 2D', 'QD | 2C', 'JD | 2H', 'JC | 2S', 'TC | 4D', 'TH | 4H', 'TS | 4C'];
+    expect(isBlocked(position({ tableau, stock: 'KS QS AH', preset: 'classic-draw3' }))).toBe(true);
+    const s = position({ tableau, stock: 'KS QS AH', preset: 'draw3-last-pass' });
+    expect(isBlocked(s)).toBe(false);
+    // After the last pass has gone by AH, nothing can bring it back.
+    const passed = apply(apply(apply(apply(apply(s, draw), lp), draw), draw), draw);
+    expect(passed.stock.length).toBe(0);
+    expect(gameStatus(passed)).toBe('blocked');
+  });
+});
+
 describe('R13 blocked and resigning', () => {
   it('R13: a position where nothing can ever progress is blocked', () => {
     // Stock cards can never be played, no face-down card can be uncovered.
@@ -380,7 +490,7 @@ describe('S2 Vegas and S3 none', () => {
 });
 
 describe('presets (RULES.md variant table)', () => {
-  it('the six presets match the table', () => {
+  it('the seven presets match the table', () => {
     expect(PRESETS['classic-draw3']).toMatchObject({
       draw: 3,
       redeals: null,

@@ -25,18 +25,39 @@ export const PlayerNameSchema = z
   .max(20)
   .regex(/^[\p{L}\p{N}_.-]+( [\p{L}\p{N}_.-]+)*$/u, 'letters, digits, _ . - and single spaces only');
 
-/** POST /api/players and PATCH /api/me body. */
+/** PATCH /api/me body. */
 export const PlayerNameBodySchema = z.object({ name: PlayerNameSchema }).strict();
+
+/**
+ * POST /api/players body. `bot: true` creates a bot account: labelled as a bot wherever players are shown,
+ * ranked only on the bot boards, racing only other bots, with its own per-token rate limit.
+ */
+export const CreatePlayerBodySchema = z
+  .object({ name: PlayerNameSchema, bot: z.boolean().optional() })
+  .strict()
+  .meta({ id: 'CreatePlayer' });
+/** POST /api/players body. */
+export type CreatePlayerBody = z.infer<typeof CreatePlayerBodySchema>;
+
+/** Whether a player is a bot account (shown next to every player name). */
+export const BotFlagSchema = z.boolean().meta({ description: 'true for a bot account' });
 
 /** POST /api/players → 201: the secret token is shown once (only its hash is stored). */
 export const PlayerCreatedSchema = z
-  .object({ id: PlayerIdSchema, name: z.string(), token: z.string() })
+  .object({ id: PlayerIdSchema, name: z.string(), bot: BotFlagSchema, token: z.string() })
   .meta({ id: 'PlayerCreated' });
+
+/** Which ranking a leaderboard shows: people (`humans`, the default) or bot accounts (`bots`). */
+export const BoardSchema = z.enum(['humans', 'bots']);
+/** A leaderboard's board. */
+export type Board = z.infer<typeof BoardSchema>;
 
 /** The daily presets (RULES.md presets that have a daily challenge). */
 export const DAILY_PRESETS = ['classic-draw1', 'classic-draw3'] as const;
 /** A daily preset. */
 export const DailyPresetSchema = z.enum(DAILY_PRESETS);
+/** A daily preset (`classic-draw1`, `classic-draw3`). */
+export type DailyPreset = (typeof DAILY_PRESETS)[number];
 
 /** All-time numbers of a player. Streaks count consecutive UTC days with a won daily (any daily preset). */
 export const PlayerStatsSchema = z.object({
@@ -56,11 +77,35 @@ export const PlayerStatsSchema = z.object({
 
 /** GET /api/me → the caller (Authorization: Bearer <token>). */
 export const MeSchema = z
-  .object({ id: PlayerIdSchema, name: z.string(), createdAt: z.string(), stats: PlayerStatsSchema })
+  .object({
+    id: PlayerIdSchema,
+    name: z.string(),
+    bot: BotFlagSchema,
+    createdAt: z.string(),
+    stats: PlayerStatsSchema,
+  })
   .meta({ id: 'Me' });
 
 /** GET /api/me/transfer → a link that signs another device in as this player (it carries the token). */
-export const TransferSchema = z.object({ token: z.string(), url: z.string() });
+export const TransferSchema = z
+  .object({
+    /** The single-use code (also inside `url`). */
+    code: z.string(),
+    /** The sign-in link, relative: `/#signin=<code>` (a fragment: browsers never send it to a server). */
+    url: z.string(),
+    /** When the code stops working (ISO). */
+    expiresAt: z.string(),
+  })
+  .meta({ id: 'Transfer' });
+
+/** POST /api/players/transfer body: a transfer code, exchanged for a new token of its player. */
+export const RedeemTransferBodySchema = z.object({ code: z.string().min(1).max(64) }).strict();
+
+/** POST /api/me/token: the caller's new token (the one it sent no longer works). */
+export const RotatedTokenSchema = z.object({ token: z.string() }).meta({ id: 'RotatedToken' });
+
+/** POST /api/me/sign-out-everywhere: how many devices (tokens) were signed out, the caller's included. */
+export const SignedOutSchema = z.object({ devices: z.number().int().min(0) });
 
 /** A date in UTC, `YYYY-MM-DD`. */
 export const DateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a UTC date YYYY-MM-DD');
@@ -85,6 +130,7 @@ export const PlayerPageSchema = z
   .object({
     id: PlayerIdSchema,
     name: z.string(),
+    bot: BotFlagSchema,
     createdAt: z.string(),
     stats: PlayerStatsSchema,
     recent: z.array(DailyResultSchema.extend({ date: DateSchema, preset: DailyPresetSchema })),
@@ -146,6 +192,7 @@ export const LeaderboardEntrySchema = z.object({
   rank: z.number().int().min(1),
   playerId: PlayerIdSchema,
   name: z.string(),
+  bot: BotFlagSchema,
   status: ResultStatusSchema,
   score: z.number().int(),
   timeMs: z.number().int().min(0),
@@ -154,13 +201,24 @@ export const LeaderboardEntrySchema = z.object({
   finishedAt: z.string(),
   /** The ranked game (its replay is public once the day has closed). */
   gameId: GameIdSchema,
+  /**
+   * The player's account was created on the daily's date (or later): the row is provisional, left out of
+   * the default view and of its ranks (README "Ranked rules").
+   */
+  provisional: z.boolean(),
 });
 
-/** GET /api/daily/:date/:preset/leaderboard query: a page (`offset`, `limit`) or the page around the caller. */
+/**
+ * GET /api/daily/:date/:preset/leaderboard query: a page (`offset`, `limit`) or the page around the caller,
+ * of the human board (default) or the bot board (`board=bots`).
+ */
 export const LeaderboardQuerySchema = z.object({
+  board: BoardSchema.default('humans'),
   offset: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   around: z.literal('me').optional(),
+  /** `provisional`: also list the rows of accounts created on the daily's date (left out by default). */
+  include: z.literal('provisional').optional(),
 });
 
 /** GET /api/daily/:date/:preset/leaderboard. */
@@ -168,6 +226,7 @@ export const LeaderboardSchema = z
   .object({
     date: DateSchema,
     preset: DailyPresetSchema,
+    board: BoardSchema,
     /** Finished ranked attempts. */
     total: z.number().int().min(0),
     offset: z.number().int().min(0),
@@ -178,12 +237,39 @@ export const LeaderboardSchema = z
   })
   .meta({ id: 'Leaderboard' });
 
+/** GET /api/leaderboard query: the human board (default) or the bot board. */
+export const AllTimeLeaderboardQuerySchema = z.object({ board: BoardSchema.default('humans') });
+
 /** GET /api/leaderboard → all-time: wins, win rate, streaks, best time per preset. */
 export const AllTimeLeaderboardSchema = z.object({
+  board: BoardSchema,
   entries: z.array(
-    PlayerStatsSchema.extend({ rank: z.number().int().min(1), playerId: PlayerIdSchema, name: z.string() }),
+    PlayerStatsSchema.extend({
+      rank: z.number().int().min(1),
+      playerId: PlayerIdSchema,
+      name: z.string(),
+      bot: BotFlagSchema,
+    }),
   ),
 });
+
+/**
+ * GET /api/daily/:date/:preset/fair-play: the fair-play signals of the caller's own ranked result, once the
+ * day has closed (README "Fair play").
+ */
+export const FairPlaySignalsSchema = z
+  .object({
+    date: DateSchema,
+    preset: DailyPresetSchema,
+    /** ms from the attempt's creation (cards shown) to its first move; null when no move was made. */
+    firstMoveMs: z.number().int().min(0).nullable(),
+    /** Share 0…1 of the attempt's moves equal to the server's solver line at the same position. */
+    lineShare: z.number().min(0).max(1),
+    moves: z.number().int().min(0),
+  })
+  .meta({ id: 'FairPlaySignals' });
+/** The fair-play signals of one ranked result. */
+export type FairPlaySignals = z.infer<typeof FairPlaySignalsSchema>;
 
 // ---------- Replays ----------
 
@@ -204,7 +290,7 @@ export const ReplaySchema = z
     deal: z.string(),
     options: GameOptionsSchema,
     preset: PresetSchema.nullable(),
-    player: z.object({ id: PlayerIdSchema, name: z.string() }).nullable(),
+    player: z.object({ id: PlayerIdSchema, name: z.string(), bot: BotFlagSchema }).nullable(),
     steps: z.array(ReplayStepSchema),
   })
   .meta({ id: 'Replay' });

@@ -8,6 +8,7 @@ import {
   CARD_CODES,
   FOUNDATION_PILES,
   GAME_STATUSES,
+  LAST_PASS_STATES,
   MAX_DEAL_NUMBER,
   MOVE_ERROR_CODES,
   PILE_IDS,
@@ -42,6 +43,7 @@ export const MoveSchema = z
   .discriminatedUnion('type', [
     z.object({ type: z.literal('draw') }).strict(),
     z.object({ type: z.literal('recycle') }).strict(),
+    z.object({ type: z.literal('last-pass') }).strict(),
     z
       .object({
         type: z.literal('move'),
@@ -51,7 +53,11 @@ export const MoveSchema = z
       })
       .strict(),
   ])
-  .meta({ id: 'Move', description: 'draw | recycle | move {from,to,count}' }) satisfies z.ZodType<Move>;
+  .meta({
+    id: 'Move',
+    description:
+      'draw | recycle | last-pass (R16: in place of a redeal, then one card per draw) | move {from,to,count}',
+  }) satisfies z.ZodType<Move>;
 
 /** Every variant option; all of them required (as in a view). */
 export const GameOptionsSchema = z
@@ -64,6 +70,9 @@ export const GameOptionsSchema = z
     timed: z.boolean(),
     undo: z.boolean(),
     hints: z.boolean(),
+    finalSinglePass: z.boolean().meta({
+      description: 'R16: once, in place of a redeal, a last pass through the stock one card at a time',
+    }),
   })
   .strict()
   .meta({ id: 'GameOptions' }) satisfies z.ZodType<GameOptions>;
@@ -93,6 +102,10 @@ export const PlayerViewSchema = z
     moves: z.number().int().min(0),
     recycles: z.number().int().min(0),
     redealsLeft: z.number().int().min(0).nullable(),
+    lastPass: z.enum(LAST_PASS_STATES).meta({
+      description:
+        'R16: available (may still be taken in place of a redeal), taken (one card per draw), or none',
+    }),
     canUndo: z.boolean(),
     canAutoComplete: z.boolean(),
     elapsedMs: z.number().int().min(0),
@@ -115,6 +128,10 @@ export const API_ERROR_CODES = [
   'frame-too-large',
   'not-subscribed',
   'solver-busy',
+  'unavailable',
+  'deal-embargoed',
+  'overloaded',
+  'commit-failed',
   'internal',
 ] as const;
 /** One API error code. */
@@ -133,6 +150,12 @@ export const API_ERROR_STATUS = {
   'frame-too-large': 413,
   'not-subscribed': 409,
   'solver-busy': 503,
+  unavailable: 503,
+  'deal-embargoed': 403,
+  /** The server's commit queue is full: the action was refused before anything changed (REST: Retry-After). */
+  overloaded: 503,
+  /** The database refused or lost the commit: the action was not stored; the game is unchanged. */
+  'commit-failed': 503,
   internal: 500,
 } as const satisfies Record<ApiErrorCode, number>;
 
@@ -159,17 +182,23 @@ export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 // ---------- REST ----------
 
-/** POST /api/games body. `deal` (52 codes in deal order) and `dealNumber` are mutually exclusive. */
+/**
+ * POST /api/games body. `deal` (52 codes in deal order), `dealNumber` and `sameDealAs` (another game's id:
+ * a new game of that game's deal, which stays hidden) are mutually exclusive; none of them = a random deal.
+ */
 export const CreateGameBodySchema = z
   .object({
     preset: PresetSchema.optional(),
     options: GameOptionsSchema.partial().optional(),
     dealNumber: z.number().int().min(1).max(MAX_DEAL_NUMBER).optional(),
     deal: z.string().max(400).optional(),
+    sameDealAs: GameIdSchema.optional().meta({
+      description: "another game's id: a new game of the same deal, without revealing it",
+    }),
   })
   .strict()
-  .refine((b) => b.deal === undefined || b.dealNumber === undefined, {
-    message: 'give deal or dealNumber, not both',
+  .refine((b) => [b.deal, b.dealNumber, b.sameDealAs].filter((x) => x !== undefined).length <= 1, {
+    message: 'give at most one of deal, dealNumber and sameDealAs',
   });
 /** POST /api/games body. */
 export type CreateGameBody = z.infer<typeof CreateGameBodySchema>;
@@ -181,7 +210,10 @@ export const GameResponseSchema = z
     version: z.number().int().min(0),
     view: PlayerViewSchema,
     preset: PresetSchema.nullable(),
-    /** Deal number when the game was dealt from one (public: anyone may deal it again). */
+    /**
+     * Deal number when its creator chose one (public: anyone may deal it again); null for a random deal,
+     * a daily or a race game, whose deal nobody may identify while it is hidden.
+     */
     dealNumber: z.number().int().nullable(),
   })
   .meta({ id: 'Game' });
@@ -217,6 +249,19 @@ export const DealResponseSchema = z.object({
 
 /** GET /api/health response. */
 export const HealthResponseSchema = z.object({ status: z.literal('ok') });
+
+/**
+ * GET /api/ready response (200 when every check passes, else 503): the database answers, every migration
+ * on disk is applied, the solver's worker pool has a live thread.
+ */
+export const ReadyResponseSchema = z
+  .object({
+    status: z.enum(['ready', 'unready']),
+    checks: z.object({ database: z.boolean(), migrations: z.boolean(), solver: z.boolean() }),
+  })
+  .meta({ id: 'Ready' });
+/** GET /api/ready response. */
+export type ReadyResponse = z.infer<typeof ReadyResponseSchema>;
 
 // ---------- Solver ----------
 

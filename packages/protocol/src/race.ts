@@ -13,7 +13,10 @@ export const RaceCodeSchema = z.string().regex(/^[A-HJ-NP-Z2-9]{10}$/, 'an invit
 /** Path params of a race. */
 export const RaceParamsSchema = z.object({ code: RaceCodeSchema });
 
-/** Where a race's deal comes from: random, a deal number, or a random deal the solver proved winnable. */
+/**
+ * Where a race's deal comes from: random (default), a random deal the solver proved winnable, or a deal
+ * number the host chose — a known deal, which the room shows to every racer as such.
+ */
 export const RaceDealSchema = z.union([
   z.literal('random'),
   z.literal('certified'),
@@ -62,6 +65,8 @@ export const RaceProgressSchema = z.object({
 export const RacerSchema = z.object({
   playerId: PlayerIdSchema,
   name: z.string(),
+  /** A bot account (a room holds only bots or only people). */
+  bot: z.boolean(),
   host: z.boolean(),
   ready: z.boolean(),
   presence: PresenceSchema,
@@ -78,11 +83,22 @@ export const RaceSchema = z
     url: z.string(),
     status: RaceStatusSchema,
     preset: PresetSchema.nullable(),
+    /** The rules every racer plays, hints and undo included: shown to everyone before the start. */
     options: GameOptionsSchema,
+    /**
+     * The host chose the deal (a deal number) and may know it: shown in the lobby and kept in the results.
+     * Otherwise the deal is a fresh random one nobody knows.
+     */
+    knownDeal: z.boolean(),
     maxPlayers: z.number().int().min(2).max(8),
     timeLimitMs: z.number().int().nullable(),
     /** When the race starts / started (ISO), once the countdown began. */
     startsAt: z.string().nullable(),
+    /**
+     * Length of the room's countdown, ms (the server's setting): the client's 3-2-1 never shows a digit above
+     * it, however late a frame arrives.
+     */
+    countdownMs: z.number().int().min(0),
     /** When the race ended (ISO). */
     endedAt: z.string().nullable(),
     /** Server time when this was built (ISO), to sync countdowns. */
@@ -108,6 +124,8 @@ export const RaceResultsSchema = z.object({
   code: RaceCodeSchema,
   /** The deal, public once the race has finished (52 codes). */
   deal: z.string(),
+  /** The host chose a known deal (see RaceSchema.knownDeal). */
+  knownDeal: z.boolean(),
   results: z.array(
     z.object({
       placement: z.number().int().min(1),

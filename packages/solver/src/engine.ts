@@ -27,15 +27,15 @@ export const RED_OF: Int8Array = Int8Array.from({ length: 52 }, (_, c) => {
 
 // ---- Move encoding (a small integer) ----
 // bits 0-2 kind, 3-5 a (source pile or suit), 6-8 b (target pile or suit), 9-13 n (count, or talon
-// position q = waste size at which the card is the waste top), bit 14 recycle flag, bits 16-26 ordering
-// score (stripped before use).
+// position q = waste size at which the card is the waste top), bits 14-15 talon flag (1 = a recycle first,
+// 2 = the last pass of R16 first), bits 16-26 ordering score (stripped before use).
 /** Tableau top to its foundation. a = pile. */
 export const K_T2F = 1;
 /** Tableau run to tableau. a = from, b = to, n = count. */
 export const K_T2T = 2;
-/** Talon card (reached by draws, maybe one recycle) to its foundation. n = q, flag = recycle. */
+/** Talon card (reached by draws, maybe one recycle or the last pass) to its foundation. n = q, flag. */
 export const K_W2F = 3;
-/** Talon card to tableau. b = to, n = q, flag = recycle. */
+/** Talon card to tableau. b = to, n = q, flag. */
 export const K_W2T = 4;
 /** Foundation top back to the tableau (R9). a = suit, b = to. */
 export const K_F2T = 5;
@@ -52,8 +52,22 @@ export const moveA = (m: number): number => (m >> 3) & 7;
 export const moveB = (m: number): number => (m >> 6) & 7;
 /** Field n of an encoded move. */
 export const moveN = (m: number): number => (m >> 9) & 31;
-/** Recycle flag of an encoded move. */
-export const moveFlag = (m: number): number => (m >> 14) & 1;
+/** Talon flag of an encoded move: 0 draws only, `FLAG_RECYCLE` or `FLAG_LAST_PASS` before the draws. */
+export const moveFlag = (m: number): number => (m >> 14) & 3;
+/** Talon flag: the waste is recycled (R11) before the draws. */
+export const FLAG_RECYCLE = 1;
+/** Talon flag: the last pass (R16) is taken before the draws, which then turn one card each. */
+export const FLAG_LAST_PASS = 2;
+
+/** `talonReach`: no last pass (R16) on offer. */
+export const SWITCH_NONE = 0;
+/** `talonReach`: the last pass is on offer for the targets that neither draws nor a recycle reach. */
+export const SWITCH_UNREACHED = 1;
+/**
+ * `talonReach`: the last pass is on offer for every target that draws alone do not reach (used when a
+ * recycle would leave the last pass available, but a redeal limit might forbid it afterwards).
+ */
+export const SWITCH_ALL = 2;
 
 /**
  * P3: the waste tops reachable from a talon of `L` cards with `p` of them in the waste, by draws of `d`
@@ -61,8 +75,20 @@ export const moveFlag = (m: number): number => (m >> 14) & 1;
  * which the card `talon[q-1]` is on top; flag = 1 when a recycle is needed), those without a recycle
  * first, in drawing order; returns how many. A second recycle never reaches anything new, and a target
  * reachable without a recycle is never listed again with one (fewer recycles dominate).
+ *
+ * R16 (`lastPass` other than `SWITCH_NONE`): then the targets reached by the last pass follow (flag 2): the
+ * talon turns over and draws of one card reach every position 1 … L. A target that draws alone reach is
+ * never listed with it (the position without the switch can still take it later); with `SWITCH_UNREACHED`
+ * neither is a target a recycle reaches (the recycled position can still take the switch and reach it).
  */
-export function talonReach(L: number, p: number, d: number, canRecycle: boolean, out: Int32Array): number {
+export function talonReach(
+  L: number,
+  p: number,
+  d: number,
+  canRecycle: boolean,
+  out: Int32Array,
+  lastPass: number = SWITCH_NONE,
+): number {
   let k = 0;
   if (L === 0) return 0;
   let set0 = 0;
@@ -76,12 +102,18 @@ export function talonReach(L: number, p: number, d: number, canRecycle: boolean,
     set0 |= 1 << q;
     out[k++] = q;
   }
+  let set1 = 0;
   if (canRecycle) {
     q = 0;
     while (q < L) {
       q = Math.min(q + d, L);
+      set1 |= 1 << q;
       if ((set0 & (1 << q)) === 0) out[k++] = q | (1 << 5);
     }
+  }
+  if (lastPass !== SWITCH_NONE) {
+    const skip = lastPass === SWITCH_UNREACHED ? set0 | set1 : set0;
+    for (q = 1; q <= L; q++) if ((skip & (1 << q)) === 0) out[k++] = q | (FLAG_LAST_PASS << 5);
   }
   return k;
 }
@@ -96,6 +128,11 @@ export interface EngineRules {
   readonly wholePile: boolean;
   /** R9 variant: foundation tops may come back to the tableau. */
   readonly foundationToTableau: boolean;
+  /**
+   * R16: the last pass may be taken (once, in place of a redeal). Only set with draw 3: under draw 1 the
+   * last pass never helps (the position before it reaches everything the position after it does).
+   */
+  readonly finalSinglePass?: boolean;
 }
 
 /** A position as the engine holds it. */
@@ -110,8 +147,10 @@ export interface EnginePosition {
   readonly talon: readonly number[];
   /** Waste size (cards of the talon before the pointer). */
   readonly pointer: number;
-  /** Recycles already made. */
+  /** Recycles already made (the last pass included). */
   readonly recycles: number;
+  /** R16: the last pass has been taken (draws turn one card, no recycle). Default false. */
+  readonly lastPass?: boolean;
 }
 
 /** Tunables of the search (for tests and experiments; the defaults are what `solve` uses). */
@@ -156,6 +195,8 @@ export class Engine {
   talLen = 0;
   ptr = 0;
   recycles = 0;
+  /** R16: 1 once the last pass is taken. */
+  lastPass = 0;
   private readonly reach = new Int32Array(64);
   // Key scratch.
   readonly keyWidth: number;
@@ -181,7 +222,9 @@ export class Engine {
     this.greedyAuto = tuning.greedyAuto ?? false;
     this.deadlockCheck = tuning.deadlock ?? true;
     this.twinRule = tuning.partialRule ?? true;
-    this.talonRule = (tuning.talonRule ?? true) && rules.draw === 1 && rules.redealLimit < 0;
+    // P7, P10 and the talon part of P2 rely on every talon card being reachable at any time: not after R16.
+    const freeTalon = rules.draw === 1 && rules.redealLimit < 0 && start.lastPass !== true;
+    this.talonRule = (tuning.talonRule ?? true) && freeTalon;
     for (let i = 0; i < 7; i++) {
       const pile = start.piles[i] as readonly number[];
       for (let k = 0; k < pile.length; k++) this.cards[i * PILE_CAP + k] = pile[k] as number;
@@ -193,8 +236,9 @@ export class Engine {
     this.talLen = start.talon.length;
     this.ptr = start.pointer;
     this.recycles = start.recycles;
+    this.lastPass = start.lastPass === true ? 1 : 0;
     this.keyWidth = rules.redealLimit < 0 ? 7 : 8;
-    this.freeTalon = rules.draw === 1 && rules.redealLimit < 0;
+    this.freeTalon = freeTalon;
     this.key = new Uint32Array(this.keyWidth);
   }
 
@@ -213,6 +257,7 @@ export class Engine {
       talon: Array.from(this.tal.subarray(0, this.talLen)),
       pointer: this.ptr,
       recycles: this.recycles,
+      lastPass: this.lastPass === 1,
     };
   }
 
@@ -332,8 +377,21 @@ export class Engine {
   private readonly dlBottoms = new Int8Array(7);
 
   private redealsLeft(): boolean {
+    if (this.lastPass === 1) return false; // R16: no redeal after the last pass
     const limit = this.rules.redealLimit;
     return limit < 0 || this.recycles < limit;
+  }
+
+  /** Cards a draw turns now: one after the last pass (R16), else the rules' draw (R10). */
+  drawSize(): number {
+    return this.lastPass === 1 ? 1 : this.rules.draw;
+  }
+
+  /** How `talonReach` offers the last pass (R16) from the current position. */
+  private switchMode(): number {
+    if (this.rules.finalSinglePass !== true || !this.redealsLeft()) return SWITCH_NONE;
+    const limit = this.rules.redealLimit;
+    return limit < 0 || this.recycles + 1 < limit ? SWITCH_UNREACHED : SWITCH_ALL;
   }
 
   // ---------- keys ----------
@@ -345,7 +403,7 @@ export class Engine {
    */
   private keyPointer(): number {
     const p = this.ptr;
-    if (this.rules.redealLimit >= 0) return p;
+    if (this.rules.redealLimit >= 0 || this.lastPass === 1) return p;
     if (this.rules.draw === 1) return 0;
     return p % 3 === 0 || p === this.talLen ? 0 : p;
   }
@@ -356,7 +414,8 @@ export class Engine {
    *
    * Layout: 2 bits per card in words 0-3 (0 = not a face-up tableau card, 1 = the lowest face-up card of
    * its pile, 2/3 = lies on the clubs-or-diamonds / hearts-or-spades card one rank higher); word 3 also holds
-   * the foundation heights (bits 8-23) and the talon pointer (bits 24-28); words 4-6 hold, per pile with
+   * the foundation heights (bits 8-23), the talon pointer (bits 24-28) and whether the last pass (R16) was
+   * taken (bit 29); words 4-6 hold, per pile with
    * face-down cards, its face-down count and lowest face-up card (9 bits per pile, 0 for the others); word 7
    * (limited redeals only) the recycles made. The talon's remaining cards are exactly the cards not
    * elsewhere, and their order never changes, so this determines the position up to the order of the piles
@@ -400,7 +459,7 @@ export class Engine {
     let k3 = kw[3] as number;
     const fo = this.found;
     k3 |= ((fo[0] as number) << 8) | ((fo[1] as number) << 12) | ((fo[2] as number) << 16);
-    k3 |= ((fo[3] as number) << 20) | (this.keyPointer() << 24);
+    k3 |= ((fo[3] as number) << 20) | (this.keyPointer() << 24) | (this.lastPass << 29);
     key[0] = k0;
     key[1] = k1;
     key[2] = k2;
@@ -510,12 +569,22 @@ export class Engine {
         out[n++] = encodeMove(K_T2T, i, j, count, 0) | (score << 16);
       }
     }
-    // Talon (P3): every card that can be brought to the waste top by draws (and one recycle if needed).
+    // Talon (P3): every card that can be brought to the waste top by draws (and one recycle, or the last
+    // pass of R16, if needed).
     const reach = this.reach;
-    const k = talonReach(this.talLen, this.ptr, this.rules.draw, this.redealsLeft(), reach);
+    const k = talonReach(
+      this.talLen,
+      this.ptr,
+      this.drawSize(),
+      this.redealsLeft(),
+      reach,
+      this.switchMode(),
+    );
     for (let x = 0; x < k; x++) {
       const e = reach[x] as number;
-      n = this.talonMoves(n, e & 31, e >> 5, x + ((e >> 5) & 1) * 8, firstEmpty);
+      const flag = e >> 5;
+      // Ordering: the last pass gives up draw 3 for good, so its moves come after every other tableau move.
+      n = this.talonMoves(n, e & 31, flag, x + (flag === FLAG_LAST_PASS ? 400 : flag * 8), firstEmpty);
     }
     // Foundation to tableau (R9).
     if (this.rules.foundationToTableau) {
@@ -642,14 +711,15 @@ export class Engine {
       case K_W2F:
       case K_W2T: {
         const q = (m >> 9) & 31;
-        const flag = (m >> 14) & 1;
+        const flag = (m >> 14) & 3;
         const tal = this.tal;
         const c = tal[q - 1] as number;
         const old = this.ptr;
         for (let k = q - 1; k < this.talLen - 1; k++) tal[k] = tal[k + 1] as number;
         this.talLen--;
         this.ptr = q - 1;
-        this.recycles += flag;
+        if (flag !== 0) this.recycles++; // the last pass counts as a recycle (R16)
+        if (flag === FLAG_LAST_PASS) this.lastPass = 1;
         if (kind === K_W2F) this.found[SUIT_OF[c] as number]++;
         else {
           const j = (m >> 6) & 7;
@@ -705,7 +775,7 @@ export class Engine {
       case K_W2F:
       case K_W2T: {
         const q = (m >> 9) & 31;
-        const flag = (m >> 14) & 1;
+        const flag = (m >> 14) & 3;
         let c: number;
         if (kind === K_W2F) {
           c = u >> 8;
@@ -721,7 +791,8 @@ export class Engine {
         tal[q - 1] = c;
         this.talLen++;
         this.ptr = u & 255;
-        this.recycles -= flag;
+        if (flag !== 0) this.recycles--;
+        if (flag === FLAG_LAST_PASS) this.lastPass = 0;
         return;
       }
       default: {

@@ -24,6 +24,8 @@ import {
   type EnginePosition,
   type EngineRules,
   type EngineTuning,
+  FLAG_LAST_PASS,
+  FLAG_RECYCLE,
   K_F2T,
   K_T2F,
   K_T2T,
@@ -151,6 +153,7 @@ function toEnginePosition(state: GameState): EnginePosition {
     talon: [...state.waste, ...state.stock.slice().reverse()],
     pointer: state.waste.length,
     recycles: state.recycles,
+    lastPass: state.lastPass,
   };
 }
 
@@ -163,6 +166,8 @@ function engineRules(options: GameOptions): EngineRules {
     redealLimit: r === null ? -1 : r,
     wholePile: options.tableauMoves === 'wholePile',
     foundationToTableau: options.foundationToTableau,
+    // R16 under draw 1 is never worth taking (see EngineRules), so the search leaves it out.
+    finalSinglePass: options.finalSinglePass && options.draw === 3,
   };
 }
 
@@ -180,7 +185,6 @@ function toPublicLine(
 ): Move[] {
   const e = new Engine(rules, start, { autoMoves: false });
   const out: Move[] = [];
-  const d = rules.draw;
   for (let x = 0; x < length; x++) {
     const m = path[x] as number;
     const kind = moveKind(m);
@@ -200,13 +204,16 @@ function toPublicLine(
         const q = moveN(m);
         const L = e.talLen;
         let p = e.ptr;
-        if (moveFlag(m) === 1) {
+        let d = e.drawSize();
+        const flag = moveFlag(m);
+        if (flag === FLAG_RECYCLE || flag === FLAG_LAST_PASS) {
           while (p < L) {
             p = Math.min(p + d, L);
             out.push({ type: 'draw' });
           }
-          out.push({ type: 'recycle' });
+          out.push({ type: flag === FLAG_RECYCLE ? 'recycle' : 'last-pass' });
           p = 0;
+          if (flag === FLAG_LAST_PASS) d = 1; // R16: one card per draw from here on
         }
         while (p !== q) {
           if (p >= L) throw new Error('solver: internal error, talon target not reachable');

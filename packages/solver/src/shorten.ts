@@ -12,6 +12,7 @@
 import {
   Engine,
   type EnginePosition,
+  FLAG_LAST_PASS,
   type EngineRules,
   K_T2F,
   K_W2F,
@@ -42,13 +43,15 @@ function destOf(e: Engine, m: number): number {
 function publicCost(e: Engine, m: number): number {
   const kind = m & 7;
   if (kind !== K_W2F && kind !== K_W2T) return 1;
-  const d = e.rules.draw;
+  let d = e.drawSize();
   const q = moveN(m);
   let p = e.ptr;
   let cost = 1;
-  if (moveFlag(m) === 1) {
+  if (moveFlag(m) !== 0) {
+    // draws to the end, then the recycle or the last pass (after which draws turn one card, R16)
     cost += Math.ceil((e.talLen - p) / d) + 1;
     p = 0;
+    if (moveFlag(m) === FLAG_LAST_PASS) d = 1;
   }
   return cost + Math.ceil((q - p) / d);
 }

@@ -1,34 +1,30 @@
 /**
- * Daily deals: candidate k of a date and preset is deal number = first 32 bits (big-endian) of
- * HMAC-SHA256(secret, `${date}|${preset}|${k}`), 0 → 1; the daily is the first candidate the solver proves
+ * Daily deals: candidate k of a date and preset is the deal of algorithm v2 (rules package `dealFromKey`)
+ * whose 256-bit key is HMAC-SHA256(secret, `${date}|${preset}|${k}`); the daily is the first candidate the
+ * solver proves
  * winnable within its time limit (unknown or impossible → next k). Par = the length of the solver's line,
  * which is replayed with the rules package to a win before it is kept.
  */
-import { createHmac } from 'node:crypto';
-import type { DAILY_PRESETS } from '@klondike/protocol';
-import {
-  type Deal,
-  type Move,
-  PRESETS,
-  applyMove,
-  dealFromNumber,
-  formatDeal,
-  isWon,
-  newGame,
-} from '@klondike/rules';
+import type { DailyPreset } from '@klondike/protocol';
+import { type Deal, type Move, PRESETS, applyMove, formatDeal, isWon, newGame } from '@klondike/rules';
 import { ApiError } from '../errors.js';
-import type { SolverPool } from '../plugins/solver.js';
+import { dailyCandidateKey, dealOfKey } from '../fairness/deals.js';
+import type { SolverPool } from '../solver/task.js';
 
-/** A daily preset (`classic-draw1`, `classic-draw3`). */
-export type DailyPreset = (typeof DAILY_PRESETS)[number];
+export type { DailyPreset };
 
 /** Most candidates tried for one daily before giving up (never reached in practice: ~80 % are proven wins). */
 export const MAX_CANDIDATES = 200;
 
-/** The deal number of candidate `k` of a daily. */
-export function candidateDealNumber(secret: string, date: string, preset: DailyPreset, k: number): number {
-  const n = createHmac('sha256', secret).update(`${date}|${preset}|${k}`, 'utf8').digest().readUInt32BE(0);
-  return n === 0 ? 1 : n;
+/** The deal of candidate `k` of a daily (v2, keyed by HMAC-SHA256(secret, `date|preset|k`)) and its key. */
+export function candidateDeal(
+  secret: string,
+  date: string,
+  preset: DailyPreset,
+  k: number,
+): { deal: Deal; key: string } {
+  const key = dailyCandidateKey(secret, date, preset, k);
+  return { deal: dealOfKey(key), key };
 }
 
 /** A generated daily, ready to store. */
@@ -37,7 +33,8 @@ export interface GeneratedDaily {
   readonly preset: DailyPreset;
   /** 52 card codes in deal order. */
   readonly deal: string;
-  readonly dealNumber: number;
+  /** The v2 key (hex) it was dealt from: secret. */
+  readonly dealKey: string;
   readonly candidate: number;
   readonly par: number;
   readonly line: Move[];
@@ -81,24 +78,21 @@ export async function generateDaily(
   options: GenerateOptions,
 ): Promise<GeneratedDaily> {
   for (let k = 0; k < MAX_CANDIDATES; k++) {
-    const dealNumber = candidateDealNumber(secret, date, preset, k);
-    const deal = dealFromNumber(dealNumber);
-    if (!deal.ok) continue;
+    const candidate = candidateDeal(secret, date, preset, k);
+    const deal = { value: candidate.deal };
     for (;;) {
       if (options.stopped?.()) throw new GenerationStopped(`stopped generating ${date} ${preset}`);
       try {
-        const r = await solver.run({
-          kind: 'deal',
-          deal: deal.value,
-          options: PRESETS[preset],
-          timeLimitMs: options.timeLimitMs,
-        });
+        const r = await solver.run(
+          { kind: 'deal', deal: deal.value, options: PRESETS[preset], timeLimitMs: options.timeLimitMs },
+          { priority: 'daily' },
+        );
         if (r.verdict === 'won' && r.line !== undefined && lineWins(deal.value, preset, r.line)) {
           return {
             date,
             preset,
             deal: formatDeal(deal.value),
-            dealNumber,
+            dealKey: candidate.key,
             candidate: k,
             par: r.line.length,
             line: r.line,

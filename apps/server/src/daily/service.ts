@@ -15,11 +15,13 @@ import { randomBytes } from 'node:crypto';
 import {
   DAILY_PRESETS,
   type AllTimeLeaderboardSchema,
+  type Board,
   type DailyArchiveSchema,
   type DailyChallengeSchema,
   type DailyResultSchema,
   type DailyRevealSchema,
   type DailyTodaySchema,
+  type FairPlaySignals,
   type GameResponse,
   type LeaderboardEntrySchema,
   type LeaderboardQuerySchema,
@@ -35,9 +37,10 @@ import type { z } from 'zod';
 import { ApiError } from '../errors.js';
 import type { DailyDeal, Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { AuthedPlayer } from '../players/players.js';
-import type { SolverPool } from '../plugins/solver.js';
+import type { SolverPool } from '../solver/task.js';
 import type { DailyRef, GameRooms, Subscriber } from '../rooms/game-rooms.js';
-import { addDays, closesAt, isCalendarDate, streaks, utcDate } from './dates.js';
+import { recordSignals } from '../fairness/signals.js';
+import { addDays, closesAt, isCalendarDate, startOfDate, streaks, utcDate } from './dates.js';
 import { type DailyPreset, GenerationStopped, generateDaily } from './generate.js';
 
 type DailyToday = z.infer<typeof DailyTodaySchema>;
@@ -59,6 +62,18 @@ export const DAILY_SECRET_KEY = 'daily-secret';
 export const RECENT_RESULTS = 20;
 /** Players on the all-time leaderboard. */
 export const ALL_TIME_SIZE = 100;
+
+/**
+ * The rows of one board: people's rows (`humans`) or bot accounts' rows (`bots`), never both; with
+ * `established`, only accounts created before it (the others' rows are provisional).
+ */
+function boardWhere(board: Board, established?: Date): Prisma.DailyResultWhereInput {
+  return {
+    player: {
+      is: { bot: board === 'bots', ...(established ? { createdAt: { lt: established } } : {}) },
+    },
+  };
+}
 
 /** Leaderboard order: winners first, score high first, then time, moves, finishing time (then player id). */
 const ORDER: Prisma.DailyResultOrderByWithRelationInput[] = [
@@ -144,6 +159,8 @@ export class DailyService {
   private readonly rollovers = new Map<string, Promise<void>>();
   private readonly archives = new Map<string, Promise<void>>();
   private stopped = false;
+  /** Fair-play signals being recorded (one after another). */
+  private signals: Promise<void> = Promise.resolve();
 
   /** See `DailyServiceOptions`. */
   constructor(private readonly opts: DailyServiceOptions) {}
@@ -192,6 +209,7 @@ export class DailyService {
       ...this.generating.values(),
       ...this.rollovers.values(),
       ...this.archives.values(),
+      this.signals,
     ]);
   }
 
@@ -264,7 +282,12 @@ export class DailyService {
     const prisma = this.opts.prisma;
     const where = { date_preset: { date, preset } };
     const existing = await prisma.dailyDeal.findUnique({ where });
-    if (existing) return existing;
+    if (existing && (existing.dealKey !== null || date <= this.today())) return existing;
+    if (existing) {
+      // A day not yet open still dealt from a v1 deal number (stored before deal algorithm v2): its opening
+      // would identify it, so it is dealt again from a key. Nobody has played it (it is not open).
+      await prisma.dailyDeal.deleteMany({ where: { id: existing.id, dealKey: null, games: { none: {} } } });
+    }
     const started = Date.now();
     const g = await generateDaily(this.opts.solver, await this.secret(), date, preset, {
       timeLimitMs: this.opts.solveMs,
@@ -277,7 +300,7 @@ export class DailyService {
           date,
           preset,
           deal: g.deal,
-          dealNumber: BigInt(g.dealNumber),
+          dealKey: g.dealKey,
           candidate: g.candidate,
           par: g.par,
           line: g.line.map((m) => ({ ...m })),
@@ -285,7 +308,7 @@ export class DailyService {
       ],
       skipDuplicates: true,
     });
-    this.opts.log.info({ date, preset, candidate: g.candidate, ms: Date.now() - started }, 'daily ready');
+    this.opts.log.info({ date, preset, ms: Date.now() - started }, 'daily ready'); // never the candidate or key
     return prisma.dailyDeal.findUniqueOrThrow({ where });
   }
 
@@ -351,7 +374,7 @@ export class DailyService {
       _count: { _all: true },
     });
     const count = new Map(counts.map((c) => [c.dailyId, c._count._all]));
-    const yours = player ? await this.results(player.id, rows) : new Map<number, DailyResult>();
+    const yours = player ? await this.results(player, rows) : new Map<number, DailyResult>();
     return rows.map((r) => ({
       date: r.date,
       preset: r.preset as DailyPreset,
@@ -363,8 +386,9 @@ export class DailyService {
     }));
   }
 
-  /** A player's results (finished or under way) at the given dailies, by daily id. */
-  private async results(playerId: string, rows: DailyDeal[]): Promise<Map<number, DailyResult>> {
+  /** A player's results (finished or under way) at the given dailies, by daily id; ranks on their board. */
+  private async results(player: AuthedPlayer, rows: DailyDeal[]): Promise<Map<number, DailyResult>> {
+    const playerId = player.id;
     const prisma = this.opts.prisma;
     const ids = rows.map((r) => r.id);
     const [attempts, results] = await Promise.all([
@@ -389,18 +413,19 @@ export class DailyService {
         rank: null,
       });
     }
-    for (const r of results) out.set(r.dailyId, await this.resultOf(r));
+    for (const r of results) out.set(r.dailyId, await this.resultOf(r, player.bot ? 'bots' : 'humans'));
     return out;
   }
 
-  private async resultOf(r: ResultRowLike): Promise<DailyResult> {
+  /** A finished attempt with its rank on `board` (the player's own board). */
+  private async resultOf(r: ResultRowLike, board: Board): Promise<DailyResult> {
     return {
       gameId: r.gameId,
       status: r.status,
       score: r.score,
       timeMs: r.timeMs,
       moves: r.moves,
-      rank: await this.rankOf(r),
+      rank: await this.rankOf(r, board),
     };
   }
 
@@ -438,28 +463,18 @@ export class DailyService {
   }
 
   /**
-   * POST /api/daily/:date/:preset/practice: an unranked game of a daily's deal. On an open day only for a
-   * player whose ranked attempt has ended; on a closed day for anyone.
-   * Errors: `not-found`; `unauthorized` (open day, no token); `forbidden` (ranked attempt not ended).
+   * POST /api/daily/:date/:preset/practice: an unranked game of a closed day's deal, for anyone. Today's
+   * daily opens for practice only once its day has closed: a practice game (hints, undo) would preview the
+   * deal to a second account.
+   * Errors: `not-found`; `forbidden` while the day is open.
    */
   async practice(date: string, preset: DailyPreset, player: AuthedPlayer | null): Promise<GameResponse> {
     const row = await this.published(date, preset);
-    if (this.isOpen(row)) {
-      if (player === null)
-        throw new ApiError(
-          'unauthorized',
-          "practice on today's daily needs your token, after your ranked attempt",
-        );
-      const done = await this.opts.prisma.dailyResult.findUnique({
-        where: { dailyId_playerId: { dailyId: row.id, playerId: player.id } },
-        select: { gameId: true },
-      });
-      if (!done)
-        throw new ApiError(
-          'forbidden',
-          "practice on today's daily opens once your ranked attempt has ended (or once the day has closed)",
-        );
-    }
+    if (this.isOpen(row))
+      throw new ApiError(
+        'forbidden',
+        `practice on the ${date} ${preset} daily opens once its day has closed (UTC midnight)`,
+      );
     return this.opts.rooms.createDaily({
       daily: this.ref(row),
       deal: row.deal,
@@ -468,14 +483,35 @@ export class DailyService {
     });
   }
 
+  /**
+   * GET /api/daily/:date/:preset/fair-play: the fair-play signals of the caller's own ranked result
+   * (owner-only), once the day has closed — before, the share of moves on the solver's line would tell
+   * that line. Errors: `not-found` (no daily, or no result of the caller); `forbidden` while open.
+   */
+  async fairPlay(date: string, preset: DailyPreset, player: AuthedPlayer): Promise<FairPlaySignals> {
+    const row = await this.published(date, preset);
+    if (this.isOpen(row))
+      throw new ApiError('forbidden', 'fair-play signals are shown once the day has closed');
+    await this.signals;
+    await recordSignals(this.opts.prisma, row.id);
+    const r = await this.opts.prisma.dailyResult.findUnique({
+      where: { dailyId_playerId: { dailyId: row.id, playerId: player.id } },
+      select: { firstMoveMs: true, lineShare: true, moves: true },
+    });
+    if (r === null)
+      throw new ApiError('not-found', `you have no ranked result at the ${date} ${preset} daily`);
+    return { date, preset, firstMoveMs: r.firstMoveMs, lineShare: r.lineShare ?? 0, moves: r.moves };
+  }
+
   // ---------- leaderboards ----------
 
-  /** 1 + the number of rows of the same daily that rank before `r`. */
-  async rankOf(r: ResultRowLike): Promise<number> {
+  /** 1 + the number of rows of the same daily and board that rank before `r`. */
+  async rankOf(r: ResultRowLike, board: Board = 'humans', established?: Date): Promise<number> {
     const same = { won: r.won, score: r.score, timeMs: r.timeMs, moves: r.moves };
     const before = await this.opts.prisma.dailyResult.count({
       where: {
         dailyId: r.dailyId,
+        ...boardWhere(board, established),
         OR: [
           ...(r.won ? [] : [{ won: true }]),
           { won: r.won, score: { gt: r.score } },
@@ -489,11 +525,17 @@ export class DailyService {
     return before + 1;
   }
 
-  private entry(r: ResultRowLike & { player: { name: string } }, rank: number): LeaderboardEntry {
+  private entry(
+    r: ResultRowLike & { player: { name: string; createdAt: Date; bot: boolean } },
+    rank: number,
+    dayStart: Date,
+  ): LeaderboardEntry {
     return {
+      provisional: r.player.createdAt >= dayStart,
       rank,
       playerId: r.playerId,
       name: r.player.name,
+      bot: r.player.bot,
       status: r.status,
       score: r.score,
       timeMs: r.timeMs,
@@ -504,9 +546,11 @@ export class DailyService {
   }
 
   /**
-   * GET /api/daily/:date/:preset/leaderboard: a page of the daily's finished attempts in leaderboard
-   * order, or (`around=me`) the page holding the caller's row. Errors: `not-found`; `unauthorized` for
-   * `around=me` without a token.
+   * GET /api/daily/:date/:preset/leaderboard: a page of the daily's finished attempts of one board (people
+   * or bots) in leaderboard order, or (`around=me`) the page holding the caller's row. Bots are ranked on the
+   * bot board only: a bot asking for its place on the human board is refused.
+   * Errors: `not-found`; `unauthorized` for `around=me` without a token; `forbidden` for `around=me` on the
+   * other kind's board.
    */
   async leaderboard(
     date: string,
@@ -516,19 +560,33 @@ export class DailyService {
   ): Promise<Leaderboard> {
     if (query.around === 'me' && player === null)
       throw new ApiError('unauthorized', 'around=me needs your player token');
+    const board = query.board;
+    const onBoard = player !== null && player.bot === (board === 'bots');
+    if (query.around === 'me' && !onBoard)
+      throw new ApiError(
+        'forbidden',
+        player?.bot
+          ? 'bots are ranked on the bot board (board=bots)'
+          : 'only bots are ranked on the bot board',
+      );
     const row = await this.published(date, preset);
     const prisma = this.opts.prisma;
-    const where = { dailyId: row.id };
+    // Second accounts: rows of accounts created on the daily's date or later are provisional, left out of
+    // the default view and its ranks (README "Ranked rules").
+    const dayStart = new Date(startOfDate(row.date));
+    const established = query.include === 'provisional' ? undefined : dayStart;
+    const where = { dailyId: row.id, ...boardWhere(board, established) };
+    const playerSelect = { player: { select: { name: true, createdAt: true, bot: true } } };
     const [total, mine] = await Promise.all([
       prisma.dailyResult.count({ where }),
-      player
+      player && onBoard
         ? prisma.dailyResult.findUnique({
             where: { dailyId_playerId: { dailyId: row.id, playerId: player.id } },
-            include: { player: { select: { name: true } } },
+            include: playerSelect,
           })
         : Promise.resolve(null),
     ]);
-    const myRank = mine ? await this.rankOf(mine) : null;
+    const myRank = mine ? await this.rankOf(mine, board, established) : null;
     const limit = query.limit;
     const offset =
       query.around === 'me' && myRank !== null ? Math.floor((myRank - 1) / limit) * limit : query.offset;
@@ -537,16 +595,17 @@ export class DailyService {
       orderBy: ORDER,
       skip: offset,
       take: limit,
-      include: { player: { select: { name: true } } },
+      include: playerSelect,
     });
     return {
       date: row.date,
       preset,
+      board,
       total,
       offset,
       limit,
-      entries: rows.map((r, i) => this.entry(r, offset + i + 1)),
-      me: mine && myRank !== null ? this.entry(mine, myRank) : null,
+      entries: rows.map((r, i) => this.entry(r, offset + i + 1, dayStart)),
+      me: mine && myRank !== null ? this.entry(mine, myRank, dayStart) : null,
     };
   }
 
@@ -554,13 +613,19 @@ export class DailyService {
   async watch(date: string, preset: DailyPreset, subscriber: Subscriber): Promise<number> {
     const row = await this.published(date, preset);
     this.watchers.add(date, preset, subscriber);
-    return this.opts.prisma.dailyResult.count({ where: { dailyId: row.id } });
+    return this.opts.prisma.dailyResult.count({ where: { dailyId: row.id, ...boardWhere('humans') } });
   }
 
   /** Called after a leaderboard row was added: tells the daily's watchers (a `leaderboard` frame). */
   resultAdded(daily: DailyRef): void {
+    this.signals = this.signals
+      .then(() => recordSignals(this.opts.prisma, daily.id))
+      .then(
+        () => undefined,
+        (err: unknown) => this.opts.log.error({ err }, 'fair-play signals failed'),
+      );
     if (!this.watchers.watched(daily.date, daily.preset)) return;
-    this.opts.prisma.dailyResult.count({ where: { dailyId: daily.id } }).then(
+    this.opts.prisma.dailyResult.count({ where: { dailyId: daily.id, ...boardWhere('humans') } }).then(
       (total) =>
         this.watchers.send(daily.date, daily.preset, {
           type: 'leaderboard',
@@ -619,6 +684,7 @@ export class DailyService {
     return {
       id: row.id,
       name: row.name,
+      bot: row.bot,
       createdAt: row.createdAt.toISOString(),
       stats: await this.stats(row.id),
     };
@@ -639,11 +705,12 @@ export class DailyService {
     return {
       id: row.id,
       name: row.name,
+      bot: row.bot,
       createdAt: row.createdAt.toISOString(),
       stats: await this.stats(row.id),
       recent: await Promise.all(
         recent.map(async (r) => ({
-          ...(await this.resultOf(r)),
+          ...(await this.resultOf(r, row.bot ? 'bots' : 'humans')),
           date: r.daily.date,
           preset: r.daily.preset as DailyPreset,
         })),
@@ -651,13 +718,20 @@ export class DailyService {
     };
   }
 
-  /** GET /api/leaderboard: the top players by wins, then win rate, then attempts played. */
-  async allTime(): Promise<AllTimeLeaderboard> {
+  /**
+   * GET /api/leaderboard: the top players of one board (people by default, or bot accounts) by wins, then
+   * win rate, then attempts played.
+   */
+  async allTime(board: Board = 'humans'): Promise<AllTimeLeaderboard> {
     await this.current();
     const prisma = this.opts.prisma;
     const [played, wins] = await Promise.all([
-      prisma.dailyResult.groupBy({ by: ['playerId'], _count: { _all: true } }),
-      prisma.dailyResult.groupBy({ by: ['playerId'], where: { won: true }, _count: { _all: true } }),
+      prisma.dailyResult.groupBy({ by: ['playerId'], where: boardWhere(board), _count: { _all: true } }),
+      prisma.dailyResult.groupBy({
+        by: ['playerId'],
+        where: { won: true, ...boardWhere(board) },
+        _count: { _all: true },
+      }),
     ]);
     const winsOf = new Map(wins.map((w) => [w.playerId, w._count._all]));
     const ranked = played
@@ -680,10 +754,11 @@ export class DailyService {
     ]);
     const nameOf = new Map(players.map((p) => [p.id, p.name]));
     return {
+      board,
       entries: ranked.map((r, i) => {
         const s = stats.get(r.id);
         if (!s) throw new Error('stats missing');
-        return { ...s, rank: i + 1, playerId: r.id, name: nameOf.get(r.id) ?? '' };
+        return { ...s, rank: i + 1, playerId: r.id, name: nameOf.get(r.id) ?? '', bot: board === 'bots' };
       }),
     };
   }

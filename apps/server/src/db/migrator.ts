@@ -12,14 +12,20 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** The nearest `prisma/migrations` folder above `dir` (the sources and the build sit at different depths). */
+function findMigrations(dir: string): string {
+  for (let d = dir; ; d = dirname(d)) {
+    const candidate = join(d, 'prisma', 'migrations');
+    if (existsSync(candidate)) return candidate;
+    if (dirname(d) === d) return resolve(dir, '../../../../prisma/migrations');
+  }
+}
+
 /** The repository's migrations folder (`<repo>/prisma/migrations`). */
-export const DEFAULT_MIGRATIONS_DIR: string = resolve(
-  fileURLToPath(new URL('.', import.meta.url)),
-  '../../../../prisma/migrations',
-);
+export const DEFAULT_MIGRATIONS_DIR: string = findMigrations(fileURLToPath(new URL('.', import.meta.url)));
 
 /** The advisory lock id Prisma's migrate takes, so our migrator and `prisma migrate` exclude each other. */
 export const PRISMA_ADVISORY_LOCK_ID = 72707369;

@@ -1,6 +1,6 @@
 /**
  * Players: a display name and a secret bearer token. The token is shown once, at creation; the database
- * keeps only its SHA-256 (`Player.tokenHash`). Names are unique ignoring case (`Player.nameKey`).
+ * keeps only its SHA-256 (`PlayerToken.tokenHash`, one row per signed-in device). Names are unique ignoring case (`Player.nameKey`).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { ApiError } from '../errors.js';
@@ -10,6 +10,8 @@ import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 export interface AuthedPlayer {
   readonly id: string;
   readonly name: string;
+  /** A bot account: ranked on the bot boards only, races only other bots, its own per-token rate limit. */
+  readonly bot: boolean;
 }
 
 /** A new player id: 16 URL-safe characters (96 random bits). */
@@ -37,35 +39,132 @@ function isUniqueViolation(e: unknown): boolean {
 }
 
 /**
- * Creates a player with a validated name. Returns the id, the name and the token (the only time the token
- * is ever returned). Errors: `conflict` when the name is taken (ignoring case).
+ * Creates a player (a bot account with `bot`) with a validated name. Returns the id, the name, the bot flag
+ * and the token (the only time the token is ever returned). Errors: `conflict` when the name is taken
+ * (ignoring case).
  */
 export async function createPlayer(
   prisma: PrismaClient,
   name: string,
   now: number,
-): Promise<{ id: string; name: string; token: string }> {
+  bot = false,
+): Promise<{ id: string; name: string; bot: boolean; token: string }> {
   const token = newToken();
   const id = newPlayerId();
   try {
     await prisma.player.create({
-      data: { id, name, nameKey: nameKey(name), tokenHash: hashToken(token), createdAt: new Date(now) },
+      data: {
+        id,
+        name,
+        nameKey: nameKey(name),
+        createdAt: new Date(now),
+        bot,
+        tokens: { create: { tokenHash: hashToken(token), createdAt: new Date(now) } },
+      },
     });
   } catch (e) {
     if (isUniqueViolation(e)) throw new ApiError('conflict', `the name "${name}" is taken`);
     throw e;
   }
-  return { id, name, token };
+  return { id, name, bot, token };
 }
 
 /** The player a token belongs to, or null for an unknown token. */
 export async function playerByToken(prisma: PrismaClient, token: string): Promise<AuthedPlayer | null> {
   if (token.length === 0 || token.length > 200) return null;
-  const row = await prisma.player.findUnique({
+  const row = await prisma.playerToken.findUnique({
     where: { tokenHash: hashToken(token) },
-    select: { id: true, name: true },
+    select: { player: { select: { id: true, name: true, bot: true } } },
   });
-  return row;
+  return row?.player ?? null;
+}
+
+/** How long a transfer code signs another device in, ms (10 minutes). */
+export const TRANSFER_CODE_TTL_MS = 10 * 60_000;
+
+/**
+ * A new single-use transfer code for `playerId`, valid TRANSFER_CODE_TTL_MS from `now`: 32 characters of
+ * hex (128 random bits); only its SHA-256 is stored. Older unused codes of the player stay valid until
+ * they expire; expired ones are deleted here.
+ */
+export async function createTransferCode(
+  prisma: PrismaClient,
+  playerId: string,
+  now: number,
+): Promise<{ code: string; expiresAt: Date }> {
+  const code = randomBytes(16).toString('hex').toUpperCase();
+  const expiresAt = new Date(now + TRANSFER_CODE_TTL_MS);
+  await prisma.$transaction([
+    prisma.transferCode.deleteMany({ where: { playerId, expiresAt: { lte: new Date(now) } } }),
+    prisma.transferCode.create({ data: { codeHash: hashToken(code), playerId, expiresAt } }),
+  ]);
+  return { code, expiresAt };
+}
+
+/**
+ * Exchanges a transfer code for a new token of its player (a new device): the code is deleted in the same
+ * statement, so it works once. Errors: `unauthorized` for an unknown, used or expired code.
+ */
+export async function redeemTransferCode(
+  prisma: PrismaClient,
+  code: string,
+  now: number,
+): Promise<{ id: string; name: string; bot: boolean; token: string }> {
+  const codeHash = hashToken(code.trim().toUpperCase());
+  const token = newToken();
+  const player = await prisma.$transaction(async (tx) => {
+    const row = await tx.transferCode.findUnique({
+      where: { codeHash },
+      select: { playerId: true, expiresAt: true },
+    });
+    if (row === null) return null;
+    const gone = await tx.transferCode.deleteMany({ where: { codeHash } });
+    if (gone.count !== 1 || row.expiresAt.getTime() <= now) return null;
+    await tx.playerToken.create({
+      data: { tokenHash: hashToken(token), playerId: row.playerId, createdAt: new Date(now) },
+    });
+    return tx.player.findUnique({
+      where: { id: row.playerId },
+      select: { id: true, name: true, bot: true },
+    });
+  });
+  if (player === null) throw new ApiError('unauthorized', 'this sign-in code is unknown, used or expired');
+  return { ...player, token };
+}
+
+/**
+ * Replaces the token `token` with a new one (rotation): the old token stops working at once. Returns the
+ * new token. Errors: `unauthorized` when `token` is not (or no longer) a token.
+ */
+export async function rotateToken(prisma: PrismaClient, token: string, now: number): Promise<string> {
+  const fresh = newToken();
+  const ok = await prisma.$transaction(async (tx) => {
+    const row = await tx.playerToken.findUnique({
+      where: { tokenHash: hashToken(token) },
+      select: { playerId: true },
+    });
+    if (row === null) return false;
+    const gone = await tx.playerToken.deleteMany({ where: { tokenHash: hashToken(token) } });
+    if (gone.count !== 1) return false;
+    await tx.playerToken.create({
+      data: { tokenHash: hashToken(fresh), playerId: row.playerId, createdAt: new Date(now) },
+    });
+    return true;
+  });
+  if (!ok) throw new ApiError('unauthorized', 'unknown player token');
+  return fresh;
+}
+
+/**
+ * Signs a player out everywhere: deletes every token and every transfer code of `playerId`. Returns how many
+ * tokens (devices) were signed out.
+ */
+export async function signOutEverywhere(prisma: PrismaClient, playerId: string): Promise<number> {
+  const [tokens] = await prisma.$transaction([
+    prisma.playerToken.deleteMany({ where: { playerId } }),
+    prisma.transferCode.deleteMany({ where: { playerId } }),
+  ]);
+  return tokens.count;
 }
 
 /** Renames a player. Errors: `conflict` when another player has the name (ignoring case); `not-found`. */
@@ -74,7 +173,7 @@ export async function renamePlayer(prisma: PrismaClient, id: string, name: strin
     const row = await prisma.player.update({
       where: { id },
       data: { name, nameKey: nameKey(name) },
-      select: { id: true, name: true },
+      select: { id: true, name: true, bot: true },
     });
     return row;
   } catch (e) {

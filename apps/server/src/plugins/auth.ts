@@ -2,12 +2,15 @@
  * Plugin `auth`: players identify themselves with `Authorization: Bearer <token>` (the token of
  * POST /api/players). Every /api request that sends a valid token gets `req.player`; an invalid or unknown
  * token is refused with 401 `unauthorized` (a client holding a revoked token learns it at once). Routes that
- * need a player call `requirePlayer(req)`.
+ * need a player call `requirePlayer(req)`. A known token's player is cached for `TOKEN_CACHE_MS` (so a burst
+ * of requests costs one look-up); a rename, token rotation or sign-out through this server forgets the
+ * player's cached tokens at once (through another node: within TOKEN_CACHE_MS).
  */
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../errors.js';
 import { type AuthedPlayer, bearerToken, playerByToken } from '../players/players.js';
+import { PlayerTokenCache } from '../players/token-cache.js';
 import '../types.js';
 
 /** The request's player. Errors: `unauthorized` when the request carries no token. */
@@ -20,14 +23,24 @@ export function requirePlayer(req: FastifyRequest): AuthedPlayer {
 /** Decorates `req.player` and resolves it from the Authorization header on /api routes. */
 export const authPlugin = fp(
   async (app) => {
+    const cache = new PlayerTokenCache();
+    app.decorate('playerTokens', cache);
     app.decorateRequest('player', null);
-    app.addHook('onRequest', async (req) => {
+    // preValidation, after the rate limit's onRequest hook: requests with made-up tokens are counted (and
+    // refused with 429) before they cost a database look-up.
+    app.addHook('preValidation', async (req) => {
       const header = req.headers.authorization;
       if (header === undefined || !req.url.startsWith('/api/')) return;
       const token = bearerToken(header);
       if (token === undefined) return;
+      const cached = cache.get(token);
+      if (cached !== undefined) {
+        req.player = cached;
+        return;
+      }
       const player = await playerByToken(app.prisma, token);
       if (player === null) throw new ApiError('unauthorized', 'unknown player token');
+      cache.set(token, player);
       req.player = player;
     });
   },

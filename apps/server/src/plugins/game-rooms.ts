@@ -6,7 +6,12 @@ import '../types.js';
 /** Creates the rooms service; on close, waits for queued writes before the database closes. */
 export const gameRoomsPlugin = fp(
   async (app) => {
-    const rooms = new GameRooms(app.prisma, { maxLiveGames: app.config.maxLiveGames, now: app.now });
+    const rooms = new GameRooms(app.prisma, app.db.writeMoves, {
+      maxLiveGames: app.config.maxLiveGames,
+      now: app.now,
+      commitQueue: app.config.commitQueue,
+      commitConcurrency: app.db.kind === 'postgres' ? 2 : 1,
+    });
     app.decorate('rooms', rooms);
     app.addHook('preClose', async () => {
       await rooms.drain();

@@ -22,6 +22,7 @@ export const racesPlugin = fp(
       countdownMs: app.config.raceCountdownMs,
       awayForfeitMs: app.config.raceAwayForfeitMs,
       certifyMs: app.config.raceCertifyMs,
+      embargo: app.embargo,
     });
     app.decorate('races', races);
     app.rooms.setMoveListener((action) => races.onAction(action));
@@ -34,5 +35,5 @@ export const racesPlugin = fp(
       await races.stop();
     });
   },
-  { name: 'races', fastify: '5.x', dependencies: ['config', 'db', 'game-rooms', 'solver'] },
+  { name: 'races', fastify: '5.x', dependencies: ['config', 'db', 'fair-play', 'game-rooms', 'solver'] },
 );

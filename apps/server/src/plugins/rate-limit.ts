@@ -1,12 +1,17 @@
 /**
  * Plugin `rate-limit`: @fastify/rate-limit on every HTTP route (per client IP), off when
  * `config.rateLimitMax` is 0. Refusals go through the global error handler as `429 rate-limited`.
+ *
+ * Bot accounts also have a limit of their own per token (`botRateLimitMax` per window): it is checked after
+ * the `auth` plugin has found the caller (preHandler), on top of the per-address limit, which still runs
+ * first so that made-up tokens are counted before they cost a database look-up.
  */
 import rateLimit from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
+import { ApiError } from '../errors.js';
 import '../types.js';
 
-/** Registers the global rate limit. */
+/** Registers the global rate limit and the per-bot limit. */
 export const rateLimitPlugin = fp(
   async (app) => {
     if (app.config.rateLimitMax === 0) return;
@@ -20,6 +25,20 @@ export const rateLimitPlugin = fp(
         message: `rate limit exceeded, retry in ${context.after}`,
       }),
     });
+    const perBot = app.createRateLimit({
+      max: app.config.botRateLimitMax,
+      timeWindow: app.config.rateLimitWindowMs,
+      keyGenerator: (req) => `bot:${req.player?.id ?? ''}`,
+    });
+    app.addHook('preHandler', async (req) => {
+      if (!req.player?.bot) return;
+      const r = await perBot(req);
+      if (!r.isAllowed && r.isExceeded)
+        throw new ApiError(
+          'rate-limited',
+          `this bot's limit of ${r.max} requests per window is used up, retry in ${r.ttlInSeconds} s`,
+        );
+    });
   },
-  { name: 'rate-limit', fastify: '5.x', dependencies: ['config'] },
+  { name: 'rate-limit', fastify: '5.x', dependencies: ['config', 'auth'] },
 );

@@ -1,42 +1,52 @@
 /**
  * Plugin `solver`: a pool of worker threads (piscina) running the solver, so a long search never blocks
- * the event loop. Decorates `app.solver.run(task)`. Jobs beyond the queue bound are refused with
+ * the event loop. Decorates `app.solver.run(task, job)`. Jobs wait in a SolverScheduler (priority: daily
+ * generation, hints, solve, race certification; bounded overall and per client); refusals are
  * `503 solver-busy`. The pool is destroyed on close.
  */
 import fp from 'fastify-plugin';
 import { Piscina } from 'piscina';
-import { ApiError } from '../errors.js';
-import type { SolverOutcome, SolverTask } from '../solver/task.js';
+import { SolverScheduler } from '../solver/scheduler.js';
+import type { SolverOutcome, SolverPool, SolverTask } from '../solver/task.js';
 import '../types.js';
 
-/** The solver pool's interface. */
-export interface SolverPool {
-  /** Runs a job on a worker thread. Errors: ApiError `solver-busy` when the queue is full. */
-  run(task: SolverTask): Promise<SolverOutcome>;
-  /** Jobs waiting for a thread. */
-  readonly queued: number;
-}
+/**
+ * The worker-thread entry: next to the bundle when running the build (dist/solver-worker.js, see build.mjs),
+ * else the sources' entry that loads the TypeScript task through tsx.
+ */
+const WORKER_ENTRY = import.meta.url.endsWith('.ts')
+  ? new URL('../solver/worker.mjs', import.meta.url).href
+  : new URL('./solver-worker.js', import.meta.url).href;
 
 /** Registers the pool. */
 export const solverPlugin = fp(
   async (app) => {
     const pool = new Piscina<SolverTask, SolverOutcome>({
-      filename: new URL('../solver/worker.mjs', import.meta.url).href,
+      filename: WORKER_ENTRY,
+      // One thread kept (readiness needs a live one; each holds its own V8 heap); the others start on
+      // demand and end after 30 s without a job.
       minThreads: 1,
       maxThreads: app.config.solverThreads,
       // Hint and solve jobs are CPU-bound: one at a time per thread.
       concurrentTasksPerWorker: 1,
-      idleTimeout: 60_000,
+      idleTimeout: 30_000,
     });
-    const maxQueue = app.config.solverQueue;
+    // The scheduler hands piscina one job per thread, so piscina's own queue stays empty and the order of
+    // waiting jobs is the scheduler's.
+    const scheduler = new SolverScheduler<SolverOutcome>({
+      concurrency: app.config.solverThreads,
+      maxQueued: app.config.solverQueue,
+      maxPerClient: app.config.solverJobsPerClient,
+    });
     const solver: SolverPool = {
-      async run(task) {
-        if (pool.queueSize >= maxQueue)
-          throw new ApiError('solver-busy', 'the solver is busy, try again shortly');
-        return pool.run(task);
+      run(task, job = { priority: 'solve' }) {
+        return scheduler.submit(job, () => pool.run(task));
       },
       get queued() {
-        return pool.queueSize;
+        return scheduler.queued;
+      },
+      get threads() {
+        return pool.threads.length;
       },
     };
     app.decorate('solver', solver);

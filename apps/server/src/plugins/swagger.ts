@@ -26,7 +26,7 @@ export const swaggerPlugin = fp(
           { name: 'players', description: 'Players and their tokens (Authorization: Bearer <token>)' },
           { name: 'daily', description: 'Daily challenges, ranked attempts and leaderboards' },
           { name: 'races', description: 'Race a friend on the same deal, live (frames on /api/ws)' },
-          { name: 'health', description: 'Liveness' },
+          { name: 'health', description: 'Liveness and readiness' },
         ],
       },
       transform: jsonSchemaTransform,

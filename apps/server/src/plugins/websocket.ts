@@ -1,7 +1,13 @@
-/** Plugin `websocket`: @fastify/websocket with the frame limit of routes/ws.ts. */
+/** Plugin `websocket`: @fastify/websocket with a hard frame limit. */
 import websocket from '@fastify/websocket';
+import { MAX_FRAME_BYTES } from '@klondike/protocol';
 import fp from 'fastify-plugin';
-import { WS_MAX_PAYLOAD } from '../routes/ws.js';
+
+/**
+ * Hard per-frame limit of the socket (ws `maxPayload`); larger frames close the connection (1009). Frames
+ * between MAX_FRAME_BYTES and this are refused one by one with `frame-too-large` (routes/ws.ts).
+ */
+export const WS_MAX_PAYLOAD = 16 * MAX_FRAME_BYTES;
 
 /** Registers @fastify/websocket (before any route, as it requires). */
 export const websocketPlugin = fp(

@@ -24,7 +24,7 @@
  * Restart: races are not restored. At start-up every race left in lobby, countdown or running is ended as
  * `interrupted` (running ones ranked from their games as stored, their games resigned).
  */
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   type CreateRaceBody,
   GameOptionsSchema,
@@ -35,8 +35,8 @@ import {
 } from '@klondike/protocol';
 import {
   DEFAULT_PRESET,
+  type Deal,
   type GameOptions,
-  MAX_DEAL_NUMBER,
   PRESETS,
   type PresetName,
   dealFromNumber,
@@ -47,9 +47,11 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import { ApiError } from '../errors.js';
+import { randomKeyedDeal } from '../fairness/deals.js';
+import type { DealEmbargo } from '../fairness/embargo.js';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import type { AuthedPlayer } from '../players/players.js';
-import type { SolverPool } from '../plugins/solver.js';
+import type { SolverPool } from '../solver/task.js';
 import type { Actor, CommittedAction, GameRooms, Subscriber, WireView } from '../rooms/game-rooms.js';
 import type { RaceEvent, RaceEvents, RaceProgress, RaceSnapshot } from './events.js';
 
@@ -138,6 +140,8 @@ type DealKind = 'random' | 'certified' | 'number';
 interface LiveRacer {
   readonly playerId: string;
   readonly name: string;
+  /** A bot account (a room holds only bots or only people). */
+  readonly bot: boolean;
   readonly seat: number;
   ready: boolean;
   gameId: string | null;
@@ -156,10 +160,17 @@ interface LiveRace {
   readonly preset: PresetName | null;
   readonly options: GameOptions;
   readonly dealKind: DealKind;
-  readonly dealNumber: number;
+  /** The host chose a known deal (a deal number): shown to everyone, marked in the results. */
+  readonly knownDeal: boolean;
+  /** The deal (secret until the race has finished). */
+  readonly deal: Deal;
+  /** Its v2 key (hex) for a random or certified race, else null. Never sent. */
+  readonly dealKey: string | null;
   readonly maxPlayers: number;
   readonly timeLimitMs: number | null;
   readonly hostId: string;
+  /** When the room was created (server clock, ms): a lobby nobody starts is closed after RACE_LOBBY_TTL_MS. */
+  readonly createdAt: number;
   startsAt: number | null;
   endedAt: number | null;
   rematchCode: string | null;
@@ -184,20 +195,26 @@ export interface RaceServiceOptions {
   readonly awayForfeitMs: number;
   /** Solver time per candidate of a `certified` deal, ms. */
   readonly certifyMs: number;
+  /** Keyed deal hashes (a race's deal is embargoed elsewhere while the race is on). */
+  readonly embargo: DealEmbargo;
 }
 
 const isUniqueViolation = (e: unknown): boolean =>
   e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2002';
 
+/**
+ * The preset a race's options are, or null. Hints do not count: a race has them off by default (README
+ * "Fair play"), and the room shows its hints setting on its own.
+ */
 function presetOf(base: PresetName, options: GameOptions): PresetName | null {
   const p = PRESETS[base];
-  const keys = Object.keys(p) as (keyof GameOptions)[];
-  const same = keys.every((k) => p[k] === options[k]) && Object.keys(options).length === keys.length;
+  const keys = (Object.keys(p) as (keyof GameOptions)[]).filter((k) => k !== 'hints');
+  const same = keys.every((k) => p[k] === options[k]) && Object.keys(options).length === keys.length + 1;
   return same ? base : null;
 }
 
 const raceRowInclude = {
-  racers: { include: { player: { select: { name: true } } }, orderBy: { seat: 'asc' } },
+  racers: { include: { player: { select: { name: true, bot: true } } }, orderBy: { seat: 'asc' } },
 } as const satisfies Prisma.RaceInclude;
 type RaceRow = Prisma.RaceGetPayload<{ include: typeof raceRowInclude }>;
 
@@ -225,22 +242,24 @@ export class RaceService {
    */
   async create(host: AuthedPlayer, body: CreateRaceBody): Promise<Race> {
     const base = body.preset ?? DEFAULT_PRESET;
-    const options = resolveOptions(base, body.options ?? {});
+    // Hints are off in a race unless the host turns them on (README "Fair play").
+    const options = resolveOptions(base, { hints: false, ...body.options });
     const kind: DealKind = typeof body.deal === 'object' ? 'number' : body.deal;
-    const dealNumber = await this.pickDeal(
+    const picked = await this.pickDeal(
       kind,
       options,
+      host.id,
       typeof body.deal === 'object' ? body.deal.dealNumber : undefined,
     );
     const race = await this.insertRace({
       preset: presetOf(base, options),
       options,
       dealKind: kind,
-      dealNumber,
+      ...picked,
       maxPlayers: body.maxPlayers,
       timeLimitMs: body.timeLimitMs ?? null,
       hostId: host.id,
-      racers: [{ playerId: host.id, name: host.name }],
+      racers: [{ playerId: host.id, name: host.name, bot: host.bot }],
     });
     if (race === null) throw new Error('unreachable: a new race without rematch');
     return this.viewOf(race, host.id);
@@ -255,12 +274,20 @@ export class RaceService {
 
   /**
    * Takes a seat (POST /api/races/:code/join); a racer already seated gets the room as is.
-   * Errors: `not-found`; `conflict` when the room is full or the race has started or finished.
+   * Bots race only other bots: a room hosted by a bot seats only bots, any other room only people.
+   * Errors: `not-found`; `conflict` when the room is full or the race has started or finished; `forbidden`
+   * for a bot joining people's room or a person joining a bots' room.
    */
   async join(code: string, player: AuthedPlayer): Promise<Race> {
     const race = await this.liveOrRefuse(code);
     return this.exclusive(race, async () => {
       if (race.racers.some((r) => r.playerId === player.id)) return this.viewOf(race, player.id);
+      const botRoom = race.racers.find((r) => r.playerId === race.hostId)?.bot ?? false;
+      if (player.bot !== botRoom)
+        throw new ApiError(
+          'forbidden',
+          player.bot ? 'bots race only other bots' : 'this room is for bots: people race people',
+        );
       if (race.status !== 'lobby')
         throw new ApiError('conflict', `the race is ${race.status}: no more seats`);
       if (race.racers.length >= race.maxPlayers)
@@ -269,7 +296,7 @@ export class RaceService {
       await this.opts.prisma.raceRacer.create({
         data: { raceCode: code, playerId: player.id, seat, joinedAt: new Date(this.opts.now()) },
       });
-      race.racers.push(this.newRacer(player.id, player.name, seat));
+      race.racers.push(this.newRacer(player.id, player.name, player.bot, seat));
       this.publishRoom(race);
       return this.viewOf(race, player.id);
     });
@@ -323,12 +350,13 @@ export class RaceService {
         gameId: r.gameId as string,
       }))
       .sort((a, b) => a.placement - b.placement);
-    return { code: row.code, deal: row.deal, results };
+    return { code: row.code, deal: row.deal, knownDeal: row.knownDeal, results };
   }
 
   /**
-   * A new room with the same racers (all seated, none ready), options and kind of deal (random → random,
-   * certified → certified, deal number n → n + 1), hosted by the caller (POST /api/races/:code/rematch).
+   * A new room with the same racers (all seated, none ready), options and a fresh random deal (certified →
+   * certified, anything else → random: never a deal anyone knows), hosted by the caller
+   * (POST /api/races/:code/rematch).
    * Returns the room and whether it is new (a second request gets the first rematch).
    * Errors: `not-found`; `forbidden` for a non-racer; `conflict` before the race has finished.
    */
@@ -339,24 +367,18 @@ export class RaceService {
     if (row.status !== 'finished') throw new ApiError('conflict', 'a rematch follows a finished race');
     if (row.rematchCode !== null) return { race: await this.get(row.rematchCode, player.id), created: false };
     const options = GameOptionsSchema.parse(row.options);
-    const kind: DealKind =
-      row.dealKind === 'certified' || row.dealKind === 'number' ? row.dealKind : 'random';
-    const previous = Number(row.dealNumber);
-    const dealNumber = await this.pickDeal(
-      kind,
-      options,
-      kind === 'number' ? (previous % MAX_DEAL_NUMBER) + 1 : undefined,
-    );
+    const kind: DealKind = row.dealKind === 'certified' ? 'certified' : 'random';
+    const picked = await this.pickDeal(kind, options, player.id);
     const race = await this.insertRace(
       {
         preset: row.preset !== null && isPresetName(row.preset) ? row.preset : null,
         options,
         dealKind: kind,
-        dealNumber,
+        ...picked,
         maxPlayers: row.maxPlayers,
         timeLimitMs: row.timeLimitMs,
         hostId: player.id,
-        racers: row.racers.map((r) => ({ playerId: r.playerId, name: r.player.name })),
+        racers: row.racers.map((r) => ({ playerId: r.playerId, name: r.player.name, bot: r.player.bot })),
       },
       code,
     );
@@ -556,10 +578,11 @@ export class RaceService {
 
   // ---------- internals ----------
 
-  private newRacer(playerId: string, name: string, seat: number): LiveRacer {
+  private newRacer(playerId: string, name: string, bot: boolean, seat: number): LiveRacer {
     return {
       playerId,
       name,
+      bot,
       seat,
       ready: false,
       gameId: null,
@@ -572,21 +595,35 @@ export class RaceService {
     };
   }
 
-  /** A deal number of the wanted kind. Errors: `solver-busy` when no certified deal was found. */
-  private async pickDeal(kind: DealKind, options: GameOptions, number?: number): Promise<number> {
-    if (kind === 'number' && number !== undefined) return number;
-    if (kind !== 'certified') return randomInt(1, MAX_DEAL_NUMBER + 1);
+  /**
+   * A deal of the wanted kind: the host's deal number (v1, a known deal), or a fresh random v2 key (for
+   * `certified`, the first of up to CERTIFY_TRIES the solver proves winnable; certification runs at the
+   * lowest solver priority, counted against `host`).
+   * Errors: `bad-request` for a bad number; `solver-busy` when no certified deal was found or the solver
+   * refused the job.
+   */
+  private async pickDeal(
+    kind: DealKind,
+    options: GameOptions,
+    host: string,
+    number?: number,
+  ): Promise<{ deal: Deal; dealKey: string | null; dealNumber: number | null }> {
+    if (kind === 'number' && number !== undefined) {
+      const deal = dealFromNumber(number);
+      if (!deal.ok) throw new ApiError('bad-request', deal.error.message);
+      return { deal: deal.value, dealKey: null, dealNumber: number };
+    }
+    if (kind !== 'certified') {
+      const keyed = randomKeyedDeal();
+      return { deal: keyed.deal, dealKey: keyed.key, dealNumber: null };
+    }
     for (let i = 0; i < CERTIFY_TRIES; i++) {
-      const n = randomInt(1, MAX_DEAL_NUMBER + 1);
-      const deal = dealFromNumber(n);
-      if (!deal.ok) continue;
-      const r = await this.opts.solver.run({
-        kind: 'deal',
-        deal: deal.value,
-        options,
-        timeLimitMs: this.opts.certifyMs,
-      });
-      if (r.verdict === 'won') return n;
+      const keyed = randomKeyedDeal();
+      const r = await this.opts.solver.run(
+        { kind: 'deal', deal: keyed.deal, options, timeLimitMs: this.opts.certifyMs },
+        { priority: 'certify', client: host },
+      );
+      if (r.verdict === 'won') return { deal: keyed.deal, dealKey: keyed.key, dealNumber: null };
     }
     throw new ApiError('solver-busy', 'no winnable deal was proven in time; try again');
   }
@@ -601,16 +638,18 @@ export class RaceService {
       preset: PresetName | null;
       options: GameOptions;
       dealKind: DealKind;
-      dealNumber: number;
+      deal: Deal;
+      dealKey: string | null;
+      dealNumber: number | null;
       maxPlayers: number;
       timeLimitMs: number | null;
       hostId: string;
-      racers: { playerId: string; name: string }[];
+      racers: { playerId: string; name: string; bot: boolean }[];
     },
     rematchOf?: string,
   ): Promise<LiveRace | null> {
-    const deal = dealFromNumber(r.dealNumber);
-    if (!deal.ok) throw new ApiError('bad-request', deal.error.message);
+    const knownDeal = r.dealKind === 'number';
+    const dealHash = await this.opts.embargo.hash(r.deal);
     const now = this.opts.now();
     for (let attempt = 0; ; attempt++) {
       const code = newRaceCode();
@@ -630,8 +669,11 @@ export class RaceService {
               preset: r.preset,
               options: { ...r.options },
               dealKind: r.dealKind,
-              dealNumber: BigInt(r.dealNumber),
-              deal: formatDeal(deal.value),
+              knownDeal,
+              dealNumber: r.dealNumber === null ? null : BigInt(r.dealNumber),
+              dealKey: r.dealKey,
+              dealHash,
+              deal: formatDeal(r.deal),
               maxPlayers: r.maxPlayers,
               timeLimitMs: r.timeLimitMs,
               hostId: r.hostId,
@@ -658,14 +700,17 @@ export class RaceService {
         preset: r.preset,
         options: r.options,
         dealKind: r.dealKind,
-        dealNumber: r.dealNumber,
+        knownDeal,
+        deal: r.deal,
+        dealKey: r.dealKey,
         maxPlayers: r.maxPlayers,
         timeLimitMs: r.timeLimitMs,
         hostId: r.hostId,
+        createdAt: this.opts.now(),
         startsAt: null,
         endedAt: null,
         rematchCode: null,
-        racers: r.racers.map((x, seat) => this.newRacer(x.playerId, x.name, seat)),
+        racers: r.racers.map((x, seat) => this.newRacer(x.playerId, x.name, x.bot, seat)),
         timers: new Set(),
         tail: Promise.resolve(),
       };
@@ -742,14 +787,13 @@ export class RaceService {
     if (race.status !== 'countdown') return;
     try {
       for (const racer of race.racers) {
-        const game = await this.opts.rooms.create(
-          {
-            preset: race.preset ?? DEFAULT_PRESET,
-            options: { ...race.options },
-            dealNumber: race.dealNumber,
-          },
-          racer.playerId,
-        );
+        const game = await this.opts.rooms.createForRacer({
+          deal: race.deal,
+          dealKey: race.dealKey,
+          options: race.options,
+          preset: race.preset,
+          owner: racer.playerId,
+        });
         racer.gameId = game.id;
         racer.progress = progressOf(game.view, 0);
         this.byGame.set(game.id, race);
@@ -879,6 +923,28 @@ export class RaceService {
     }
   }
 
+  /**
+   * Closes every lobby of this node older than `maxAgeMs` that nobody started (end reason `abandoned`), so
+   * rooms do not pile up in memory. Returns how many were closed.
+   */
+  async closeStaleLobbies(maxAgeMs: number): Promise<number> {
+    const now = this.opts.now();
+    let closed = 0;
+    for (const race of [...this.live.values()]) {
+      if (race.status !== 'lobby' || now - race.createdAt < maxAgeMs) continue;
+      await this.exclusive(race, async () => {
+        if (race.status === 'lobby') await this.finish(race, 'abandoned');
+      });
+      closed++;
+    }
+    return closed;
+  }
+
+  /** Rooms this node holds in memory (bounded by the lobby sweep and by `forget` at the end). */
+  get liveCount(): number {
+    return this.live.size;
+  }
+
   /** Drops a finished race from memory (its rows stay). */
   private forget(race: LiveRace): void {
     this.live.delete(race.code);
@@ -900,13 +966,16 @@ export class RaceService {
       status: race.status,
       preset: race.preset,
       options: { ...race.options },
+      knownDeal: race.knownDeal,
       maxPlayers: race.maxPlayers,
       timeLimitMs: race.timeLimitMs,
       startsAt: race.startsAt === null ? null : new Date(race.startsAt).toISOString(),
+      countdownMs: this.opts.countdownMs,
       endedAt: race.endedAt === null ? null : new Date(race.endedAt).toISOString(),
       racers: race.racers.map((r) => ({
         playerId: r.playerId,
         name: r.name,
+        bot: r.bot,
         host: r.playerId === race.hostId,
         ready: r.ready,
         presence: r.forfeited ? 'forfeited' : r.away ? 'away' : 'here',
@@ -928,15 +997,18 @@ export class RaceService {
       status: row.status,
       preset: row.preset !== null && isPresetName(row.preset) ? row.preset : null,
       options: GameOptionsSchema.parse(row.options),
+      knownDeal: row.knownDeal,
       maxPlayers: row.maxPlayers,
       timeLimitMs: row.timeLimitMs,
       startsAt: row.startsAt?.toISOString() ?? null,
+      countdownMs: this.opts.countdownMs,
       endedAt: row.endedAt?.toISOString() ?? null,
       racers: row.racers.map((r) => {
         const progress = r.progress === null ? null : RaceProgressSchema.parse(r.progress);
         return {
           playerId: r.playerId,
           name: r.player.name,
+          bot: r.player.bot,
           host: r.playerId === row.hostId,
           ready: row.status !== 'lobby',
           presence: progress?.status === 'forfeited' ? ('forfeited' as const) : ('here' as const),

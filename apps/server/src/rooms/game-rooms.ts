@@ -5,10 +5,13 @@
  * through `playerView`), its version (= length of its move log), its clock and its WebSocket subscribers.
  *
  * Writes (moves, undo, resign, subscribe) to one game run one at a time, in arrival order (a promise
- * chain per room). Each write is validated by the rules package, then committed in ONE database
- * transaction — `UPDATE "Game" … WHERE id = ? AND version = expected` plus `INSERT "Move"` with
- * `seq = version + 1` — and only after the commit does the room change, the caller get its answer and the
- * subscribers get their state frame. A write refused by the rules or by the version check changes nothing.
+ * chain per room). Each write is validated by the rules package, then committed — `UPDATE "Game" … WHERE
+ * id = ? AND version = expected` plus `INSERT "Move"` with `seq = version + 1` in one statement, grouped
+ * with the concurrent writes of other games (group commit, db/move-log.ts) — and only after that commit is
+ * durable does the room change, the caller get its answer and the subscribers get their state frame. A
+ * write refused by the rules or by the version check changes nothing; a write whose flush failed gets
+ * `commit-failed` and changes nothing. The writes admitted and not yet committed are bounded
+ * (`commitQueue`): past it a write is refused at once with `overloaded`.
  *
  * Scale-out (PRODUCT.md): each live game is owned by one node at a time; the optimistic version check in
  * the database refuses a write from a node whose cached copy is behind (the room is then dropped and
@@ -25,9 +28,10 @@
  * `setAccessGuard` (a racer's game is readable by that racer only while the race is on); a race game's
  * replay is public once its race has finished.
  */
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   type CreateGameBody,
+  type DailyPreset,
   DailyPresetSchema,
   type GameResponse,
   MoveSchema,
@@ -43,12 +47,12 @@ import {
   type GameOptions,
   type GameState,
   type GameStatus,
-  MAX_DEAL_NUMBER,
   type Move,
   PRESETS,
   type PlayerView,
   type PresetName,
   applyAction,
+  currentScore,
   dealFromNumber,
   formatDeal,
   gameStatus,
@@ -61,8 +65,15 @@ import {
 } from '@klondike/rules';
 import type { z } from 'zod';
 import { closesAt as closesAtOf } from '../daily/dates.js';
-import type { DailyPreset } from '../daily/generate.js';
+import { isDatabaseUnavailable } from '../db/availability.js';
 import { ApiError } from '../errors.js';
+import {
+  type BatchWriter,
+  CommitFailedError,
+  GroupCommitter,
+  type GroupCommitStats,
+} from '../db/move-log.js';
+import { randomKeyedDeal } from '../fairness/deals.js';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 
 /** GET /api/games/:id/replay response. */
@@ -86,6 +97,13 @@ export interface GameRoomsOptions {
   readonly maxLiveGames?: number;
   /** The server clock in ms since the epoch (default `Date.now`); injectable for tests. */
   readonly now?: () => number;
+  /**
+   * Most writes admitted and not yet committed (waiting behind their game's earlier writes, waiting for a
+   * flush, or in one), default 256; past it a write is refused with `overloaded` before anything changes.
+   */
+  readonly commitQueue?: number;
+  /** Group-commit flushes in flight at once (default 1; PGlite runs one statement at a time anyway). */
+  readonly commitConcurrency?: number;
 }
 
 /** The daily a game plays. */
@@ -158,7 +176,7 @@ interface Room {
   state: GameState;
   status: GameStatus;
   version: number;
-  /** Server time (ms) of the first logged action, or null. */
+  /** Server time (ms) the clock started: the first logged action, or the creation of a ranked attempt; or null. */
   startedAt: number | null;
   /** Server time (ms) at which the game became won/resigned/blocked, or null while playing. */
   endedAt: number | null;
@@ -175,6 +193,11 @@ interface Room {
   readonly ranked: boolean;
   /** Ranked only: its leaderboard row exists, so it takes no more actions. */
   finished: boolean;
+  /**
+   * The view of `state` as last computed (any clock), or null: everything in it but `score` and `elapsedMs`
+   * depends on the position only, so the R13 search runs once per new position, not on every read.
+   */
+  view: WireView | null;
 }
 
 /** Game time in ms by the server's clock: 0 before the first move, now − start while playing, end − start once ended. */
@@ -237,14 +260,29 @@ export class GameRooms {
   private resultListener: ResultListener | undefined;
   private moveListener: MoveListener | undefined;
   private accessGuard: AccessGuard | undefined;
+  private readonly committer: GroupCommitter;
+  private readonly commitQueue: number;
+  /** Writes admitted by `act` and not yet settled. */
+  private admitted = 0;
 
-  /** `prisma` is the open database; see `GameRoomsOptions`. */
+  /**
+   * `prisma` is the open database, `writeMoves` its move-log statement (Database.writeMoves); see
+   * `GameRoomsOptions`.
+   */
   constructor(
     private readonly prisma: PrismaClient,
+    writeMoves: BatchWriter,
     options: GameRoomsOptions = {},
   ) {
     this.maxLiveGames = options.maxLiveGames ?? 10_000;
     this.now = options.now ?? Date.now;
+    this.commitQueue = Math.max(1, options.commitQueue ?? 256);
+    this.committer = new GroupCommitter(writeMoves, { concurrency: options.commitConcurrency ?? 1 });
+  }
+
+  /** Group-commit counters (flushes, largest batch, …) since start. */
+  get commitStats(): Readonly<GroupCommitStats> {
+    return this.committer.stats;
   }
 
   /** Number of games in memory. */
@@ -268,28 +306,75 @@ export class GameRooms {
   }
 
   /**
-   * Creates a game (POST /api/games): options = preset (default classic-draw1) + overrides; the deal from
-   * `deal` (52 codes), `dealNumber`, or a random deal number (crypto). Stores it at version 0.
-   * With `owner` (a race's racer) the game takes actions from that player only.
-   * Errors: `bad-request` for an unreadable deal or deal number.
+   * Creates a casual game (POST /api/games): options = preset (default classic-draw1) + overrides; the deal
+   * from `deal` (52 codes), `dealNumber` (v1; echoed: the creator chose it), `sameDealAs` (another game's
+   * deal and, without preset or options, its options; its number is echoed only when it was chosen) or a
+   * fresh random key (deal algorithm v2; the key stays in the database). Stores it at version 0.
+   * `guard` sees every deal the caller chose (not a fresh random one) and may refuse it by throwing (the
+   * deal embargo).
+   * Errors: `bad-request` for an unreadable deal or deal number; `not-found` for an unknown `sameDealAs`.
    */
-  async create(body: CreateGameBody, owner: string | null = null): Promise<GameResponse> {
-    const base = body.preset ?? DEFAULT_PRESET;
-    const options = resolveOptions(base, body.options ?? {});
+  async create(body: CreateGameBody, guard?: (deal: Deal) => Promise<void>): Promise<GameResponse> {
+    let base = body.preset ?? DEFAULT_PRESET;
+    let options = resolveOptions(base, body.options ?? {});
     let deal: Deal;
     let dealNumber: number | null = null;
+    let dealKey: string | null = null;
     if (body.deal !== undefined) {
       const r = parseDeal(body.deal);
       if (!r.ok) throw new ApiError('bad-request', r.error.message);
       deal = r.value;
-    } else {
-      dealNumber = body.dealNumber ?? randomInt(1, MAX_DEAL_NUMBER + 1);
+    } else if (body.dealNumber !== undefined) {
+      dealNumber = body.dealNumber;
       const r = dealFromNumber(dealNumber);
       if (!r.ok) throw new ApiError('bad-request', r.error.message);
       deal = r.value;
+    } else if (body.sameDealAs !== undefined) {
+      const source = await this.prisma.game.findUnique({
+        where: { id: body.sameDealAs },
+        select: { deal: true, dealKey: true, dealNumber: true, options: true, preset: true },
+      });
+      if (source === null) throw new ApiError('not-found', `no game ${body.sameDealAs}`);
+      const r = parseDeal(source.deal);
+      if (!r.ok) throw new Error(`game ${body.sameDealAs}: stored deal unreadable: ${r.error.message}`);
+      deal = r.value;
+      dealKey = source.dealKey;
+      dealNumber = source.dealNumber === null ? null : Number(source.dealNumber);
+      if (body.preset === undefined && body.options === undefined) {
+        options = GameOptionsSchema.parse(source.options);
+        base = source.preset !== null && isPresetName(source.preset) ? source.preset : base;
+      }
+    } else {
+      const keyed = randomKeyedDeal();
+      deal = keyed.deal;
+      dealKey = keyed.key;
     }
+    if (dealKey === null || body.sameDealAs !== undefined) await guard?.(deal);
     const preset = sameOptions(options, PRESETS[base]) ? base : null;
-    return this.insert({ deal, dealNumber, options, preset, owner, daily: null, ranked: false });
+    return this.insert({
+      deal,
+      dealNumber,
+      dealKey,
+      options,
+      preset,
+      owner: null,
+      daily: null,
+      ranked: false,
+    });
+  }
+
+  /**
+   * Creates a race's game for `owner` (races/service.ts): the race's deal and options; the game takes
+   * actions from that player only and its response names no deal number.
+   */
+  async createForRacer(g: {
+    deal: Deal;
+    dealKey: string | null;
+    options: GameOptions;
+    preset: PresetName | null;
+    owner: string;
+  }): Promise<GameResponse> {
+    return this.insert({ ...g, dealNumber: null, daily: null, ranked: false });
   }
 
   /**
@@ -307,6 +392,7 @@ export class GameRooms {
       return await this.insert({
         deal: deal.value,
         dealNumber: null,
+        dealKey: null,
         options,
         preset: spec.ranked ? null : spec.daily.preset,
         owner: spec.owner,
@@ -327,6 +413,7 @@ export class GameRooms {
   private async insert(g: {
     deal: Deal;
     dealNumber: number | null;
+    dealKey: string | null;
     options: GameOptions;
     preset: PresetName | null;
     owner: string | null;
@@ -346,7 +433,8 @@ export class GameRooms {
       state,
       status,
       version: 0,
-      startedAt: null,
+      // A ranked attempt's clock starts when the player first sees the cards: at its creation.
+      startedAt: g.ranked ? now : null,
       endedAt: status === 'playing' ? null : now,
       subscribers: new Set(),
       tail: Promise.resolve(),
@@ -355,6 +443,7 @@ export class GameRooms {
       daily: g.daily,
       ranked: g.ranked,
       finished: false,
+      view,
     };
     const data = {
       id: room.id,
@@ -362,11 +451,13 @@ export class GameRooms {
       options: { ...g.options },
       deal: room.deal,
       dealNumber: g.dealNumber === null ? null : BigInt(g.dealNumber),
+      dealKey: g.dealKey,
       version: 0,
       status,
       score: view.score,
       moves: view.moves,
       createdAt: new Date(now),
+      startedAt: room.startedAt === null ? null : new Date(room.startedAt),
       endedAt: room.endedAt === null ? null : new Date(room.endedAt),
       playerId: g.owner,
       dailyId: g.daily?.id ?? null,
@@ -442,6 +533,26 @@ export class GameRooms {
     origin?: WriteOrigin,
     actor: Actor = null,
   ): Promise<StateResponse> {
+    if (this.admitted >= this.commitQueue)
+      throw new ApiError(
+        'overloaded',
+        'the server is busy: too many moves waiting to be stored; retry shortly',
+      );
+    this.admitted++;
+    try {
+      return await this.actAdmitted(id, action, expectedVersion, origin, actor);
+    } finally {
+      this.admitted--;
+    }
+  }
+
+  private async actAdmitted(
+    id: string,
+    action: GameAction,
+    expectedVersion: number | undefined,
+    origin: WriteOrigin | undefined,
+    actor: Actor,
+  ): Promise<StateResponse> {
     const room = await this.room(id);
     this.checkOwner(room, actor);
     return this.exclusive(room, async () => {
@@ -497,6 +608,7 @@ export class GameRooms {
       });
       if (result !== null) room.finished = true;
       room.state = state;
+      room.view = view;
       room.status = status;
       room.version = version;
       room.startedAt = startedAt;
@@ -593,16 +705,23 @@ export class GameRooms {
 
   /**
    * A game's current position for the solver (GET /api/games/:id/hint): the engine state without its undo
-   * history, its version and status. The state holds hidden cards: it goes to a solver thread only, never
-   * to a client. Errors: as for `get`.
+   * history, its version and status, its deal (for the deal embargo) and whether it is a casual game
+   * (anonymous, no daily). The state and deal hold hidden cards: they go to a solver thread or the embargo
+   * check only, never to a client. Errors: as for `get`.
    */
   async position(
     id: string,
     actor: Actor = null,
-  ): Promise<{ state: GameState; version: number; status: GameStatus }> {
+  ): Promise<{ state: GameState; version: number; status: GameStatus; deal: string; casual: boolean }> {
     const room = await this.room(id);
     this.checkRead(room, actor, this.now());
-    return { state: { ...room.state, history: null }, version: room.version, status: room.status };
+    return {
+      state: { ...room.state, history: null },
+      version: room.version,
+      status: room.status,
+      deal: room.deal,
+      casual: room.owner === null && room.daily === null,
+    };
   }
 
   /**
@@ -626,6 +745,7 @@ export class GameRooms {
   /** Waits for every queued write to finish and forgets all rooms (on shutdown). */
   async drain(): Promise<void> {
     await Promise.allSettled([...this.rooms.values()].map((r) => r.tail));
+    await this.committer.drain();
     this.rooms.clear();
   }
 
@@ -641,7 +761,7 @@ export class GameRooms {
       include: {
         log: { orderBy: { seq: 'asc' } },
         daily: { select: { date: true } },
-        player: { select: { id: true, name: true } },
+        player: { select: { id: true, name: true, bot: true } },
         raceEntry: { select: { race: { select: { status: true } } } },
       },
     });
@@ -690,8 +810,13 @@ export class GameRooms {
     if (actor !== room.owner) throw new ApiError('forbidden', 'this game belongs to another player');
   }
 
+  /** The view at `now`: the room's cached view of its position with the score and clock of `now`. */
   private view(room: Room, now: number): WireView {
-    return wireView(playerView(room.state, elapsedMs(room.startedAt, closedEnd(room, now), now)));
+    const elapsed = elapsedMs(room.startedAt, closedEnd(room, now), now);
+    if (room.view === null) room.view = wireView(playerView(room.state, elapsed));
+    const ms = Math.max(0, Math.floor(elapsed));
+    if (room.view.elapsedMs === ms) return room.view;
+    return { ...room.view, score: currentScore(room.state, elapsed), elapsedMs: ms };
   }
 
   private response(room: Room, view: WireView): GameResponse {
@@ -744,6 +869,38 @@ export class GameRooms {
       result: ResultRow | null;
     },
   ): Promise<void> {
+    if (w.result === null) {
+      let committed: boolean;
+      try {
+        committed = await this.committer.submit({
+          gameId: room.id,
+          version: w.version,
+          status: w.status,
+          score: w.score,
+          moves: w.moves,
+          startedAt: w.startedAt,
+          endedAt: w.endedAt,
+          at: w.at,
+          kind: w.kind,
+          move: w.move,
+        });
+      } catch (e) {
+        if (!(e instanceof CommitFailedError)) throw e;
+        // The database away (connection refused or lost): the same 503 `unavailable` as every other route.
+        if (isDatabaseUnavailable(e))
+          throw new ApiError('unavailable', 'the database is unreachable for a moment; retry shortly', {
+            version: room.version,
+          });
+        throw new ApiError('commit-failed', 'the move could not be stored; the game is unchanged, retry', {
+          version: room.version,
+        });
+      }
+      if (committed) return;
+      // Another node wrote this game: our copy is behind. Catch up and report the database's version.
+      const version = await this.refresh(room);
+      throw new ApiError('stale-version', `the game is at version ${version}`, { version });
+    }
+    // A ranked attempt's last action also inserts its leaderboard row: one Prisma transaction (rare).
     try {
       await this.prisma.$transaction(async (tx) => {
         const updated = await tx.game.updateMany({
@@ -821,16 +978,22 @@ export class GameRooms {
   }
 
   /** Reads Game + its log ordered by seq and replays it from the deal. Errors: `not-found`. */
-  private async read(id: string): Promise<Omit<Room, 'subscribers' | 'tail' | 'pending'>> {
-    const row = await this.prisma.game.findUnique({
+  private async read(id: string): Promise<Omit<Room, 'subscribers' | 'tail' | 'pending' | 'view'>> {
+    const game = await this.prisma.game.findUnique({
       where: { id },
       include: {
-        log: { orderBy: { seq: 'asc' } },
         daily: { select: { id: true, date: true, preset: true } },
         result: { select: { gameId: true } },
       },
     });
-    if (!row) throw new ApiError('not-found', `no game ${id}`);
+    if (!game) throw new ApiError('not-found', `no game ${id}`);
+    // The log up to the version just read: another node may append more meanwhile (its row and its log
+    // entry commit together, so every entry up to that version is already visible).
+    const log = await this.prisma.move.findMany({
+      where: { gameId: id, seq: { lte: game.version } },
+      orderBy: { seq: 'asc' },
+    });
+    const row = { ...game, log };
     const daily: DailyRef | null =
       row.daily === null
         ? null
@@ -876,6 +1039,7 @@ export class GameRooms {
       subscribers: new Set(),
       tail: Promise.resolve(),
       pending: 0,
+      view: null,
     };
     // A concurrent create/load may have raced us; keep the first.
     const existing = this.rooms.get(id);
@@ -891,6 +1055,7 @@ export class GameRooms {
   private async refresh(room: Room): Promise<number> {
     const fresh = await this.read(room.id);
     room.state = fresh.state;
+    room.view = null;
     room.status = fresh.status;
     room.version = fresh.version;
     room.startedAt = fresh.startedAt;

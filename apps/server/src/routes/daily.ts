@@ -4,12 +4,14 @@
  * or line (see daily/service.ts).
  */
 import {
+  AllTimeLeaderboardQuerySchema,
   AllTimeLeaderboardSchema,
   DailyArchiveSchema,
   DailyParamsSchema,
   DailyRevealSchema,
   DailyTodaySchema,
   ErrorBodySchema,
+  FairPlaySignalsSchema,
   GameResponseSchema,
   LeaderboardQuerySchema,
   LeaderboardSchema,
@@ -69,7 +71,8 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['daily'],
         summary: "Start the caller's one ranked attempt at today's daily",
         description:
-          'Needs the token. Ranked rules: undo and hints off; score and time by the server from the first move. ' +
+          'Needs the token. Ranked rules: undo and hints off; score and time by the server from this request ' +
+          '(the cards are shown now). ' +
           'A second attempt → 409; a closed day → 409.',
         params: DailyParamsSchema,
         response: { 201: GameResponseSchema, ...errors(400, 401, 404, 409) },
@@ -86,8 +89,8 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['daily'],
         summary: "An unranked practice game of a daily's deal",
         description:
-          "Today's daily: only with the token, once the caller's ranked attempt has ended (403 before). " +
-          'Closed days: anyone (owned by the caller when a token is sent).',
+          "Closed days only, for anyone (owned by the caller when a token is sent); today's daily → 403 until its " +
+          'day has closed.',
         params: DailyParamsSchema,
         response: { 201: GameResponseSchema, ...errors(400, 401, 403, 404) },
       },
@@ -104,13 +107,31 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "A daily's leaderboard",
         description:
           'Winners first, then score (high first), time, moves, finishing time. `offset`/`limit` page it; ' +
-          "`around=me` (token needed) returns the page holding the caller's row.",
+          "`around=me` (token needed) returns the page holding the caller's row. Rows of accounts created on the " +
+          "daily's date are provisional and left out unless `include=provisional`. `board=bots` shows the bot " +
+          'board: bot accounts are ranked there and never on the human board (default `humans`).',
         params: DailyParamsSchema,
         querystring: LeaderboardQuerySchema,
-        response: { 200: LeaderboardSchema, ...errors(400, 401, 404) },
+        response: { 200: LeaderboardSchema, ...errors(400, 401, 403, 404) },
       },
     },
     async (req) => app.daily.leaderboard(req.params.date, req.params.preset, req.query, req.player),
+  );
+
+  app.get(
+    '/api/daily/:date/:preset/fair-play',
+    {
+      schema: {
+        tags: ['daily'],
+        summary: "Fair-play signals of the caller's own ranked result",
+        description:
+          "Token needed; owner-only. Time from the attempt's creation to its first move and the share of moves on " +
+          "the server's solver line. 403 while the day is open; 404 without a result.",
+        params: DailyParamsSchema,
+        response: { 200: FairPlaySignalsSchema, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (req) => app.daily.fairPlay(req.params.date, req.params.preset, requirePlayer(req)),
   );
 
   app.get(
@@ -119,9 +140,11 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['daily'],
         summary: 'All-time leaderboard: wins, win rate, streaks, best times',
-        response: { 200: AllTimeLeaderboardSchema, ...errors(401) },
+        description: 'People by default; `board=bots` ranks the bot accounts (never mixed).',
+        querystring: AllTimeLeaderboardQuerySchema,
+        response: { 200: AllTimeLeaderboardSchema, ...errors(400, 401) },
       },
     },
-    async () => app.daily.allTime(),
+    async (req) => app.daily.allTime(req.query.board),
   );
 };

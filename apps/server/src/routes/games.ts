@@ -12,7 +12,6 @@ import {
   ErrorBodySchema,
   GameParamsSchema,
   GameResponseSchema,
-  HealthResponseSchema,
   LegalMovesResponseSchema,
   MoveBodySchema,
   ReplaySchema,
@@ -22,20 +21,11 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import '../types.js';
 
-const errors = (...codes: (400 | 401 | 403 | 404 | 409 | 422)[]) =>
+const errors = (...codes: (400 | 401 | 403 | 404 | 409 | 422 | 503)[]) =>
   Object.fromEntries(codes.map((c) => [c, ErrorBodySchema]));
 
-/** GET /api/health, POST /api/games, GET /api/games/:id, moves, undo, resign, legal-moves, deal. */
+/** POST /api/games, GET /api/games/:id, moves, undo, resign, legal-moves, deal. */
 export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    '/api/health',
-    {
-      config: { rateLimit: false },
-      schema: { tags: ['health'], summary: 'Liveness check', response: { 200: HealthResponseSchema } },
-    },
-    async () => ({ status: 'ok' as const }),
-  );
-
   app.post(
     '/api/games',
     {
@@ -44,12 +34,16 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Create a game',
         description:
           'Options = `preset` (default classic-draw1) with `options` overrides. The deal is `deal` (52 codes in deal order, ' +
-          'space-separated), or `dealNumber` (1…2^32−1), or a random deal number when neither is given.',
+          'space-separated), or `dealNumber` (1…2^32−1, echoed in the response), or `sameDealAs` (the deal of another ' +
+          'game, which stays hidden; without `preset`/`options` also its rules), or a fresh random deal (keyed, never ' +
+          'identified in any response) when none is given. 403 `deal-embargoed` for the deal of an open daily or of a ' +
+          'race that is still on.',
         body: CreateGameBodySchema.nullish(),
-        response: { 201: GameResponseSchema, ...errors(400) },
+        response: { 201: GameResponseSchema, ...errors(400, 403, 404) },
       },
     },
-    async (req, reply) => reply.code(201).send(await app.rooms.create(req.body ?? {})),
+    async (req, reply) =>
+      reply.code(201).send(await app.rooms.create(req.body ?? {}, (deal) => app.embargo.check(deal))),
   );
 
   app.get(
@@ -72,10 +66,10 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['games'],
         summary: 'Make a move',
         description:
-          '`version` must be the current version: 409 with the current version otherwise; 422 with the rule when illegal.',
+          '`version` must be the current version: 409 with the current version otherwise; 422 with the rule when illegal; 503 `overloaded` (with Retry-After) when too many moves are waiting to be stored, 503 `commit-failed` when the database did not store it (nothing changed in either case).',
         params: GameParamsSchema,
         body: MoveBodySchema,
-        response: { 200: StateResponseSchema, ...errors(400, 401, 403, 404, 409, 422) },
+        response: { 200: StateResponseSchema, ...errors(400, 401, 403, 404, 409, 422, 503) },
       },
     },
     async (req) =>
@@ -97,7 +91,7 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
         description: 'With `version`, refused with 409 unless it is the current version.',
         params: GameParamsSchema,
         body: VersionBodySchema.nullish(),
-        response: { 200: StateResponseSchema, ...errors(400, 401, 403, 404, 409, 422) },
+        response: { 200: StateResponseSchema, ...errors(400, 401, 403, 404, 409, 422, 503) },
       },
     },
     async (req) =>
@@ -113,7 +107,7 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
         description: 'With `version`, refused with 409 unless it is the current version.',
         params: GameParamsSchema,
         body: VersionBodySchema.nullish(),
-        response: { 200: StateResponseSchema, ...errors(400, 401, 403, 404, 409, 422) },
+        response: { 200: StateResponseSchema, ...errors(400, 401, 403, 404, 409, 422, 503) },
       },
     },
     async (req) =>

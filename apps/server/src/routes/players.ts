@@ -1,19 +1,32 @@
 /**
- * Player routes: POST /api/players (rate-limited more strictly), GET/PATCH /api/me, GET /api/me/transfer,
- * GET /api/players/:id. The caller is `req.player` (plugin `auth`).
+ * Player routes: POST /api/players (rate-limited more strictly), GET/PATCH /api/me, the tokens (a transfer
+ * code for another device and its exchange, rotation, sign-out everywhere), GET /api/players/:id. The
+ * caller is `req.player` (plugin `auth`).
  */
 import {
+  CreatePlayerBodySchema,
   ErrorBodySchema,
   MeSchema,
   PlayerCreatedSchema,
   PlayerIdSchema,
   PlayerNameBodySchema,
   PlayerPageSchema,
+  RedeemTransferBodySchema,
+  RotatedTokenSchema,
+  SignedOutSchema,
   TransferSchema,
 } from '@klondike/protocol';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bearerToken, createPlayer, renamePlayer } from '../players/players.js';
+import {
+  bearerToken,
+  createPlayer,
+  createTransferCode,
+  redeemTransferCode,
+  renamePlayer,
+  rotateToken,
+  signOutEverywhere,
+} from '../players/players.js';
 import { requirePlayer } from '../plugins/auth.js';
 import '../types.js';
 
@@ -25,7 +38,7 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
   const createLimit =
     app.config.playerCreateRateMax > 0
       ? { max: app.config.playerCreateRateMax, timeWindow: 3_600_000 }
-      : false;
+      : undefined; // 0: no stricter limit, the global one still applies
 
   app.post(
     '/api/players',
@@ -36,12 +49,15 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Create a player',
         description:
           'Returns the player and its secret `token` — shown this once; send it as `Authorization: Bearer <token>`. ' +
-          'Names: 3–20 letters, digits, `_ . -` and single spaces, unique ignoring case (409 otherwise).',
-        body: PlayerNameBodySchema,
+          'Names: 3–20 letters, digits, `_ . -` and single spaces, unique ignoring case (409 otherwise). ' +
+          '`bot: true` makes a bot account: labelled as a bot, ranked on the bot boards only, racing only ' +
+          'other bots, with its own per-token rate limit.',
+        body: CreatePlayerBodySchema,
         response: { 201: PlayerCreatedSchema, ...errors(400, 409, 429) },
       },
     },
-    async (req, reply) => reply.code(201).send(await createPlayer(app.prisma, req.body.name, app.now())),
+    async (req, reply) =>
+      reply.code(201).send(await createPlayer(app.prisma, req.body.name, app.now(), req.body.bot ?? false)),
   );
 
   app.get(
@@ -68,24 +84,78 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       const renamed = await renamePlayer(app.prisma, requirePlayer(req).id, req.body.name);
+      app.playerTokens.forget(renamed.id);
       return app.daily.me(renamed);
     },
   );
 
-  app.get(
+  app.post(
     '/api/me/transfer',
     {
       schema: {
         tags: ['players'],
         summary: 'A sign-in link for another device',
-        description: 'The link `/?token=…` carries the token: whoever opens it plays as this player.',
-        response: { 200: TransferSchema, ...errors(401) },
+        description:
+          'A single-use code, valid 10 minutes, and its link `/#signin=<code>` (in the fragment, which browsers ' +
+          'never send to a server). Whoever opens it first gets a new token of this player.',
+        response: { 201: TransferSchema, ...errors(401) },
+      },
+    },
+    async (req, reply) => {
+      const { code, expiresAt } = await createTransferCode(app.prisma, requirePlayer(req).id, app.now());
+      return reply.code(201).send({ code, url: `/#signin=${code}`, expiresAt: expiresAt.toISOString() });
+    },
+  );
+
+  app.post(
+    '/api/players/transfer',
+    {
+      config: { rateLimit: createLimit },
+      schema: {
+        tags: ['players'],
+        summary: 'Exchange a sign-in code for a token of its player (a new device)',
+        description: '401 for an unknown, used or expired code. The code works once.',
+        body: RedeemTransferBodySchema,
+        response: { 200: PlayerCreatedSchema, ...errors(400, 401, 429) },
+      },
+    },
+    async (req) => redeemTransferCode(app.prisma, req.body.code, app.now()),
+  );
+
+  app.post(
+    '/api/me/token',
+    {
+      schema: {
+        tags: ['players'],
+        summary: 'Rotate the token',
+        description: 'A new token for this device; the token sent with this request stops working at once.',
+        response: { 200: RotatedTokenSchema, ...errors(401) },
       },
     },
     async (req) => {
-      requirePlayer(req);
-      const token = bearerToken(req.headers.authorization) ?? '';
-      return { token, url: `/?token=${encodeURIComponent(token)}` };
+      const player = requirePlayer(req);
+      const token = await rotateToken(app.prisma, bearerToken(req.headers.authorization) ?? '', app.now());
+      app.playerTokens.forget(player.id);
+      return { token };
+    },
+  );
+
+  app.post(
+    '/api/me/sign-out-everywhere',
+    {
+      schema: {
+        tags: ['players'],
+        summary: 'Sign out every device',
+        description:
+          'Every token of the player (this one included) and every open sign-in code stop working.',
+        response: { 200: SignedOutSchema, ...errors(401) },
+      },
+    },
+    async (req) => {
+      const player = requirePlayer(req);
+      const devices = await signOutEverywhere(app.prisma, player.id);
+      app.playerTokens.forget(player.id);
+      return { devices };
     },
   );
 

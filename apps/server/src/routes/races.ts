@@ -22,7 +22,7 @@ const errors = (...codes: (400 | 401 | 403 | 404 | 409 | 429 | 503)[]) =>
 /** Registers the /api/races routes. */
 export const raceRoutes: FastifyPluginAsyncZod = async (app) => {
   const lookupLimit =
-    app.config.raceRateMax > 0 ? { max: app.config.raceRateMax, timeWindow: 60_000 } : false;
+    app.config.raceRateMax > 0 ? { max: app.config.raceRateMax, timeWindow: 60_000 } : undefined; // 0: the global limit
 
   app.post(
     '/api/races',

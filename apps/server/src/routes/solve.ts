@@ -24,9 +24,9 @@ const HINT_CACHE_SIZE = 2000;
 
 /** Registers POST /api/solve and GET /api/games/:id/hint. */
 export const solveRoutes: FastifyPluginAsyncZod = async (app) => {
-  // A stricter per-client limit on top of the global one (searches are expensive); false = none.
+  // A stricter per-client limit in place of the global one (searches are expensive); 0 = the global limit.
   const rateLimit =
-    app.config.solveRateMax > 0 ? { max: app.config.solveRateMax, timeWindow: 60_000 } : false;
+    app.config.solveRateMax > 0 ? { max: app.config.solveRateMax, timeWindow: 60_000 } : undefined;
   const hints = new Map<string, HintResponse>();
 
   app.post(
@@ -39,9 +39,10 @@ export const solveRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'Decides a deal under the given rules: `won` with a winning `line` (public moves from the deal), ' +
           '`impossible` (proven: no win exists) or `unknown` (not decided within `timeLimitMs`, capped by the ' +
-          'server). Options = `preset` (default classic-draw1) with `options` overrides.',
+          'server). Options = `preset` (default classic-draw1) with `options` overrides. 403 `deal-embargoed` for ' +
+          'the deal of an open daily or of a race that is still on.',
         body: SolveBodySchema,
-        response: { 200: SolveResponseSchema, ...errors(400, 429, 503) },
+        response: { 200: SolveResponseSchema, ...errors(400, 403, 429, 503) },
       },
     },
     async (req) => {
@@ -49,8 +50,12 @@ export const solveRoutes: FastifyPluginAsyncZod = async (app) => {
       const options = resolveOptions(body.preset ?? DEFAULT_PRESET, body.options ?? {});
       const deal = body.deal !== undefined ? parseDeal(body.deal) : dealFromNumber(body.dealNumber ?? 0);
       if (!deal.ok) throw new ApiError('bad-request', deal.error.message);
+      await app.embargo.check(deal.value);
       const timeLimitMs = Math.min(body.timeLimitMs ?? app.config.solveMaxMs, app.config.solveMaxMs);
-      return app.solver.run({ kind: 'deal', deal: deal.value, options, timeLimitMs });
+      return app.solver.run(
+        { kind: 'deal', deal: deal.value, options, timeLimitMs },
+        { priority: 'solve', client: req.player?.id ?? req.ip },
+      );
     },
   );
 
@@ -63,14 +68,19 @@ export const solveRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'A hint for a casual game',
         description:
           'The next move of a winning line from the current position (`won`), or `impossible` (no win from ' +
-          'here) or `unknown` (not decided in time). 403 when the game turns hints off (ranked play).',
+          'here) or `unknown` (not decided in time). 403 when the game turns hints off (ranked play, races by ' +
+          "default), and 403 `deal-embargoed` for a casual game of an open daily's or a running race's deal.",
         params: GameParamsSchema,
         response: { 200: HintResponseSchema, ...errors(400, 401, 403, 404, 429, 503) },
       },
     },
     async (req) => {
-      const { state, version, status } = await app.rooms.position(req.params.id, req.player?.id ?? null);
+      const { state, version, status, deal, casual } = await app.rooms.position(
+        req.params.id,
+        req.player?.id ?? null,
+      );
       if (!state.options.hints) throw new ApiError('forbidden', 'hints are turned off for this game');
+      if (casual) await app.embargo.check(deal);
       const key = `${req.params.id}@${version}`;
       const cached = hints.get(key);
       if (cached) return cached;
@@ -78,7 +88,10 @@ export const solveRoutes: FastifyPluginAsyncZod = async (app) => {
       if (status === 'won') hint = { version, verdict: 'won', lineLength: 0 };
       else if (status === 'resigned') hint = { version, verdict: 'impossible' };
       else {
-        const r = await app.solver.run({ kind: 'position', state, timeLimitMs: app.config.hintTimeMs });
+        const r = await app.solver.run(
+          { kind: 'position', state, timeLimitMs: app.config.hintTimeMs },
+          { priority: 'hint', client: req.player?.id ?? req.ip },
+        );
         const first = r.line?.[0];
         hint = {
           version,

@@ -25,15 +25,13 @@ import type { GameAction } from '@klondike/rules';
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import type { DailyService } from '../daily/service.js';
-import { ApiError } from '../errors.js';
+import { ApiError, apiErrorOf } from '../errors.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { type AuthedPlayer, playerByToken } from '../players/players.js';
 import type { RaceService } from '../races/service.js';
 import type { GameRooms, Subscriber } from '../rooms/game-rooms.js';
 import '../types.js';
 
-/** Hard per-frame limit of the socket (ws `maxPayload`); larger frames close the connection (1009). */
-export const WS_MAX_PAYLOAD = 16 * MAX_FRAME_BYTES;
 /** A connection whose unsent output exceeds this many bytes is a reader too slow to keep: it is closed. */
 const MAX_BUFFERED_BYTES = 1 << 20;
 
@@ -65,15 +63,31 @@ export interface ConnectionDeps {
   readonly races: RaceService;
   /** Unknown race codes a connection may subscribe to before `rate-limited`; 0 = no limit. */
   readonly raceLookups: number;
+  /** Games one connection may be subscribed to at once (`rate-limited` beyond). */
+  readonly maxSubscriptions: number;
+  /** `auth` frames one connection may send (each costs a database look-up; `rate-limited` beyond). */
+  readonly maxAuthAttempts: number;
 }
+
+/** Close code for a connection cut for flooding (RFC 6455 1008: policy violation). */
+export const FLOOD_CLOSE_CODE = 1008;
 
 /** One client connection: a subscriber of the games it subscribed to. */
 export class Connection implements Subscriber {
   private readonly games = new Set<string>();
   private unknownRaces = 0;
+  private authAttempts = 0;
   private queue: Promise<void> = Promise.resolve();
-  private windowStart = 0;
-  private framesInWindow = 0;
+  /**
+   * Frame credits (a token bucket, as lila-ws does): up to one second's worth, refilled continuously at
+   * `framesPerSecond`. A frame without a credit is refused with `rate-limited`; a second's worth of refused
+   * frames in a row is a flood, and the connection is cut.
+   */
+  private credits: number;
+  private creditsAt = Date.now();
+  private refusedInRow = 0;
+  /** Set once the socket has closed: queued frames are dropped, late subscriptions undone. */
+  private closed = false;
   private readonly rooms: GameRooms;
   private readonly log: FastifyBaseLogger;
   private readonly framesPerSecond: number;
@@ -88,6 +102,18 @@ export class Connection implements Subscriber {
     this.rooms = deps.rooms;
     this.log = deps.log;
     this.framesPerSecond = deps.framesPerSecond;
+    this.credits = deps.framesPerSecond;
+  }
+
+  /** Takes one frame credit; false when there is none (refill first). */
+  private takeCredit(): boolean {
+    const now = Date.now();
+    const rate = this.framesPerSecond;
+    this.credits = Math.min(rate, this.credits + ((now - this.creditsAt) * rate) / 1000);
+    this.creditsAt = now;
+    if (this.credits < 1) return false;
+    this.credits -= 1;
+    return true;
   }
 
   /** Sends a serialised frame if the socket is open; closes a socket whose reader has fallen too far behind. */
@@ -118,16 +144,22 @@ export class Connection implements Subscriber {
 
   /** Handles one incoming frame (size, rate, JSON and schema checks here; the rest queued in order). */
   onMessage(data: RawData): void {
+    if (this.closed) return;
     if (this.framesPerSecond > 0) {
-      const now = Date.now();
-      if (now - this.windowStart >= 1000) {
-        this.windowStart = now;
-        this.framesInWindow = 0;
-      }
-      if (++this.framesInWindow > this.framesPerSecond) {
-        this.error(new ApiError('rate-limited', `more than ${this.framesPerSecond} frames per second`));
+      if (!this.takeCredit()) {
+        if (++this.refusedInRow > this.framesPerSecond) {
+          this.log.warn({ refused: this.refusedInRow }, 'websocket flood: connection cut');
+          this.socket.close(FLOOD_CLOSE_CODE, 'flooding');
+          this.close();
+          return;
+        }
+        // One error frame per run of refused frames; the rest of the run is dropped without an answer, so a
+        // flood costs the server as little as possible until it is cut.
+        if (this.refusedInRow === 1)
+          this.error(new ApiError('rate-limited', `more than ${this.framesPerSecond} frames per second`));
         return;
       }
+      this.refusedInRow = 0;
     }
     if (byteLength(data) > MAX_FRAME_BYTES) {
       this.error(new ApiError('frame-too-large', `frames are limited to ${MAX_FRAME_BYTES} bytes`));
@@ -157,6 +189,7 @@ export class Connection implements Subscriber {
   }
 
   private async handle(frame: ClientFrame): Promise<void> {
+    if (this.closed) return; // queued before the socket closed: nobody is there to answer
     const gameId = 'gameId' in frame ? frame.gameId : undefined;
     const requestId = 'requestId' in frame ? frame.requestId : undefined;
     try {
@@ -165,6 +198,11 @@ export class Connection implements Subscriber {
           this.sendFrame({ type: 'pong' });
           return;
         case 'auth': {
+          if (++this.authAttempts > this.deps.maxAuthAttempts)
+            throw new ApiError(
+              'rate-limited',
+              `at most ${this.deps.maxAuthAttempts} auth frames per connection`,
+            );
           const player = await playerByToken(this.deps.prisma, frame.token);
           if (player === null) throw new ApiError('unauthorized', 'unknown player token');
           this.player = player;
@@ -173,11 +211,24 @@ export class Connection implements Subscriber {
         }
         case 'watch-leaderboard': {
           const total = await this.deps.daily.watch(frame.date, frame.preset, this);
+          if (this.closed) {
+            this.deps.daily.watchers.removeAll(this);
+            return;
+          }
           this.sendFrame({ type: 'leaderboard', date: frame.date, preset: frame.preset, total });
           return;
         }
         case 'subscribe':
+          if (!this.games.has(frame.gameId) && this.games.size >= this.deps.maxSubscriptions)
+            throw new ApiError(
+              'rate-limited',
+              `at most ${this.deps.maxSubscriptions} games per connection: unsubscribe from one first`,
+            );
           await this.rooms.subscribe(frame.gameId, this, this.player?.id ?? null);
+          if (this.closed) {
+            this.rooms.unsubscribe(frame.gameId, this);
+            return;
+          }
           this.games.add(frame.gameId);
           return;
         case 'unsubscribe':
@@ -190,6 +241,7 @@ export class Connection implements Subscriber {
             throw new ApiError('rate-limited', 'too many unknown race codes on this connection');
           try {
             await this.deps.races.subscribe(frame.code, this, this.player?.id ?? null);
+            if (this.closed) this.deps.races.leaveAll(this);
           } catch (e) {
             if (e instanceof ApiError && e.code === 'not-found') this.unknownRaces++;
             throw e;
@@ -222,8 +274,9 @@ export class Connection implements Subscriber {
         ...(gameId !== undefined ? { gameId } : {}),
         ...(requestId !== undefined ? { requestId } : {}),
       };
-      if (e instanceof ApiError) {
-        this.error(e, extra);
+      const known = apiErrorOf(e);
+      if (known) {
+        this.error(known, extra);
       } else {
         this.log.error({ err: e, gameId }, 'websocket frame failed');
         this.error(new ApiError('internal', 'internal error'), extra);
@@ -233,6 +286,8 @@ export class Connection implements Subscriber {
 
   /** Forgets every subscription and leaderboard watch (the socket closed). */
   close(): void {
+    if (this.closed) return;
+    this.closed = true;
     for (const id of this.games) this.rooms.unsubscribe(id, this);
     this.games.clear();
     this.deps.daily.watchers.removeAll(this);
@@ -251,6 +306,8 @@ export const wsRoutes: FastifyPluginAsync = async (app) => {
       framesPerSecond: app.config.wsFramesPerSecond,
       races: app.races,
       raceLookups: app.config.raceRateMax,
+      maxSubscriptions: app.config.wsMaxSubscriptions,
+      maxAuthAttempts: app.config.wsMaxAuthAttempts,
     });
     socket.on('message', (data) => conn.onMessage(data));
     socket.on('close', () => conn.close());

@@ -4,6 +4,7 @@
  */
 import { solve } from '@klondike/solver';
 import type { Card, GameOptions, GameState, Move } from '@klondike/rules';
+import type { SolverJob } from './scheduler.js';
 
 /** Solve a deal from its start (POST /api/solve). */
 export interface DealTask {
@@ -46,4 +47,20 @@ export default function runSolverTask(task: SolverTask): SolverOutcome {
     nodes: r.nodes,
     ms: Math.round(r.ms),
   };
+}
+
+/**
+ * The solver's worker pool as the domain modules use it (the `solver` plugin provides it; tests may pass
+ * their own).
+ */
+export interface SolverPool {
+  /**
+   * Runs a task on a worker thread, queued by `job` (solver/scheduler.ts: priority, then arrival; default
+   * priority `solve`). Errors: ApiError `solver-busy` when the queue or the client's share is full.
+   */
+  run(task: SolverTask, job?: SolverJob): Promise<SolverOutcome>;
+  /** Jobs waiting for a thread. */
+  readonly queued: number;
+  /** Worker threads alive now (readiness: at least one). */
+  readonly threads: number;
 }

@@ -5,10 +5,14 @@
 import { computed, onScopeDispose, ref, watch, type Ref } from 'vue';
 import type { Confirmed } from './useGame';
 
-/** Whether the clock runs: a game in play whose clock has started (first move made). */
+/**
+ * Whether the clock runs: a game in play whose clock has started — at the first move, or at once for a
+ * ranked attempt (ranked rules: undo and hints off), whose clock the server starts when it is opened.
+ */
 export function clockRunning(c: Confirmed | null): boolean {
   if (!c) return false;
-  return c.view.status === 'playing' && (c.view.moves > 0 || c.view.elapsedMs > 0);
+  const ranked = !c.view.options.undo && !c.view.options.hints;
+  return c.view.status === 'playing' && (ranked || c.view.moves > 0 || c.view.elapsedMs > 0);
 }
 
 export function useElapsed(confirmed: Ref<Confirmed | null>) {

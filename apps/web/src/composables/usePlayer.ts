@@ -13,8 +13,10 @@ import {
   getMe,
   getTransfer,
   onTokenRejected,
+  redeemTransfer,
   renameMe,
   setApiToken,
+  signOutEverywhere,
 } from '../lib/api';
 import { takeToken } from '../lib/route';
 import { useNotify } from './useNotify';
@@ -94,19 +96,36 @@ function start(socket: Socket): void {
     if (f.type === 'authed' && me.value && f.playerId === me.value.id && f.name !== me.value.name)
       me.value = { ...me.value, name: f.name };
   });
-  const { token: fromUrl, cleanUrl } = takeToken(location.pathname, location.search, location.hash);
-  if (fromUrl) {
-    history.replaceState(history.state, '', cleanUrl);
-    void adopt(fromUrl);
-  }
+  const { token: fromUrl, code, cleanUrl } = takeToken(location.pathname, location.search, location.hash);
+  if (fromUrl || code) history.replaceState(history.state, '', cleanUrl);
+  if (code) void redeem(code);
+  else if (fromUrl) void adopt(fromUrl);
   const stored = readStored();
-  if (stored && !fromUrl) {
+  if (stored && !fromUrl && !code) {
     setToken(stored);
     void refresh();
   }
 }
 
-/** Signs this device in with a token from a transfer link (kept only when the server knows it). */
+/** Signs this device in with a sign-in link's single-use code (exchanged for a token of its own). */
+async function redeem(code: string): Promise<void> {
+  const { toast } = useNotify();
+  const previous = readStored();
+  try {
+    const created = await redeemTransfer(code);
+    setToken(created.token);
+    me.value = await getMe();
+    toast(`Signed in as ${created.name}.`, 'info');
+  } catch {
+    toast('That sign-in link is not valid any more: links work once, for 10 minutes.');
+    if (previous) {
+      setToken(previous);
+      void refresh();
+    }
+  }
+}
+
+/** Signs this device in with a token from an older sign-in link (kept only when the server knows it). */
 async function adopt(t: string): Promise<void> {
   const { toast } = useNotify();
   const previous = readStored();
@@ -156,6 +175,13 @@ function signOut(): void {
   dialog.value = null;
 }
 
+/** Signs the player out on every device, this one included (every token and sign-in link stops working). */
+async function signOutAll(): Promise<number> {
+  const { devices } = await signOutEverywhere();
+  signOut();
+  return devices;
+}
+
 /** Runs `then` as a player: at once when signed in, else after the sign-up dialog succeeds. */
 function requirePlayer(then: () => void): void {
   if (token.value) {
@@ -183,6 +209,7 @@ export function usePlayer() {
     rename,
     transferLink,
     signOut,
+    signOutAll,
     requirePlayer,
     closeDialog,
     openAccount: () => (dialog.value = token.value ? 'account' : 'signup'),

@@ -2,7 +2,10 @@
  * REST calls of the API (same origin), each response parsed with the protocol's zod schemas. When a player
  * token is set (`setApiToken`, by usePlayer) every call sends it as `Authorization: Bearer <token>`; a token the
  * server does not know (401) is reported once to `onTokenRejected` and the call is retried without it.
+ * The game calls go through @klondike/client (the typed client published for API users), so the web app
+ * exercises it too.
  */
+import { KlondikeClient, isKlondikeError } from '@klondike/client';
 import {
   AllTimeLeaderboardSchema,
   DailyArchiveSchema,
@@ -14,6 +17,7 @@ import {
   PlayerCreatedSchema,
   PlayerPageSchema,
   ReplaySchema,
+  SignedOutSchema,
   TransferSchema,
   GameResponseSchema,
   HintResponseSchema,
@@ -100,27 +104,53 @@ export async function request<T>(
   return parsed.data;
 }
 
+/**
+ * One game call through @klondike/client, with the same contract as `request`: the token sent (and dropped
+ * once when the server does not know it), the answer parsed with `schema`, refusals thrown as ApiError.
+ */
+async function gameCall<T>(
+  call: (client: KlondikeClient) => Promise<unknown>,
+  schema: z.ZodType<T>,
+  token: string | null = authToken,
+): Promise<T> {
+  const client = new KlondikeClient({ baseUrl: location.origin, ...(token ? { token } : {}) });
+  let answer: unknown;
+  try {
+    answer = await call(client);
+  } catch (e) {
+    if (!isKlondikeError(e)) throw e;
+    if (e.status === 401 && token && /unknown player token/i.test(e.message)) {
+      tokenRejected?.(token);
+      return gameCall(call, schema, null);
+    }
+    if (e.code === 'network') throw new ApiError('network', 'Cannot reach the server.', 0);
+    if (e.code === 'protocol')
+      throw new ApiError('http', `The server answered ${e.status ?? 0}.`, e.status ?? 0);
+    throw new ApiError(e.code, e.message, e.status ?? 0, e.version, e.reason);
+  }
+  const parsed = schema.safeParse(answer);
+  if (!parsed.success) throw new ApiError('bad-response', 'The server sent an unexpected answer.', 200);
+  return parsed.data;
+}
+
 export function createGame(body: CreateGameBody): Promise<GameResponse> {
-  return request('POST', '/api/games', GameResponseSchema, body);
+  return gameCall((c) => c.createGame(body), GameResponseSchema);
 }
 
 export function getGame(id: string): Promise<GameResponse> {
-  return request('GET', `/api/games/${encodeURIComponent(id)}`, GameResponseSchema);
+  return gameCall((c) => c.getGame(id), GameResponseSchema);
 }
 
 export function postMove(id: string, move: Move, version: number): Promise<StateResponse> {
-  return request('POST', `/api/games/${encodeURIComponent(id)}/moves`, StateResponseSchema, {
-    move,
-    version,
-  });
+  return gameCall((c) => c.move(id, move, version), StateResponseSchema);
 }
 
 export function postUndo(id: string, version: number): Promise<StateResponse> {
-  return request('POST', `/api/games/${encodeURIComponent(id)}/undo`, StateResponseSchema, { version });
+  return gameCall((c) => c.undo(id, version), StateResponseSchema);
 }
 
 export function postResign(id: string, version: number): Promise<StateResponse> {
-  return request('POST', `/api/games/${encodeURIComponent(id)}/resign`, StateResponseSchema, { version });
+  return gameCall((c) => c.resign(id, version), StateResponseSchema);
 }
 
 /** The solver's next move from the game's current position (403 `forbidden` when the game has hints off). */
@@ -146,8 +176,19 @@ export function renameMe(name: string): Promise<z.infer<typeof MeSchema>> {
   return request('PATCH', '/api/me', MeSchema, { name });
 }
 
+/** A single-use sign-in code for another device (valid 10 minutes) and its link. */
 export function getTransfer(): Promise<z.infer<typeof TransferSchema>> {
-  return request('GET', '/api/me/transfer', TransferSchema);
+  return request('POST', '/api/me/transfer', TransferSchema);
+}
+
+/** Exchanges a sign-in code for a new token of its player (this device). */
+export function redeemTransfer(code: string): Promise<z.infer<typeof PlayerCreatedSchema>> {
+  return request('POST', '/api/players/transfer', PlayerCreatedSchema, { code });
+}
+
+/** Signs the player out on every device (this one included). */
+export function signOutEverywhere(): Promise<z.infer<typeof SignedOutSchema>> {
+  return request('POST', '/api/me/sign-out-everywhere', SignedOutSchema);
 }
 
 export function getPlayerPage(id: string): Promise<z.infer<typeof PlayerPageSchema>> {
@@ -194,8 +235,11 @@ export function getDailyLeaderboard(
   return request('GET', `/api/daily/${date}/${preset}/leaderboard?${q.toString()}`, LeaderboardSchema);
 }
 
-export function getAllTimeLeaderboard(): Promise<z.infer<typeof AllTimeLeaderboardSchema>> {
-  return request('GET', '/api/leaderboard', AllTimeLeaderboardSchema);
+/** The all-time leaderboard of people (default) or of bot accounts (never mixed). */
+export function getAllTimeLeaderboard(
+  board: 'humans' | 'bots' = 'humans',
+): Promise<z.infer<typeof AllTimeLeaderboardSchema>> {
+  return request('GET', `/api/leaderboard?board=${board}`, AllTimeLeaderboardSchema);
 }
 
 // ---------- replays ----------

@@ -31,6 +31,8 @@ export function describeMove(move: Move, before: PlayerView | null, after: Playe
     return top ? `Drew ${cardName(top)}.` : 'Drew from the stock.';
   }
   if (move.type === 'recycle') return 'Turned the waste over into the stock.';
+  if (move.type === 'last-pass')
+    return 'Last pass: the waste is turned over. From now on each draw turns one card, and no redeal follows.';
   const cards = before ? faceUpCards(before, move.from) : [];
   const bottom = cards[cards.length - move.count];
   const what = bottom

@@ -10,7 +10,7 @@ import { faceUpCards, isFoundation, isLegalMove, tableauIndex, topCard } from '.
 export interface HintHighlight {
   /** The move it shows. */
   readonly move: Move;
-  /** The pile the move starts from (`stock` for a draw or a recycle). */
+  /** The pile the move starts from (`stock` for a draw, a recycle or the last pass, which lights its button). */
   readonly sourcePile: PileId;
   /** Cards that move, bottom first (empty for draw and recycle: the stock is highlighted instead). */
   readonly sourceCards: readonly CardCode[];
@@ -54,6 +54,7 @@ export function hintHighlight(move: Move, view: PlayerView): HintHighlight | nul
 export function describeHint(move: Move, view: PlayerView): string {
   if (move.type === 'draw') return 'Draw from the stock';
   if (move.type === 'recycle') return 'Turn the waste over';
+  if (move.type === 'last-pass') return 'Take the last pass, one card at a time';
   const cards = faceUpCards(view, move.from);
   const lead = cards.length >= move.count ? cards[cards.length - move.count] : undefined;
   const t = tableauIndex(move.to);

@@ -1,12 +1,12 @@
 /**
  * Keyboard play: maps a key press, the current selection and the view to an action. Pure.
  *
- * Space / D draw (or recycle) · U or Ctrl+Z undo · 1–7 select a tableau pile, then 1–7 moves the selection
+ * Space / D draw (or recycle) · L the last pass, one card at a time (R16) · U or Ctrl+Z undo · 1–7 select a tableau pile, then 1–7 moves the selection
  * there (the run that fits) · W select the waste · F send the selection's top card to its foundation ·
  * A auto-complete · H hint (casual games) · N new game · Esc cancel.
  */
 import type { Move, PileId, PlayerView } from '@klondike/rules';
-import { faceUpCards, foundationMove, resolveCount } from './legal';
+import { faceUpCards, foundationMove, isLegalMove, resolveCount } from './legal';
 
 /** What the keyboard has picked up: a pile whose top card(s) will move. */
 export type Selection = { readonly pile: PileId } | null;
@@ -44,7 +44,7 @@ export function keyAction(input: KeyInput, selection: Selection, view: PlayerVie
   if (lower === 'u') return { type: 'undo' };
   if (!view) return null;
   if (view.status !== 'playing') {
-    return /^[ 1-7dwfah]$/.test(lower) ? { type: 'invalid', message: 'The game is over.' } : null;
+    return /^[ 1-7dwfahl]$/.test(lower) ? { type: 'invalid', message: 'The game is over.' } : null;
   }
   if (lower === 'h') {
     return view.options.hints
@@ -52,6 +52,17 @@ export function keyAction(input: KeyInput, selection: Selection, view: PlayerVie
       : { type: 'invalid', message: 'Hints are off for this game.' };
   }
   if (key === ' ' || lower === 'd') return { type: 'stock' };
+  if (lower === 'l') {
+    const move: Move = { type: 'last-pass' };
+    if (isLegalMove(view, move)) return { type: 'move', move };
+    const message =
+      view.lastPass === 'taken'
+        ? 'The last pass has already been taken.'
+        : view.lastPass === 'none'
+          ? 'These rules have no last pass.'
+          : 'The last pass is taken in place of a redeal, once the stock is empty.';
+    return { type: 'invalid', message };
+  }
   if (lower === 'a') {
     return view.canAutoComplete
       ? { type: 'autocomplete' }

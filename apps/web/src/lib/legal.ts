@@ -1,7 +1,7 @@
 /**
  * Client-side legality, from a PlayerView only, for highlighting targets, deciding whether a drop should
  * snap back, picking the move of a double-click/tap, optimistic display and auto-complete. The server
- * decides; these helpers only mirror RULES.md R4, R5, R7, R8, R9, R10, R11 well enough to guide the UI.
+ * decides; these helpers only mirror RULES.md R4, R5, R7, R8, R9, R10, R11, R16 well enough to guide the UI.
  */
 import type { CardCode, FoundationPileId, Move, PileId, PlayerView, TableauView } from '@klondike/rules';
 import { card, foundationOf } from './cards';
@@ -87,14 +87,23 @@ export function dragCount(view: PlayerView, pile: PileId, index: number): number
   return run.length;
 }
 
-/** Whether `move` (a pile move) looks legal from the view. Draw and recycle are checked too. */
+/** Cards a draw turns now: one after the last pass (R16), else the game's draw (R10). */
+export function drawCount(view: PlayerView): 1 | 3 {
+  return view.lastPass === 'taken' ? 1 : view.options.draw;
+}
+
+/**
+ * Whether `move` (a pile move) looks legal from the view. Draw, recycle and the last pass are checked too:
+ * the last pass (R16) is offered in place of a redeal (stock empty, waste not) while the view says it is
+ * `available`; after it no redeal is left.
+ */
 export function isLegalMove(view: PlayerView, move: Move): boolean {
   if (view.status !== 'playing') return false;
   if (move.type === 'draw') return view.stock.count > 0;
-  if (move.type === 'recycle') {
-    return (
-      view.stock.count === 0 && view.waste.length > 0 && (view.redealsLeft === null || view.redealsLeft > 0)
-    );
+  if (move.type === 'recycle' || move.type === 'last-pass') {
+    if (view.stock.count > 0 || view.waste.length === 0) return false;
+    if (move.type === 'last-pass') return view.lastPass === 'available';
+    return view.lastPass !== 'taken' && (view.redealsLeft === null || view.redealsLeft > 0);
   }
   const { from, to, count } = move;
   if (from === to || count < 1) return false;

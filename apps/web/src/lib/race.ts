@@ -51,10 +51,18 @@ export type CountdownFace = { kind: 'digit'; n: number } | { kind: 'go' } | { ki
 /** How long `GO` stays after the start, ms. */
 export const GO_MS = 900;
 
-/** The countdown face for `msLeft` (from msUntilStart). */
-export function countdownFace(msLeft: number | null): CountdownFace {
+/**
+ * The countdown face for `msLeft` (from msUntilStart) of a countdown `countdownMs` long. The local estimate
+ * of the server clock errs late by the frame's transit time, so `msLeft` can exceed the countdown's length
+ * on a slow link or a loaded machine: the digit is capped at the countdown's whole seconds (3-2-1 for 3 s,
+ * never a 4).
+ */
+export function countdownFace(msLeft: number | null, countdownMs: number): CountdownFace {
   if (msLeft === null) return { kind: 'none' };
-  if (msLeft > 0) return { kind: 'digit', n: Math.ceil(msLeft / 1000) };
+  if (msLeft > 0) {
+    const top = Math.max(1, Math.ceil(countdownMs / 1000));
+    return { kind: 'digit', n: Math.min(top, Math.ceil(msLeft / 1000)) };
+  }
   if (msLeft > -GO_MS) return { kind: 'go' };
   return { kind: 'none' };
 }

@@ -5,7 +5,8 @@
  * - `/daily` today's challenges and the archive; `/daily/<date>/<preset>/leaderboard` a daily's leaderboard;
  * - `/leaderboard` the all-time leaderboard; `/players/<id>` a player's page; `/replay/<gameId>` a replay;
  * - `/race` sets up a live race; `/race/<code>` a race room (lobby, race, results).
- * Any of them may carry `?token=…` (a sign-in link from another device): `takeToken` reads and strips it.
+ * Any of them may carry a sign-in link's `#signin=…` code (or an older link's `?token=…`): `takeToken` reads and
+ * strips it.
  */
 import { DAILY_PRESETS } from '@klondike/protocol';
 import { isPresetName, type PresetName } from '@klondike/rules';
@@ -72,20 +73,24 @@ export function isPageRoute(r: Route): r is PageRoute {
 }
 
 /**
- * A sign-in token carried by the URL (`?token=…`) and the same URL without it (path + remaining query + hash).
+ * What a sign-in link carries, and the same URL without it: a single-use code in the fragment
+ * (`#signin=…`, today's links: a fragment never reaches a server or its logs) or, from older links, a token in
+ * the query (`?token=…`). `cleanUrl` is path + remaining query + remaining fragment.
  */
 export function takeToken(
   pathname: string,
   search: string,
   hash = '',
-): { token: string | null; cleanUrl: string } {
+): { token: string | null; code: string | null; cleanUrl: string } {
   const params = new URLSearchParams(search);
   const token = params.get('token');
   params.delete('token');
   const q = params.toString();
+  const m = /^#signin=([A-Za-z0-9]{1,64})$/.exec(hash);
   return {
     token: token && token.trim() ? token.trim() : null,
-    cleanUrl: `${pathname}${q ? `?${q}` : ''}${hash}`,
+    code: m ? (m[1] as string) : null,
+    cleanUrl: `${pathname}${q ? `?${q}` : ''}${m ? '' : hash}`,
   };
 }
 

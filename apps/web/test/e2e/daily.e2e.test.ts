@@ -133,14 +133,53 @@ describe.skipIf(SKIP !== null)(`browser: the daily challenge${SKIP ? ` (skipped:
     const text = (await row.textContent()) ?? '';
     expect(text).toContain(NAME);
     expect(text).toContain('Resigned');
+    // An account made today: its result is provisional, shown to its player but not on the main board.
+    expect(await page.getByTestId('provisional').isVisible()).toBe(true);
     expect(await page.getByTestId('my-rank').textContent()).toBe('#1');
     expect(await page.getByTestId('live').isVisible()).toBe(true);
 
-    // The daily page now shows the result instead of "Play ranked", and offers practice.
+    // The daily page now shows the result instead of "Play ranked"; practice opens only when the day closes.
     await page.getByTestId('nav-daily').click();
     await page.getByTestId('your-result').first().waitFor();
     expect(await page.getByTestId('play-ranked-classic-draw1').count()).toBe(0);
-    expect(await page.getByTestId('practice-classic-draw1').isVisible()).toBe(true);
+    expect(await page.getByTestId('practice-classic-draw1').count()).toBe(0);
+    expect(await page.getByTestId('practice-later-classic-draw1').textContent()).toContain(
+      'when the day closes',
+    );
+  }, 30_000);
+
+  it('ranks a bot account on the bot board only: the all-time page switches between People and Bots', async () => {
+    // A bot plays its ranked attempt through the API (create, attempt, resign).
+    const post = async (path: string, body: object, token?: string) => {
+      const r = await fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+      expect(r.ok, await r.clone().text()).toBe(true);
+      return (await r.json()) as { id: string; token: string };
+    };
+    const bot = await post('/api/players', { name: 'Robo Ranker', bot: true });
+    const game = await post(`/api/daily/${date}/classic-draw1/attempt`, {}, bot.token);
+    await post(`/api/games/${game.id}/resign`, {}, bot.token);
+
+    await page.goto(`${server.url}/leaderboard`);
+    const table = page.getByTestId('alltime');
+    await table.waitFor();
+    expect(await table.textContent()).toContain(NAME);
+    expect(await table.textContent()).not.toContain('Robo Ranker');
+    await page.getByTestId('board-bots').click();
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=alltime]')?.textContent?.includes('Robo Ranker') ?? false,
+      undefined,
+      { timeout: 10_000 },
+    );
+    const bots = (await table.textContent()) ?? '';
+    expect(bots).not.toContain(NAME);
+    expect(await table.locator('.bot-tag').count()).toBe(1);
   }, 30_000);
 
   it('refuses a second ranked attempt with a clear message', async () => {
@@ -154,11 +193,13 @@ describe.skipIf(SKIP !== null)(`browser: the daily challenge${SKIP ? ` (skipped:
     await stale.close();
   }, 30_000);
 
-  it('signs another device in with the transfer link and strips the token from the URL', async () => {
+  it('signs another device in with a single-use link, then signs out everywhere', async () => {
     await page.getByTestId('account').click();
     await page.getByTestId('show-transfer').click();
     const link = await page.getByTestId('transfer-link').inputValue();
-    expect(link).toMatch(/\?token=/);
+    expect(link).toMatch(/\/#signin=[0-9A-F]{32}$/);
+    const token = await page.evaluate(() => localStorage.getItem('klondike.token'));
+    expect(link).not.toContain(token ?? 'no token');
     await page.getByTestId('player-close').click();
 
     const other = await browser.newContext({ viewport: { width: 390, height: 844 } });
@@ -166,7 +207,26 @@ describe.skipIf(SKIP !== null)(`browser: the daily challenge${SKIP ? ` (skipped:
     await phone.goto(link);
     await phone.getByTestId('nav-me').waitFor({ timeout: 10_000 });
     expect(await phone.getByTestId('nav-me').textContent()).toContain(NAME);
-    expect(phone.url()).not.toContain('token=');
+    expect(phone.url()).not.toContain('signin=');
+    const phoneToken = await phone.evaluate(() => localStorage.getItem('klondike.token'));
+    expect(phoneToken).toBeTruthy();
+    expect(phoneToken).not.toBe(token); // a token of its own
+
+    // The link works once: a third browser opening it stays signed out.
+    const third = await browser.newContext();
+    const late = await third.newPage();
+    await late.goto(link);
+    await late.waitForFunction(() => !location.hash.includes('signin='));
+    await late.waitForTimeout(1000);
+    expect(await late.evaluate(() => localStorage.getItem('klondike.token'))).toBeNull();
+    await third.close();
+
+    // Sign out everywhere from the first device: both tokens stop working.
+    await page.getByTestId('account').click();
+    await page.getByTestId('sign-out-everywhere').click(); // the confirmation is accepted
+    await page.waitForFunction(() => localStorage.getItem('klondike.token') === null);
+    const me = await fetch(`${server.url}/api/me`, { headers: { authorization: `Bearer ${phoneToken}` } });
+    expect(me.status).toBe(401);
     await other.close();
-  }, 30_000);
+  }, 60_000);
 });

@@ -75,7 +75,10 @@ describe.skipIf(SKIP !== null)(`browser: play a deal to the win${SKIP ? ` (skipp
   let server: RunningServer;
   let browser: Browser;
   let page: Page;
+  const cspViolations: string[] = [];
   let gameId = '';
+  /** The face-up cards of the pasted deal's opening. */
+  let opening: (readonly string[])[] = [];
 
   async function version(): Promise<number> {
     return Number(await page.getByTestId('table').getAttribute('data-version'));
@@ -192,6 +195,10 @@ describe.skipIf(SKIP !== null)(`browser: play a deal to the win${SKIP ? ` (skipp
     browser = await pw.chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.on('pageerror', (e) => console.error('page error:', e.message));
+    // Every console message of the page that reports a Content-Security-Policy violation (checked last).
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
+    });
   }, 180_000);
 
   afterAll(async () => {
@@ -218,6 +225,7 @@ describe.skipIf(SKIP !== null)(`browser: play a deal to the win${SKIP ? ` (skipp
     expect(await page.getByTestId('pile-t7').getByTestId('card-back').count()).toBe(6);
     expect(await page.getByTestId('moves').textContent()).toBe('0');
     expect(await page.getByTestId('status').getAttribute('data-status')).toBe('playing');
+    opening = (await serverGame()).view.tableau.map((p) => p.faceUp);
   }, 30_000);
 
   it('drags a card to a legal target: it moves and the version advances', async () => {
@@ -317,6 +325,17 @@ describe.skipIf(SKIP !== null)(`browser: play a deal to the win${SKIP ? ` (skipp
     expect(view.foundations).toEqual({ fC: 'KC', fD: 'KD', fH: 'KH', fS: 'KS' });
     expect(await page.getByTestId('score').textContent()).toBe(String(view.score));
     expect(await page.getByTestId('moves').textContent()).toBe(String(view.moves));
+
+    // "Play this deal again" deals a new game of the same unnumbered deal (sameDealAs): same opening.
+    const wonPath = new URL(page.url()).pathname;
+    await page.getByTestId('win-replay').click();
+    await page.waitForURL((u) => u.pathname !== wonPath && /^\/game\/[A-Za-z0-9_-]+$/.test(u.pathname));
+    const wonId = gameId;
+    gameId = new URL(page.url()).pathname.split('/').pop() as string;
+    expect(gameId).not.toBe(wonId);
+    const again = await serverGame();
+    expect(again.version).toBe(0);
+    expect(again.view.tableau.map((p) => p.faceUp)).toEqual(opening);
   }, 180_000);
 
   it('opens a game by its URL and finishes it with the auto-complete button', async () => {
@@ -456,5 +475,12 @@ describe.skipIf(SKIP !== null)(`browser: play a deal to the win${SKIP ? ` (skipp
     await waitAnnounced('Hints are off for this game.');
     expect(hintRequests).toEqual([]);
     page.off('request', onRequest);
+  }, 30_000);
+
+  it("the whole session ran under the server's Content-Security-Policy without a violation", async () => {
+    const res = await page.goto(`${server.url}/`);
+    expect(res?.headers()['content-security-policy']).toContain("script-src 'self'");
+    await page.getByTestId('pile-t7').waitFor();
+    expect(cspViolations).toEqual([]);
   }, 30_000);
 });

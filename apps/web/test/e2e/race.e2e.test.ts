@@ -153,6 +153,15 @@ describe.skipIf(SKIP !== null)(`browser: a live race${SKIP ? ` (skipped: ${SKIP}
     await bob.goto(`${server.url}/race/${code}`);
     await bob.getByTestId('race-lobby').waitFor();
     expect(await bob.getByTestId('spectating').textContent()).toMatch(/spectator/);
+    // Before the start everyone sees the rules that matter for fair play: undo, hints, and that the host
+    // chose this deal (a known deal).
+    for (const p of [alice, bob]) {
+      expect(await p.getByTestId('race-undo-flag').textContent()).toContain('Undo allowed');
+      expect(await p.getByTestId('race-hints-flag').textContent()).toContain('No hints');
+      expect(await p.getByTestId('known-deal').textContent()).toContain('Known deal');
+      expect(await p.getByTestId('random-deal').count()).toBe(0);
+      expect(await p.getByTestId('race-rules').textContent()).toContain('no hints');
+    }
     await alice.waitForFunction(
       () => /^\s*1 watching/.test(document.querySelector('[data-testid=spectators]')?.textContent ?? ''),
       undefined,
@@ -173,7 +182,8 @@ describe.skipIf(SKIP !== null)(`browser: a live race${SKIP ? ` (skipped: ${SKIP}
   }, 60_000);
 
   it('the host starts: both count down 3-2-1 and get their table with the other’s live panel', async () => {
-    expect(await alice.getByTestId('start-race').isEnabled()).toBe(true);
+    // Alice's own ready flag reaches her page through the server: wait for it rather than read it once.
+    await alice.waitForSelector('[data-testid=start-race]:not([disabled])', { timeout: 10_000 });
     await alice.getByTestId('start-race').click();
     for (const p of [alice, bob]) await p.getByTestId('countdown-overlay').waitFor({ timeout: 10_000 });
     const face = await alice.getByTestId('countdown-overlay').getAttribute('data-face');
@@ -230,7 +240,16 @@ describe.skipIf(SKIP !== null)(`browser: a live race${SKIP ? ` (skipped: ${SKIP}
         await shot(carol, 'spectator-desktop');
       }
     }
-    await bob.waitForSelector('[data-testid=racer-panel-Alice][data-cards="52"]', { timeout: 10_000 });
+    // Her win ends the race at once, so Bob's page may go straight from the last progress frame to the
+    // results (on a loaded machine both frames can land in one render): 52/52 shows in her live panel or in
+    // her results row, whichever Bob's page is on.
+    await bob.waitForFunction(
+      () =>
+        document.querySelector('[data-testid=racer-panel-Alice]')?.getAttribute('data-cards') === '52' ||
+        /52\/52/.test(document.querySelector('[data-testid=result-Alice]')?.textContent ?? ''),
+      undefined,
+      { timeout: 15_000 },
+    );
   }, 120_000);
 
   it('the first win ends the race: both see the result', async () => {
@@ -239,6 +258,8 @@ describe.skipIf(SKIP !== null)(`browser: a live race${SKIP ? ` (skipped: ${SKIP}
     expect(await bob.getByTestId('race-headline').textContent()).toContain('Alice won');
     expect(await alice.getByTestId('my-placement').textContent()).toBe('1st');
     expect(await bob.getByTestId('my-placement').textContent()).toBe('2nd');
+    for (const p of [alice, bob])
+      expect(await p.getByTestId('known-deal-result').textContent()).toContain('Known deal');
     // Each racer's replay is linked once the results are in.
     await alice.getByTestId('replay-Bob').waitFor({ timeout: 10_000 });
     await bob.getByTestId('replay-Alice').waitFor({ timeout: 10_000 });
@@ -256,6 +277,9 @@ describe.skipIf(SKIP !== null)(`browser: a live race${SKIP ? ` (skipped: ${SKIP}
     );
     const next = new URL(alice.url()).pathname.split('/')[2] as string;
     await alice.getByTestId('race-lobby').waitFor();
+    // A rematch is a fresh random deal, never the host's next number.
+    await alice.getByTestId('random-deal').waitFor();
+    expect(await alice.getByTestId('known-deal').count()).toBe(0);
 
     await bob.getByTestId('follow-rematch').click({ timeout: 10_000 });
     await bob.waitForURL(new RegExp(`/race/${next}$`));

@@ -1,0 +1,42 @@
+/**
+ * The platform's ceiling for the server benchmark: a bare Fastify + @fastify/websocket server on the same
+ * stack as the real one (node, ws, zod, JSON) that does only what every move frame costs at the edge —
+ * parse the frame, validate it with protocol's ClientFrameSchema, answer a `state` frame of the real frame's
+ * size (a real `playerView` of a dealt game, serialised per answer) — with no rules, no database, no rooms.
+ * Started by server.bench.ts as a child process (PORT, HOST); answers `subscribe` and `move` frames.
+ */
+import websocket from '@fastify/websocket';
+import { ClientFrameSchema, type ServerFrame } from '@klondike/protocol';
+import { dealFromNumber, newGame, playerView, resolveOptions } from '@klondike/rules';
+import Fastify from 'fastify';
+import { wireView } from '../src/rooms/game-rooms.js';
+
+const deal = dealFromNumber(1);
+if (!deal.ok) throw new Error(deal.error.message);
+const view = wireView(playerView(newGame(deal.value, resolveOptions('classic-draw1', {})), 0));
+
+const app = Fastify({ logger: false });
+await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+app.get('/api/health', async () => ({ status: 'ok' }));
+app.get('/api/ws', { websocket: true }, (socket) => {
+  socket.on('message', (data: Buffer) => {
+    const parsed = ClientFrameSchema.safeParse(JSON.parse(data.toString('utf8')));
+    if (!parsed.success) {
+      socket.send(JSON.stringify({ type: 'error', code: 'bad-request', message: 'invalid frame' }));
+      return;
+    }
+    const f = parsed.data;
+    if (f.type !== 'subscribe' && f.type !== 'move') return;
+    const frame: ServerFrame = {
+      type: 'state',
+      gameId: f.gameId,
+      version: f.type === 'move' ? (f.version ?? 0) + 1 : 0,
+      view,
+      cause: f.type === 'move' ? 'move' : 'subscribe',
+      ...(f.type === 'move' ? { move: f.move } : {}),
+      ...(f.type === 'move' && f.requestId !== undefined ? { requestId: f.requestId } : {}),
+    };
+    socket.send(JSON.stringify(frame));
+  });
+});
+await app.listen({ port: Number(process.env.PORT ?? 0), host: process.env.HOST ?? '127.0.0.1' });

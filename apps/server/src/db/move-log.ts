@@ -1,0 +1,247 @@
+/**
+ * The move log's hot path: group commit of game actions in ONE SQL statement per flush.
+ *
+ * Each entry is one action of one game: the `Game` row moves from version `version − 1` to `version`
+ * (optimistic check) and its `Move` row (`seq = version`) is appended. A flush writes every entry queued
+ * while the previous flush ran, in a single statement — a CTE whose version-checked `UPDATE "Game" …
+ * RETURNING` feeds the `INSERT INTO "Move"` — sent as a named prepared statement: one round trip, one
+ * transaction (autocommit), so a batch is durable (synchronous_commit) or absent as a whole. An entry whose
+ * version check fails is simply not in the result (a version conflict: another writer got there first); the
+ * other entries of the batch still commit. A statement that fails (connection lost, constraint, disk) fails
+ * every entry of that flush and no other.
+ *
+ * Per-game order is the caller's: GameRooms submits at most one entry per game at a time (its write queue),
+ * and a batch never holds two entries of one game.
+ */
+import type { PGlite } from '@electric-sql/pglite';
+import type pg from 'pg';
+
+/** One action to commit: the game's new row values and its log entry. Times are ms since the epoch. */
+export interface MoveCommit {
+  readonly gameId: string;
+  /** The game version after the action (= the log entry's `seq`); the database must hold `version − 1`. */
+  readonly version: number;
+  readonly status: 'playing' | 'won' | 'blocked' | 'resigned';
+  readonly score: number;
+  readonly moves: number;
+  readonly startedAt: number;
+  readonly endedAt: number | null;
+  /** Server time of the action (the log entry's `createdAt`, the game's `updatedAt`). */
+  readonly at: number;
+  readonly kind: 'move' | 'undo' | 'resign';
+  /** The move in the public notation when kind = move, else null. */
+  readonly move: object | null;
+}
+
+/**
+ * Writes one batch in one statement. Resolves with the ids of the games whose entry committed (the others
+ * failed their version check); rejects when the statement failed, in which case nothing of it is stored.
+ */
+export type BatchWriter = (batch: readonly MoveCommit[]) => Promise<ReadonlySet<string>>;
+
+/**
+ * The statement. `$1` is a JSON array of entries (text, parsed by Postgres once). Rows are locked in id
+ * order first so that two nodes flushing overlapping games cannot deadlock; the UPDATE then re-checks
+ * each version (READ COMMITTED re-evaluates a row another transaction changed), and only the games it
+ * updated get their `Move` row.
+ */
+export const COMMIT_MOVES_SQL = `WITH input AS (
+  SELECT * FROM jsonb_to_recordset($1::text::jsonb) AS t(
+    g text, v int, st "GameStatus", sc int, mv int, sa timestamp(3), ea timestamp(3), at timestamp(3),
+    k "MoveKind", m jsonb)
+), locked AS (
+  SELECT "Game".id FROM "Game" JOIN input ON "Game".id = input.g ORDER BY "Game".id FOR UPDATE OF "Game"
+), upd AS (
+  UPDATE "Game" SET version = input.v, status = input.st, score = input.sc, moves = input.mv,
+    "startedAt" = input.sa, "endedAt" = input.ea, "updatedAt" = input.at
+  FROM input, locked
+  WHERE locked.id = input.g AND "Game".id = input.g AND "Game".version = input.v - 1
+  RETURNING "Game".id
+)
+INSERT INTO "Move" ("gameId", seq, kind, move, "createdAt")
+SELECT input.g, input.v, input.k, input.m, input.at FROM input JOIN upd ON upd.id = input.g
+RETURNING "gameId"`;
+
+/** Name of the prepared statement (per connection; node-postgres prepares it on first use). */
+const STATEMENT_NAME = 'klondike_commit_moves';
+
+/** The statement's parameter: the batch as a JSON array (timestamps as ISO text, UTC). */
+export function batchParameter(batch: readonly MoveCommit[]): string {
+  return JSON.stringify(
+    batch.map((c) => ({
+      g: c.gameId,
+      v: c.version,
+      st: c.status,
+      sc: c.score,
+      mv: c.moves,
+      sa: new Date(c.startedAt).toISOString(),
+      ea: c.endedAt === null ? null : new Date(c.endedAt).toISOString(),
+      at: new Date(c.at).toISOString(),
+      k: c.kind,
+      ...(c.move === null ? {} : { m: c.move }),
+    })),
+  );
+}
+
+function committedIds(rows: readonly { gameId: string }[]): ReadonlySet<string> {
+  return new Set(rows.map((r) => r.gameId));
+}
+
+/** The batch writer over a node-postgres pool (the pool Prisma's adapter uses). */
+export function pgBatchWriter(pool: pg.Pool): BatchWriter {
+  return async (batch) => {
+    const r = await pool.query<{ gameId: string }>({
+      name: STATEMENT_NAME,
+      text: COMMIT_MOVES_SQL,
+      values: [batchParameter(batch)],
+    });
+    return committedIds(r.rows);
+  };
+}
+
+/** The batch writer over embedded PGlite (the instance Prisma's adapter uses). */
+export function pgliteBatchWriter(db: PGlite): BatchWriter {
+  return async (batch) => {
+    const r = await db.query<{ gameId: string }>(COMMIT_MOVES_SQL, [batchParameter(batch)]);
+    return committedIds(r.rows);
+  };
+}
+
+/** A flush failed: nothing of it is stored. `cause` is the database error. */
+export class CommitFailedError extends Error {
+  override readonly name = 'CommitFailedError';
+}
+
+/** Options of `GroupCommitter`. */
+export interface GroupCommitterOptions {
+  /** Most entries in one statement (default 1,000). */
+  readonly maxBatch?: number;
+  /** Flushes in flight at once (default 1); each carries different games. */
+  readonly concurrency?: number;
+}
+
+/** Counters of a GroupCommitter (tests, benchmark). */
+export interface GroupCommitStats {
+  /** Statements sent. */
+  flushes: number;
+  /** Statements that failed. */
+  failedFlushes: number;
+  /** Entries that committed. */
+  committed: number;
+  /** Entries refused by their version check. */
+  conflicts: number;
+  /** Largest batch so far. */
+  largestBatch: number;
+}
+
+interface Waiting {
+  readonly entry: MoveCommit;
+  readonly resolve: (committed: boolean) => void;
+  readonly reject: (e: unknown) => void;
+}
+
+/**
+ * Group commit: entries submitted while a flush runs wait for the next one, which takes them all (up to
+ * `maxBatch`) in one statement. When idle, a flush starts on the next turn of the event loop, so the
+ * actions of every frame read in one I/O phase share it.
+ */
+export class GroupCommitter {
+  private readonly waiting: Waiting[] = [];
+  private inFlight = 0;
+  private scheduled = false;
+  private readonly maxBatch: number;
+  private readonly concurrency: number;
+  private readonly idle = new Set<() => void>();
+  /** Counters since creation. */
+  readonly stats: GroupCommitStats = {
+    flushes: 0,
+    failedFlushes: 0,
+    committed: 0,
+    conflicts: 0,
+    largestBatch: 0,
+  };
+
+  /** `write` executes one batch (see `pgBatchWriter`, `pgliteBatchWriter`). */
+  constructor(
+    private readonly write: BatchWriter,
+    options: GroupCommitterOptions = {},
+  ) {
+    this.maxBatch = Math.max(1, options.maxBatch ?? 1000);
+    this.concurrency = Math.max(1, options.concurrency ?? 1);
+  }
+
+  /** Entries waiting for a flush (not counting those in flushes under way). */
+  get queued(): number {
+    return this.waiting.length;
+  }
+
+  /**
+   * Queues an entry. Resolves true once its flush is durable, false when its version check failed (the
+   * database is not at `version − 1`); rejects with `CommitFailedError` when its flush failed (nothing of
+   * that flush is stored).
+   */
+  submit(entry: MoveCommit): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      this.waiting.push({ entry, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /** Resolves once nothing is waiting or in flight. */
+  async drain(): Promise<void> {
+    if (this.waiting.length === 0 && this.inFlight === 0) return;
+    await new Promise<void>((res) => this.idle.add(res));
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.inFlight >= this.concurrency) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.inFlight < this.concurrency && this.waiting.length > 0) {
+      const batch: Waiting[] = [];
+      const games = new Set<string>();
+      const rest: Waiting[] = [];
+      for (const w of this.waiting) {
+        if (batch.length < this.maxBatch && !games.has(w.entry.gameId)) {
+          games.add(w.entry.gameId);
+          batch.push(w);
+        } else rest.push(w);
+      }
+      this.waiting.length = 0;
+      this.waiting.push(...rest);
+      void this.flush(batch);
+    }
+    if (this.waiting.length === 0 && this.inFlight === 0) {
+      for (const res of this.idle) res();
+      this.idle.clear();
+    }
+  }
+
+  private async flush(batch: Waiting[]): Promise<void> {
+    this.inFlight++;
+    this.stats.flushes++;
+    this.stats.largestBatch = Math.max(this.stats.largestBatch, batch.length);
+    try {
+      const committed = await this.write(batch.map((w) => w.entry));
+      for (const w of batch) {
+        const ok = committed.has(w.entry.gameId);
+        if (ok) this.stats.committed++;
+        else this.stats.conflicts++;
+        w.resolve(ok);
+      }
+    } catch (e) {
+      this.stats.failedFlushes++;
+      const error = new CommitFailedError(`the commit of ${batch.length} action(s) failed`, { cause: e });
+      for (const w of batch) w.reject(error);
+    } finally {
+      this.inFlight--;
+      this.pump();
+    }
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * Retention: what the server stops keeping. Anonymous casual games that nobody finished and nobody touched
+ * for `GAME_RETENTION_DAYS` are deleted with their move log (games of players, dailies and races are kept:
+ * they feed statistics, leaderboards and replays).
+ */
+import type { PrismaClient } from '../generated/prisma/client.js';
+import type { GameRooms } from '../rooms/game-rooms.js';
+
+/** Games deleted per statement (a large backlog is worked off in batches). */
+export const RETENTION_BATCH = 500;
+
+/**
+ * Deletes unfinished anonymous casual games last changed before `cutoff`, with their moves (cascade). A game
+ * held in memory with a subscriber is kept (someone is looking at it). Returns how many were deleted.
+ */
+export async function deleteIdleAnonymousGames(
+  prisma: PrismaClient,
+  rooms: GameRooms,
+  cutoff: Date,
+): Promise<number> {
+  const idle = {
+    playerId: null,
+    dailyId: null,
+    raceEntry: { is: null },
+    status: 'playing',
+    updatedAt: { lt: cutoff },
+  } as const;
+  let deleted = 0;
+  for (;;) {
+    const rows = await prisma.game.findMany({ where: idle, select: { id: true }, take: RETENTION_BATCH });
+    if (rows.length === 0) return deleted;
+    // A room in memory with subscribers cannot be evicted: leave it (it is not idle after all).
+    const ids = rows.map((r) => r.id).filter((id) => rooms.evict(id) || rooms.peekState(id) === undefined);
+    if (ids.length === 0) return deleted;
+    // The same conditions again, in the statement: a move made meanwhile keeps its game.
+    const r = await prisma.game.deleteMany({ where: { ...idle, id: { in: ids } } });
+    deleted += r.count;
+    if (rows.length < RETENTION_BATCH) return deleted;
+  }
+}

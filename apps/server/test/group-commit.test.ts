@@ -1,0 +1,309 @@
+/**
+ * The move log's hot path (db/move-log.ts): one statement per flush, concurrent moves of different games
+ * grouped in one flush, each acknowledged only once stored; a failed flush fails its own moves only, with a
+ * typed error; a full commit queue sheds moves with `overloaded`. PGlite and Postgres.
+ */
+import {
+  ErrorBodySchema,
+  GameResponseSchema,
+  type ServerFrame,
+  StateResponseSchema,
+} from '@klondike/protocol';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CommitFailedError, GroupCommitter, type MoveCommit } from '../src/db/move-log.js';
+import { WsClient, describeEachDatabase, testApp, wsUrl } from './helpers.js';
+
+const DRAW = { type: 'draw' } as const;
+
+describeEachDatabase('group commit', (db) => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = await testApp(db);
+  });
+  afterAll(async () => {
+    await app.close();
+    await db.cleanup();
+  });
+
+  async function newGames(n: number, on: FastifyInstance = app): Promise<string[]> {
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const r = await on.inject({ method: 'POST', url: '/api/games', payload: { dealNumber: 1000 + i } });
+      ids.push(GameResponseSchema.parse(r.json()).id);
+    }
+    return ids;
+  }
+
+  const move = (id: string, version: number, on: FastifyInstance = app) =>
+    on.inject({ method: 'POST', url: `/api/games/${id}/moves`, payload: { move: DRAW, version } });
+
+  /** The stored log of each game: its seqs in order, and the Game row's version. */
+  async function stored(ids: readonly string[]): Promise<Map<string, { seqs: number[]; version: number }>> {
+    const rows = await app.prisma.move.findMany({
+      where: { gameId: { in: [...ids] } },
+      orderBy: [{ gameId: 'asc' }, { seq: 'asc' }],
+      select: { gameId: true, seq: true, kind: true },
+    });
+    const games = await app.prisma.game.findMany({
+      where: { id: { in: [...ids] } },
+      select: { id: true, version: true },
+    });
+    const out = new Map(games.map((g) => [g.id, { seqs: [] as number[], version: g.version }]));
+    for (const r of rows) out.get(r.gameId)?.seqs.push(r.seq);
+    return out;
+  }
+
+  it('40 games × 12 moves at once: flushes carry many games, every game logs seq 1…12 in order, one row per version', async () => {
+    const ids = await newGames(40);
+    const before = { ...app.rooms.commitStats };
+    const answers = await Promise.all(
+      ids.map(async (id) => {
+        const versions: number[] = [];
+        for (let v = 0; v < 12; v++) {
+          const r = await move(id, v);
+          expect(r.statusCode).toBe(200);
+          versions.push(StateResponseSchema.parse(r.json()).version);
+        }
+        return versions;
+      }),
+    );
+    for (const v of answers) expect(v).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    const stats = app.rooms.commitStats;
+    const flushes = stats.flushes - before.flushes;
+    // 480 moves in far fewer statements: concurrent games shared flushes.
+    expect(stats.committed - before.committed).toBe(480);
+    expect(flushes).toBeLessThan(480);
+    expect(stats.largestBatch).toBeGreaterThan(1);
+    const log = await stored(ids);
+    for (const id of ids)
+      expect(log.get(id)).toEqual({ seqs: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], version: 12 });
+  });
+
+  it('two writers per game at every version, 30 games at once: exactly one 200 per version, the other 409; one row per version', async () => {
+    const ids = await newGames(30);
+    for (let v = 0; v < 5; v++) {
+      const results = await Promise.all(ids.flatMap((id) => [move(id, v), move(id, v)]));
+      for (let i = 0; i < ids.length; i++) {
+        const pair = [results[2 * i]?.statusCode, results[2 * i + 1]?.statusCode].sort();
+        expect(pair).toEqual([200, 409]);
+      }
+    }
+    const log = await stored(ids);
+    for (const id of ids) expect(log.get(id)).toEqual({ seqs: [1, 2, 3, 4, 5], version: 5 });
+  });
+
+  // Two servers on one database: only meaningful where two processes can share it — Postgres.
+  it.skipIf(db.kind !== 'postgres')(
+    'two nodes writing the same 20 games at the same versions: one commit per version, the loser gets 409 and catches up',
+    async () => {
+      const other = await testApp({
+        kind: 'postgres',
+        config: () => ({ databaseUrl: app.config.databaseUrl, dataDir: 'memory://' }),
+        cleanup: async () => {},
+      });
+      try {
+        const ids = await newGames(20);
+        let version = 0;
+        for (let round = 0; round < 4; round++) {
+          const results = await Promise.all(
+            ids.flatMap((id) => [move(id, version), move(id, version, other)]),
+          );
+          for (let i = 0; i < ids.length; i++) {
+            const pair = [results[2 * i]?.statusCode, results[2 * i + 1]?.statusCode].sort();
+            expect(pair).toEqual([200, 409]);
+          }
+          version++;
+        }
+        const log = await stored(ids);
+        for (const id of ids) expect(log.get(id)).toEqual({ seqs: [1, 2, 3, 4], version: 4 });
+      } finally {
+        await other.close();
+      }
+    },
+  );
+
+  it('a failed flush fails only its own moves (CommitFailedError, nothing stored); the next flush commits', async () => {
+    const ids = await newGames(12);
+    const victim = ids[0] as string;
+    await app.prisma.$executeRawUnsafe(
+      `ALTER TABLE "Move" ADD CONSTRAINT "test_refuse_victim" CHECK ("gameId" <> '${victim}')`,
+    );
+    try {
+      const committer = new GroupCommitter(app.db.writeMoves);
+      const entry = (gameId: string): MoveCommit => ({
+        gameId,
+        version: 1,
+        status: 'playing',
+        score: 0,
+        moves: 0,
+        startedAt: Date.now(),
+        endedAt: null,
+        at: Date.now(),
+        kind: 'move',
+        move: DRAW,
+      });
+      // First flush: the victim and five others, submitted in one turn of the event loop.
+      const first = Promise.allSettled(ids.slice(0, 6).map((id) => committer.submit(entry(id))));
+      await new Promise((r) => setImmediate(r));
+      // Second flush: submitted once the first has been sent.
+      const second = Promise.allSettled(ids.slice(6).map((id) => committer.submit(entry(id))));
+      const firstResults = await first;
+      const secondResults = await second;
+      for (const r of firstResults) {
+        expect(r.status).toBe('rejected');
+        if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(CommitFailedError);
+      }
+      expect(secondResults.map((r) => (r.status === 'fulfilled' ? r.value : r.reason))).toEqual([
+        true,
+        true,
+        true,
+        true,
+        true,
+        true,
+      ]);
+      expect(committer.stats).toMatchObject({ flushes: 2, failedFlushes: 1, committed: 6 });
+      const log = await stored(ids);
+      for (const id of ids.slice(0, 6)) expect(log.get(id)).toEqual({ seqs: [], version: 0 });
+      for (const id of ids.slice(6)) expect(log.get(id)).toEqual({ seqs: [1], version: 1 });
+    } finally {
+      await app.prisma.$executeRawUnsafe(`ALTER TABLE "Move" DROP CONSTRAINT "test_refuse_victim"`);
+    }
+  });
+
+  it('a move whose flush fails → 503 commit-failed, the game unchanged in memory and in the database; the retry commits', async () => {
+    const [victim] = await newGames(1);
+    const id = victim as string;
+    await app.prisma.$executeRawUnsafe(
+      `ALTER TABLE "Move" ADD CONSTRAINT "test_refuse_one" CHECK ("gameId" <> '${id}')`,
+    );
+    try {
+      const r = await move(id, 0);
+      expect(r.statusCode).toBe(503);
+      const body = ErrorBodySchema.parse(r.json());
+      expect(body.error.code).toBe('commit-failed');
+      expect(body.error.version).toBe(0);
+      const g = GameResponseSchema.parse(
+        (await app.inject({ method: 'GET', url: `/api/games/${id}` })).json(),
+      );
+      expect(g.version).toBe(0);
+      expect(g.view.stock.count).toBe(24);
+      expect((await stored([id])).get(id)).toEqual({ seqs: [], version: 0 });
+    } finally {
+      await app.prisma.$executeRawUnsafe(`ALTER TABLE "Move" DROP CONSTRAINT "test_refuse_one"`);
+    }
+    const retry = await move(id, 0);
+    expect(retry.statusCode).toBe(200);
+    expect((await stored([id])).get(id)).toEqual({ seqs: [1], version: 1 });
+  });
+});
+
+describeEachDatabase('overload shedding (COMMIT_QUEUE = 1)', (db) => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = await testApp(db, { config: { commitQueue: 1 } });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await app.close();
+    await db.cleanup();
+  });
+
+  async function newGame(dealNumber: number): Promise<string> {
+    const r = await app.inject({ method: 'POST', url: '/api/games', payload: { dealNumber } });
+    return GameResponseSchema.parse(r.json()).id;
+  }
+
+  it('REST: moves past the queue → 503 overloaded with Retry-After, nothing stored for them; accepted ones are stored', async () => {
+    const ids = await Promise.all(Array.from({ length: 20 }, (_, i) => newGame(500 + i)));
+    const results = await Promise.all(
+      ids.map((id) =>
+        app.inject({ method: 'POST', url: `/api/games/${id}/moves`, payload: { move: DRAW, version: 0 } }),
+      ),
+    );
+    const shed = results.filter((r) => r.statusCode === 503);
+    const ok = results.filter((r) => r.statusCode === 200);
+    expect(shed.length + ok.length).toBe(20);
+    expect(shed.length).toBeGreaterThan(0);
+    expect(ok.length).toBeGreaterThan(0);
+    for (const r of shed) {
+      expect(ErrorBodySchema.parse(r.json()).error.code).toBe('overloaded');
+      expect(r.headers['retry-after']).toBe('1');
+    }
+    const games = await app.prisma.game.findMany({
+      where: { id: { in: ids } },
+      select: { id: true, version: true },
+    });
+    const rows = await app.prisma.move.count({ where: { gameId: { in: ids } } });
+    expect(rows).toBe(ok.length);
+    const version = new Map(games.map((g) => [g.id, g.version]));
+    results.forEach((r, i) => expect(version.get(ids[i] as string)).toBe(r.statusCode === 200 ? 1 : 0));
+  });
+
+  it('WebSocket: moves past the queue → error frame overloaded with the request id; the game stays at its version', async () => {
+    const ids = await Promise.all(Array.from({ length: 10 }, (_, i) => newGame(600 + i)));
+    const clients = await Promise.all(ids.map(() => WsClient.connect(wsUrl(app))));
+    try {
+      await Promise.all(
+        clients.map((c, i) => c.request({ type: 'subscribe', gameId: ids[i] }, (f) => f.type === 'state')),
+      );
+      const version = ids.map(() => 0);
+      let overloaded: Extract<ServerFrame, { type: 'error' }>[] = [];
+      // Every socket sends at once; repeat a few rounds in case the frames happened to arrive one by one.
+      for (let round = 0; round < 5 && overloaded.length === 0; round++) {
+        const answers = await Promise.all(
+          clients.map((c, i) =>
+            c.request(
+              { type: 'move', gameId: ids[i], version: version[i], move: DRAW, requestId: `r${round}-${i}` },
+              (f) => (f.type === 'state' || f.type === 'error') && f.requestId === `r${round}-${i}`,
+            ),
+          ),
+        );
+        answers.forEach((f, i) => {
+          if (f.type === 'state') version[i] = f.version;
+        });
+        overloaded = answers.filter(
+          (f): f is Extract<ServerFrame, { type: 'error' }> => f.type === 'error' && f.code === 'overloaded',
+        );
+        for (const f of answers)
+          expect(f.type === 'state' || (f.type === 'error' && f.code === 'overloaded')).toBe(true);
+      }
+      expect(overloaded.length).toBeGreaterThan(0);
+      expect(overloaded[0]?.gameId).toBeDefined();
+      const games = await app.prisma.game.findMany({
+        where: { id: { in: ids } },
+        select: { id: true, version: true },
+      });
+      const stored = new Map(games.map((g) => [g.id, g.version]));
+      ids.forEach((id, i) => expect(stored.get(id)).toBe(version[i]));
+    } finally {
+      for (const c of clients) c.close();
+    }
+  });
+});
+
+describe('GroupCommitter without a database', () => {
+  it('a writer that throws rejects every entry of that flush with CommitFailedError; later flushes still run', async () => {
+    let calls = 0;
+    const committer = new GroupCommitter(async (batch) => {
+      calls++;
+      if (calls === 1) throw new Error('connection lost');
+      return new Set(batch.map((e) => e.gameId));
+    });
+    const entry = (gameId: string): MoveCommit => ({
+      gameId,
+      version: 1,
+      status: 'playing',
+      score: 0,
+      moves: 0,
+      startedAt: 0,
+      endedAt: null,
+      at: 0,
+      kind: 'undo',
+      move: null,
+    });
+    const first = await Promise.allSettled([committer.submit(entry('a')), committer.submit(entry('b'))]);
+    expect(first.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(await committer.submit(entry('c'))).toBe(true);
+  });
+});

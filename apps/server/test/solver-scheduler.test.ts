@@ -1,0 +1,95 @@
+/**
+ * The solver's job order (hardening): daily generation before hints before solve before race certification,
+ * first come first served within a priority, and bounds on waiting jobs overall and per client.
+ */
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../src/errors.js';
+import { type SolverJob, SolverScheduler } from '../src/solver/scheduler.js';
+
+/** A job body the test finishes by hand; records when it started. */
+function controlled(log: string[], name: string) {
+  let finish: () => void = () => {};
+  const done = new Promise<string>((resolve) => {
+    finish = () => resolve(name);
+  });
+  return {
+    run: () => {
+      log.push(name);
+      return done;
+    },
+    finish: () => finish(),
+  };
+}
+
+const flush = () => new Promise((r) => setTimeout(r, 0));
+
+describe('SolverScheduler', () => {
+  it('gives a freed thread to the most urgent waiting job: daily, hint, solve, certify', async () => {
+    const s = new SolverScheduler<string>({ concurrency: 1, maxQueued: 10, maxPerClient: 10 });
+    const log: string[] = [];
+    const busy = controlled(log, 'busy');
+    const jobs: [SolverJob, ReturnType<typeof controlled>][] = [
+      [{ priority: 'certify', client: 'c' }, controlled(log, 'certify')],
+      [{ priority: 'solve', client: 'b' }, controlled(log, 'solve-1')],
+      [{ priority: 'hint', client: 'a' }, controlled(log, 'hint')],
+      [{ priority: 'solve', client: 'b' }, controlled(log, 'solve-2')],
+      [{ priority: 'daily' }, controlled(log, 'daily')],
+    ];
+    const first = s.submit({ priority: 'certify' }, busy.run);
+    const results = jobs.map(([job, c]) => s.submit(job, c.run));
+    expect(s.queued).toBe(5);
+    busy.finish();
+    await first;
+    for (const [, c] of jobs) {
+      await flush();
+      c.finish();
+    }
+    expect(await Promise.all(results)).toEqual(['certify', 'solve-1', 'hint', 'solve-2', 'daily']);
+    expect(log).toEqual(['busy', 'daily', 'hint', 'solve-1', 'solve-2', 'certify']);
+  });
+
+  it('refuses a client past its share with solver-busy, and frees the share when its jobs end', async () => {
+    const s = new SolverScheduler<string>({ concurrency: 1, maxQueued: 10, maxPerClient: 2 });
+    const log: string[] = [];
+    const a1 = controlled(log, 'a1');
+    const a2 = controlled(log, 'a2');
+    const p1 = s.submit({ priority: 'solve', client: 'a' }, a1.run);
+    const p2 = s.submit({ priority: 'solve', client: 'a' }, a2.run);
+    await expect(s.submit({ priority: 'solve', client: 'a' }, async () => 'a3')).rejects.toMatchObject({
+      code: 'solver-busy',
+    });
+    // Another client is not held back by a's share.
+    const b = s.submit({ priority: 'solve', client: 'b' }, async () => 'b');
+    a1.finish();
+    await p1;
+    await flush();
+    a2.finish();
+    await p2;
+    expect(await b).toBe('b');
+    expect(await s.submit({ priority: 'solve', client: 'a' }, async () => 'a4')).toBe('a4');
+  });
+
+  it('bounds waiting jobs overall, but never refuses daily generation', async () => {
+    const s = new SolverScheduler<string>({ concurrency: 1, maxQueued: 1, maxPerClient: 10 });
+    const log: string[] = [];
+    const busy = controlled(log, 'busy');
+    const running = s.submit({ priority: 'solve', client: 'x' }, busy.run);
+    const waiting = s.submit({ priority: 'solve', client: 'y' }, async () => 'y');
+    const refused = s.submit({ priority: 'hint', client: 'z' }, async () => 'z');
+    await expect(refused).rejects.toBeInstanceOf(ApiError);
+    const daily = s.submit({ priority: 'daily' }, async () => 'daily');
+    busy.finish();
+    await running;
+    expect(await daily).toBe('daily');
+    expect(await waiting).toBe('y');
+  });
+
+  it('a job that fails frees its thread and share; the error reaches its caller only', async () => {
+    const s = new SolverScheduler<string>({ concurrency: 1, maxQueued: 5, maxPerClient: 1 });
+    await expect(
+      s.submit({ priority: 'hint', client: 'a' }, async () => Promise.reject(new Error('boom'))),
+    ).rejects.toThrow('boom');
+    expect(await s.submit({ priority: 'hint', client: 'a' }, async () => 'fine')).toBe('fine');
+    expect(s.active).toBe(0);
+  });
+});

@@ -1,0 +1,37 @@
+/**
+ * @klondike/client — a typed client of the Klondike Online API.
+ *
+ * - `KlondikeClient`: every REST route, typed from the server's OpenAPI document (openapi-typescript +
+ *   openapi-fetch); refusals reject with `KlondikeError`.
+ * - `KlondikeSocket` / `GameHandle`: the WebSocket (`/api/ws`): subscribe, play with the version rule,
+ *   resync after a gap or a reconnect, typed error frames.
+ *
+ * See the package README and docs/api.md of the repository.
+ */
+export { KlondikeClient, unwrap } from './rest.js';
+export type {
+  CreateGameBody,
+  GameResponse,
+  KlondikeClientOptions,
+  PlayerCreated,
+  RestMove,
+  Schemas,
+  StateResponse,
+  View,
+} from './rest.js';
+export { GameHandle, KlondikeSocket } from './socket.js';
+export type {
+  ClientFrame,
+  GameState,
+  KlondikeSocketOptions,
+  Move,
+  PlayerView,
+  ServerFrame,
+  SocketEvent,
+  StateFrame,
+  WebSocketClass,
+  WebSocketLike,
+} from './socket.js';
+export { KlondikeError, errorFromBody, isKlondikeError } from './errors.js';
+export type { KlondikeErrorCode, MoveRefusal } from './errors.js';
+export type { components, paths } from './generated/openapi.js';
