@@ -29,6 +29,7 @@ import { LOG_REDACT_PATHS, logSerializers } from './http/logging.js';
 import { authPlugin } from './plugins/auth.js';
 import { configPlugin } from './plugins/config.js';
 import { dailyPlugin } from './plugins/daily.js';
+import { gamePoliciesPlugin } from './plugins/game-policies.js';
 import { dbPlugin } from './plugins/db.js';
 import { fairPlayPlugin } from './plugins/fair-play.js';
 import { maintenancePlugin } from './plugins/maintenance.js';
@@ -167,6 +168,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(solverPlugin);
   await app.register(dailyPlugin);
   await app.register(racesPlugin);
+  await app.register(gamePoliciesPlugin);
   await app.register(maintenancePlugin);
   await app.register(websocketPlugin);
   await app.register(swaggerPlugin);

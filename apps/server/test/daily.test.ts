@@ -209,7 +209,7 @@ describeEachDatabase('daily challenge', (db) => {
     expectError(
       await call('POST', `/api/daily/${DAY1}/classic-draw1/attempt`, { token: 'not-a-real-token' }),
       401,
-      'unauthorized',
+      'unknown-token',
     );
     const mine = DailyTodaySchema.parse((await call('GET', '/api/daily', { as: 'alice' })).json());
     const c = mine.challenges.find((x) => x.preset === 'classic-draw1');
@@ -279,7 +279,7 @@ describeEachDatabase('daily challenge', (db) => {
       gameId: id,
     });
     expect(await anon.request({ type: 'auth', token: 'wrong' }, isError)).toMatchObject({
-      code: 'unauthorized',
+      code: 'unknown-token',
     });
     const bob = await client('bob');
     expect(await bob.request({ type: 'subscribe', gameId: id }, isError)).toMatchObject({

@@ -103,7 +103,7 @@ describeEachDatabase('player routes', (db) => {
     expectError(
       await app.inject({ method: 'GET', url: '/api/me', headers: bearer('nope') }),
       401,
-      'unauthorized',
+      'unknown-token',
     );
     expectError(
       await app.inject({ method: 'GET', url: '/api/me', headers: { authorization: `Basic ${p.token}` } }),
@@ -114,7 +114,7 @@ describeEachDatabase('player routes', (db) => {
     expectError(
       await app.inject({ method: 'GET', url: '/api/daily', headers: bearer('nope') }),
       401,
-      'unauthorized',
+      'unknown-token',
     );
   });
 
@@ -202,7 +202,7 @@ describeEachDatabase('player routes', (db) => {
     expectError(
       await app.inject({ method: 'GET', url: '/api/me', headers: bearer(p.token) }),
       401,
-      'unauthorized',
+      'unknown-token',
     );
     expect((await app.inject({ method: 'GET', url: '/api/me', headers: bearer(token) })).statusCode).toBe(
       200,
@@ -231,7 +231,7 @@ describeEachDatabase('player routes', (db) => {
       expectError(
         await app.inject({ method: 'GET', url: '/api/me', headers: bearer(token) }),
         401,
-        'unauthorized',
+        'unknown-token',
       );
     expectError(
       await app.inject({ method: 'POST', url: '/api/players/transfer', payload: { code: spare } }),

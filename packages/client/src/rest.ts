@@ -159,7 +159,7 @@ export class KlondikeClient {
     );
   }
 
-  /** GET /api/me: the caller (needs a token). Errors: `unauthorized`. */
+  /** GET /api/me: the caller (needs a token). Errors: `unauthorized` (no token), `unknown-token`. */
   async me(): Promise<Schemas['Me']> {
     return unwrap(await this.api.GET('/api/me', {}));
   }

@@ -229,7 +229,7 @@ export class KlondikeSocket {
     this.ready = Promise.resolve();
   }
 
-  /** Opens a connection (and authenticates when a token is given). Errors: `network`, `unauthorized`. */
+  /** Opens a connection (and authenticates when a token is given). Errors: `network`, `unknown-token`. */
   static async connect(options: KlondikeSocketOptions): Promise<KlondikeSocket> {
     const socket = new KlondikeSocket(options);
     socket.ready = socket.open();

@@ -98,7 +98,9 @@ describe('KlondikeClient (REST) against the real server', () => {
     own.setToken(bot.token);
     expect(await own.me()).toMatchObject({ id: bot.id, name: 'Client Bot', bot: true });
     own.setToken('not-a-token');
-    expect((await refusal(() => own.me())).status).toBe(401);
+    const unknown = await refusal(() => own.me());
+    expect(unknown.status).toBe(401);
+    expect(unknown.code).toBe('unknown-token');
     expect(own.socketUrl()).toBe(`${server.url.replace('http', 'ws')}/api/ws`);
   });
 

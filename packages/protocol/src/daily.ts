@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { GameIdSchema, MoveSchema, PresetSchema, GameOptionsSchema } from './game.js';
+import { DailyPresetSchema, DateSchema } from './refs.js';
 
 // ---------- Players ----------
 
@@ -52,13 +53,6 @@ export const BoardSchema = z.enum(['humans', 'bots']);
 /** A leaderboard's board. */
 export type Board = z.infer<typeof BoardSchema>;
 
-/** The daily presets (RULES.md presets that have a daily challenge). */
-export const DAILY_PRESETS = ['classic-draw1', 'classic-draw3'] as const;
-/** A daily preset. */
-export const DailyPresetSchema = z.enum(DAILY_PRESETS);
-/** A daily preset (`classic-draw1`, `classic-draw3`). */
-export type DailyPreset = (typeof DAILY_PRESETS)[number];
-
 /** All-time numbers of a player. Streaks count consecutive UTC days with a won daily (any daily preset). */
 export const PlayerStatsSchema = z.object({
   /** Ranked daily attempts finished. */
@@ -106,9 +100,6 @@ export const RotatedTokenSchema = z.object({ token: z.string() }).meta({ id: 'Ro
 
 /** POST /api/me/sign-out-everywhere: how many devices (tokens) were signed out, the caller's included. */
 export const SignedOutSchema = z.object({ devices: z.number().int().min(0) });
-
-/** A date in UTC, `YYYY-MM-DD`. */
-export const DateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a UTC date YYYY-MM-DD');
 
 /** Outcome of a finished ranked attempt. */
 export const ResultStatusSchema = z.enum(['won', 'resigned', 'blocked', 'unfinished']);

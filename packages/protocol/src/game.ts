@@ -4,6 +4,7 @@
  * parses incoming frames with them. The notation is PRODUCT.md's.
  */
 import { z } from 'zod';
+import { DailyPresetSchema, DateSchema, RaceCodeSchema } from './refs.js';
 import {
   CARD_CODES,
   FOUNDATION_PILES,
@@ -121,6 +122,7 @@ export const API_ERROR_CODES = [
   'not-found',
   'forbidden',
   'unauthorized',
+  'unknown-token',
   'conflict',
   'stale-version',
   'illegal-move',
@@ -143,6 +145,8 @@ export const API_ERROR_STATUS = {
   'not-found': 404,
   forbidden: 403,
   unauthorized: 401,
+  /** A bearer token was sent but names no player (never issued, rotated, or signed out everywhere). */
+  'unknown-token': 401,
   conflict: 409,
   'stale-version': 409,
   'illegal-move': 422,
@@ -203,7 +207,12 @@ export const CreateGameBodySchema = z
 /** POST /api/games body. */
 export type CreateGameBody = z.infer<typeof CreateGameBodySchema>;
 
-/** `{"id","version","view"}`: a game as its player sees it. */
+/** What a game is (GameResponse.kind). */
+export const GameKindSchema = z.enum(['casual', 'daily-ranked', 'daily-practice', 'race']);
+/** What a game is: `casual`, `daily-ranked`, `daily-practice` or `race`. */
+export type GameKind = z.infer<typeof GameKindSchema>;
+
+/** `{"id","version","view","preset","dealNumber","kind","daily","race"}`: a game as its player sees it. */
 export const GameResponseSchema = z
   .object({
     id: GameIdSchema,
@@ -215,6 +224,16 @@ export const GameResponseSchema = z
      * a daily or a race game, whose deal nobody may identify while it is hidden.
      */
     dealNumber: z.number().int().nullable(),
+    /**
+     * What the game is, so no client has to guess from its options: `casual` (POST /api/games),
+     * `daily-ranked` (a player's one ranked attempt: undo and hints off), `daily-practice` (a daily's deal
+     * played unranked) or `race` (a racer's game).
+     */
+    kind: GameKindSchema,
+    /** The daily a `daily-ranked` or `daily-practice` game plays, else null. */
+    daily: z.object({ date: DateSchema, preset: DailyPresetSchema }).nullable(),
+    /** The race a `race` game belongs to, else null. */
+    race: z.object({ code: RaceCodeSchema }).nullable(),
   })
   .meta({ id: 'Game' });
 /** A game response. */

@@ -2,6 +2,7 @@
  * @klondike/protocol — zod schemas for every REST body/response and WebSocket frame, shared by the server
  * and the web client.
  */
+export * from './refs.js';
 export * from './game.js';
 export * from './daily.js';
 export * from './race.js';

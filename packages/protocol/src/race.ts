@@ -5,10 +5,8 @@
 import { z } from 'zod';
 import { GameIdSchema, GameOptionsSchema, PresetSchema } from './game.js';
 import { PlayerIdSchema } from './daily.js';
+import { RaceCodeSchema } from './refs.js';
 import { MAX_DEAL_NUMBER } from '@klondike/rules';
-
-/** An invite code: 10 characters of an unambiguous alphabet (about 50 bits), unguessable. */
-export const RaceCodeSchema = z.string().regex(/^[A-HJ-NP-Z2-9]{10}$/, 'an invite code');
 
 /** Path params of a race. */
 export const RaceParamsSchema = z.object({ code: RaceCodeSchema });

@@ -151,7 +151,7 @@ export async function rotateToken(prisma: PrismaClient, token: string, now: numb
     });
     return true;
   });
-  if (!ok) throw new ApiError('unauthorized', 'unknown player token');
+  if (!ok) throw new ApiError('unknown-token', 'unknown player token');
   return fresh;
 }
 

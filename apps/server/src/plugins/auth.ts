@@ -39,7 +39,7 @@ export const authPlugin = fp(
         return;
       }
       const player = await playerByToken(app.prisma, token);
-      if (player === null) throw new ApiError('unauthorized', 'unknown player token');
+      if (player === null) throw new ApiError('unknown-token', 'unknown player token');
       cache.set(token, player);
       req.player = player;
     });

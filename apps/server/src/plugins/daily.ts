@@ -25,7 +25,6 @@ export const dailyPlugin = fp(
       solveMs: app.config.dailySolveMs,
     });
     app.decorate('daily', daily);
-    app.rooms.setResultListener((ref) => daily.resultAdded(ref));
 
     let timer: NodeJS.Timeout | undefined;
     let closing = false;

@@ -1,7 +1,6 @@
 /**
- * Plugin `races`: decorates `app.races` (races/service.ts) with the in-process `RaceEvents` channel, and
- * hooks it into the game rooms (progress after every committed action; racers' games private while their
- * race is on). At start-up, races a previous run left unfinished are ended as `interrupted` (not
+ * Plugin `races`: decorates `app.races` (races/service.ts) with the in-process `RaceEvents` channel (its
+ * policy for racers' games is declared with the others in plugins/game-policies.ts). At start-up, races a previous run left unfinished are ended as `interrupted` (not
  * restored). On close every race timer is cleared before the rooms drain.
  */
 import fp from 'fastify-plugin';
@@ -25,8 +24,6 @@ export const racesPlugin = fp(
       embargo: app.embargo,
     });
     app.decorate('races', races);
-    app.rooms.setMoveListener((action) => races.onAction(action));
-    app.rooms.setAccessGuard((gameId, actor, what) => races.guard(gameId, actor, what));
     app.addHook('onReady', async () => {
       const n = await races.interruptStale();
       if (n > 0) app.log.info({ races: n }, 'unfinished races of a previous run ended as interrupted');

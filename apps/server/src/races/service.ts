@@ -793,6 +793,7 @@ export class RaceService {
           options: race.options,
           preset: race.preset,
           owner: racer.playerId,
+          raceCode: race.code,
         });
         racer.gameId = game.id;
         racer.progress = progressOf(game.view, 0);

@@ -17,22 +17,20 @@
  * the database refuses a write from a node whose cached copy is behind (the room is then dropped and
  * reloaded on next use).
  *
- * Players and dailies: a game created for a player (a ranked daily attempt, a practice game started with a
- * token) accepts writes only from that player; a game of a daily whose day is still open is readable only
- * by its player (its face-up cards would tell others the deal). A ranked attempt (undo and hints off) ends
- * at won, resigned or blocked (blocked is final without undo): the commit of that action also inserts its
- * leaderboard row (`DailyResult`, unique per daily and player) in the same transaction. When the day
- * closes, an attempt still playing takes no more actions and is settled as `unfinished` (`finalise`).
- *
- * Races (races/service.ts) hook in through `setMoveListener` (progress after every committed action) and
- * `setAccessGuard` (a racer's game is readable by that racer only while the race is on); a race game's
- * replay is public once its race has finished.
+ * Kinds of game: every game is `casual`, `daily-ranked`, `daily-practice` or `race` (stored with it: its
+ * daily, its race seat), and the policy of its kind (rooms/policies.ts; all declared in
+ * plugins/game-policies.ts) adds that kind's rules: who may read it, whether it takes another action, when
+ * its clock stops, which leaderboard row its ending commits in the same transaction, and who hears of its
+ * commits. The log itself knows one rule of ownership: a game created for a player takes actions from that
+ * player only. When a daily's day closes, a ranked attempt still playing is settled as `unfinished`
+ * (`finalise`); a race game's replay is public once its race has finished.
  */
 import { randomBytes } from 'node:crypto';
 import {
   type CreateGameBody,
   type DailyPreset,
   DailyPresetSchema,
+  type GameKind,
   type GameResponse,
   MoveSchema,
   GameOptionsSchema,
@@ -75,6 +73,18 @@ import {
 } from '../db/move-log.js';
 import { randomKeyedDeal } from '../fairness/deals.js';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
+import {
+  type Actor,
+  CASUAL_ONLY,
+  type DailyRef,
+  type GameFacts,
+  type GamePolicies,
+  type GamePolicy,
+  type ResultRow,
+  type WireView,
+} from './policies.js';
+
+export type { Actor, CommittedAction, DailyRef, WireView } from './policies.js';
 
 /** GET /api/games/:id/replay response. */
 export type Replay = z.infer<typeof ReplaySchema>;
@@ -106,20 +116,6 @@ export interface GameRoomsOptions {
   readonly commitConcurrency?: number;
 }
 
-/** The daily a game plays. */
-export interface DailyRef {
-  /** DailyDeal.id. */
-  readonly id: number;
-  /** UTC date `YYYY-MM-DD`. */
-  readonly date: string;
-  readonly preset: DailyPreset;
-  /** When the day closes (ms since the epoch): the UTC midnight after `date`. */
-  readonly closesAt: number;
-}
-
-/** Who is acting or reading: a player id, or null for an anonymous caller. */
-export type Actor = string | null;
-
 /** What a new daily game is: the ranked attempt of `owner`, or a practice game (owned or anonymous). */
 export interface DailyGameSpec {
   readonly daily: DailyRef;
@@ -130,45 +126,17 @@ export interface DailyGameSpec {
   readonly owner: string | null;
 }
 
-/** Called after a commit that added a leaderboard row of `daily`. */
-export type ResultListener = (daily: DailyRef) => void;
-
-/** A committed action of a game, as the move listener hears it (after the commit and the broadcast). */
-export interface CommittedAction {
-  readonly gameId: string;
-  /** The game's player, or null for an anonymous game. */
-  readonly owner: string | null;
-  /** The game version after the action. */
-  readonly version: number;
-  /** The view after the action (what the player sees; no hidden card). */
-  readonly view: WireView;
-  /** Server time of the action, ms since the epoch. */
-  readonly at: number;
-}
-
-/** Called after every committed move, undo or resignation of any game (races follow their racers' games). */
-export type MoveListener = (action: CommittedAction) => void;
-
-/**
- * Extra read rule of owned games (races: a racer's game is readable only by its racer while the race is
- * on). `what` = `read` (GET, legal moves, hint, subscribe) or `reveal` (deal). Throws an ApiError to refuse.
- */
-export type AccessGuard = (gameId: string, actor: Actor, what: 'read' | 'reveal') => void;
-
 /** Ranked play (README "Ranked rules"): the daily preset's options with undo and hints off. */
 export function rankedOptions(preset: DailyPreset): GameOptions {
   return { ...PRESETS[preset], undo: false, hints: false };
 }
 
-/** Game time at which the day closed, for an attempt still playing then (its clock stops there). */
-function closedEnd(room: Room, now: number): number | null {
-  if (room.endedAt !== null) return room.endedAt;
-  if (room.ranked && room.daily !== null && now >= room.daily.closesAt) return room.daily.closesAt;
-  return null;
-}
-
-interface Room {
+interface Room extends GameFacts {
   readonly id: string;
+  /** What the game is (its policy's kind). */
+  readonly kind: GameKind;
+  /** The invite code of a race game, else null. */
+  readonly raceCode: string | null;
   readonly preset: PresetName | null;
   readonly dealNumber: number | null;
   /** The deal in public notation (secret until the game has ended). */
@@ -218,9 +186,6 @@ export function newGameId(): string {
   return randomBytes(12).toString('base64url');
 }
 
-/** A view as the wire schemas type it (mutable arrays). */
-export type WireView = GameResponse['view'];
-
 /** Copies a `playerView` result into the wire shape (same content; arrays copied, not cast). */
 export function wireView(view: PlayerView): WireView {
   return {
@@ -239,13 +204,11 @@ class VersionConflict extends Error {}
 /** Thrown inside the commit transaction when the attempt's leaderboard row already exists. */
 class ResultExists extends Error {}
 
-/** A leaderboard row to insert with a commit. */
-interface ResultRow {
-  readonly status: 'won' | 'resigned' | 'blocked' | 'unfinished';
-  readonly score: number;
-  readonly timeMs: number;
-  readonly moves: number;
-  readonly finishedAt: number;
+/** A game's kind from what is stored with it. */
+function kindOf(g: { dailyId: number | null; ranked: boolean; raceCode: string | null }): GameKind {
+  if (g.raceCode !== null) return 'race';
+  if (g.dailyId !== null) return g.ranked ? 'daily-ranked' : 'daily-practice';
+  return 'casual';
 }
 
 const isUniqueViolation = (e: unknown): boolean =>
@@ -257,9 +220,7 @@ export class GameRooms {
   private readonly loading = new Map<string, Promise<Room>>();
   private readonly maxLiveGames: number;
   private readonly now: () => number;
-  private resultListener: ResultListener | undefined;
-  private moveListener: MoveListener | undefined;
-  private accessGuard: AccessGuard | undefined;
+  private policies: GamePolicies = CASUAL_ONLY;
   private readonly committer: GroupCommitter;
   private readonly commitQueue: number;
   /** Writes admitted by `act` and not yet settled. */
@@ -290,19 +251,16 @@ export class GameRooms {
     return this.rooms.size;
   }
 
-  /** Sets the function told about every new leaderboard row (the daily plugin's live leaderboards). */
-  setResultListener(listener: ResultListener | undefined): void {
-    this.resultListener = listener;
+  /**
+   * Declares the policy of every kind of game (plugins/game-policies.ts, once the daily and race services
+   * exist). Until then every kind follows the casual policy.
+   */
+  usePolicies(policies: GamePolicies): void {
+    this.policies = policies;
   }
 
-  /** Sets the function told about every committed action (the races service's progress). */
-  setMoveListener(listener: MoveListener | undefined): void {
-    this.moveListener = listener;
-  }
-
-  /** Sets the extra read rule of owned games (the races service: opponents' games stay private). */
-  setAccessGuard(guard: AccessGuard | undefined): void {
-    this.accessGuard = guard;
+  private policy(room: Room): GamePolicy {
+    return this.policies[room.kind];
   }
 
   /**
@@ -360,6 +318,7 @@ export class GameRooms {
       owner: null,
       daily: null,
       ranked: false,
+      raceCode: null,
     });
   }
 
@@ -373,6 +332,8 @@ export class GameRooms {
     options: GameOptions;
     preset: PresetName | null;
     owner: string;
+    /** The race's invite code (the game's kind is `race`). */
+    raceCode: string;
   }): Promise<GameResponse> {
     return this.insert({ ...g, dealNumber: null, daily: null, ranked: false });
   }
@@ -398,6 +359,7 @@ export class GameRooms {
         owner: spec.owner,
         daily: spec.daily,
         ranked: spec.ranked,
+        raceCode: null,
       });
     } catch (e) {
       if (spec.ranked && isUniqueViolation(e))
@@ -419,6 +381,7 @@ export class GameRooms {
     owner: string | null;
     daily: DailyRef | null;
     ranked: boolean;
+    raceCode: string | null;
   }): Promise<GameResponse> {
     const preset = g.preset;
     const state = newGame(g.deal, g.options);
@@ -427,6 +390,8 @@ export class GameRooms {
     const status = view.status;
     const room: Room = {
       id: newGameId(),
+      kind: kindOf({ dailyId: g.daily?.id ?? null, ranked: g.ranked, raceCode: g.raceCode }),
+      raceCode: g.raceCode,
       preset,
       dealNumber: g.dealNumber,
       deal: formatDeal(g.deal),
@@ -495,7 +460,7 @@ export class GameRooms {
     const room = await this.room(id);
     const now = this.now();
     this.checkRead(room, actor, now);
-    const over = room.ranked && (room.finished || closedEnd(room, now) !== null);
+    const over = this.policy(room).over?.(room, now) ?? false;
     return { version: room.version, moves: over ? [] : legalMoves(room.state) };
   }
 
@@ -506,10 +471,11 @@ export class GameRooms {
    */
   async deal(id: string): Promise<{ deal: string; dealNumber: number | null }> {
     const room = await this.room(id);
-    if (room.owner !== null) this.accessGuard?.(room.id, null, 'reveal');
-    if (room.daily !== null) {
-      if (this.now() < room.daily.closesAt)
-        throw new ApiError('forbidden', 'the deal of a daily is revealed only once its day has closed');
+    const policy = this.policy(room);
+    const now = this.now();
+    policy.checkRead?.(room, null, 'reveal', now);
+    if (policy.reveal) {
+      policy.reveal(room, now);
       return { deal: room.deal, dealNumber: room.dealNumber };
     }
     if (room.status !== 'won' && room.status !== 'resigned')
@@ -555,13 +521,9 @@ export class GameRooms {
   ): Promise<StateResponse> {
     const room = await this.room(id);
     this.checkOwner(room, actor);
+    const policy = this.policy(room);
     return this.exclusive(room, async () => {
-      if (room.ranked && room.finished)
-        throw new ApiError('conflict', 'this ranked attempt has ended', { version: room.version });
-      if (room.ranked && room.daily !== null && this.now() >= room.daily.closesAt)
-        throw new ApiError('conflict', 'the day has closed: this ranked attempt takes no more moves', {
-          version: room.version,
-        });
+      policy.checkWrite?.(room, this.now(), room.version);
       if (expectedVersion !== undefined && expectedVersion !== room.version) {
         throw new ApiError(
           'stale-version',
@@ -585,14 +547,14 @@ export class GameRooms {
         view = wireView(playerView(state, elapsedMs(startedAt, endedAt, now)));
       const version = room.version + 1;
       const result: ResultRow | null =
-        room.ranked && endedAt !== null && status !== 'playing'
-          ? {
+        endedAt !== null && status !== 'playing'
+          ? (policy.resultRow?.(room, {
               status,
               score: view.score,
               timeMs: elapsedMs(startedAt, endedAt, now),
               moves: view.moves,
-              finishedAt: endedAt,
-            }
+              endedAt,
+            }) ?? null)
           : null;
       await this.commit(room, {
         version,
@@ -625,8 +587,8 @@ export class GameRooms {
         },
         origin,
       );
-      if (result !== null && room.daily !== null) this.resultListener?.(room.daily);
-      this.moveListener?.({ gameId: room.id, owner: room.owner, version, view, at: now });
+      if (result !== null) policy.afterResult?.(room);
+      policy.afterCommit?.({ gameId: room.id, owner: room.owner, version, view, at: now });
       return { version, view };
     });
   }
@@ -665,7 +627,7 @@ export class GameRooms {
         room.finished = true;
         return r.count > 0;
       });
-      if (added) this.resultListener?.(daily);
+      if (added) this.policy(room).afterResult?.(room);
       return added;
     } finally {
       if (!wasLive) this.evict(id);
@@ -720,7 +682,7 @@ export class GameRooms {
       version: room.version,
       status: room.status,
       deal: room.deal,
-      casual: room.owner === null && room.daily === null,
+      casual: room.kind === 'casual',
     };
   }
 
@@ -792,14 +754,9 @@ export class GameRooms {
 
   // ---------- internals ----------
 
-  /** A daily game of a day still open is readable only by its player. */
+  /** The read rule of the game's kind (a daily game of an open day, a race game during its race). */
   private checkRead(room: Room, actor: Actor, now: number): void {
-    if (room.owner !== null) this.accessGuard?.(room.id, actor, 'read');
-    if (room.owner === null || room.daily === null || now >= room.daily.closesAt) return;
-    if (actor === null)
-      throw new ApiError('unauthorized', "this is a player's daily game: send that player's token");
-    if (actor !== room.owner)
-      throw new ApiError('forbidden', "another player's daily game cannot be seen while its day is open");
+    this.policy(room).checkRead?.(room, actor, 'read', now);
   }
 
   /** A game created for a player takes actions only from that player. */
@@ -812,15 +769,29 @@ export class GameRooms {
 
   /** The view at `now`: the room's cached view of its position with the score and clock of `now`. */
   private view(room: Room, now: number): WireView {
-    const elapsed = elapsedMs(room.startedAt, closedEnd(room, now), now);
+    const elapsed = elapsedMs(room.startedAt, this.clockEnd(room, now), now);
     if (room.view === null) room.view = wireView(playerView(room.state, elapsed));
     const ms = Math.max(0, Math.floor(elapsed));
     if (room.view.elapsedMs === ms) return room.view;
     return { ...room.view, score: currentScore(room.state, elapsed), elapsedMs: ms };
   }
 
+  /** When the game's clock stopped: its end, or the moment its policy stopped it (a closed day), or null. */
+  private clockEnd(room: Room, now: number): number | null {
+    return room.endedAt ?? this.policy(room).clockEnd?.(room, now) ?? null;
+  }
+
   private response(room: Room, view: WireView): GameResponse {
-    return { id: room.id, version: room.version, view, preset: room.preset, dealNumber: room.dealNumber };
+    return {
+      id: room.id,
+      version: room.version,
+      view,
+      preset: room.preset,
+      dealNumber: room.dealNumber,
+      kind: room.kind,
+      daily: room.daily === null ? null : { date: room.daily.date, preset: room.daily.preset },
+      race: room.raceCode === null ? null : { code: room.raceCode },
+    };
   }
 
   private broadcast(
@@ -984,6 +955,7 @@ export class GameRooms {
       include: {
         daily: { select: { id: true, date: true, preset: true } },
         result: { select: { gameId: true } },
+        raceEntry: { select: { raceCode: true } },
       },
     });
     if (!game) throw new ApiError('not-found', `no game ${id}`);
@@ -1016,8 +988,11 @@ export class GameRooms {
     }
     if (row.log.length !== row.version)
       throw new Error(`game ${id}: version ${row.version} but ${row.log.length} log entries`);
+    const raceCode = row.raceEntry?.raceCode ?? null;
     return {
       id,
+      kind: kindOf({ dailyId: row.dailyId, ranked: row.ranked, raceCode }),
+      raceCode,
       preset: row.preset !== null && isPresetName(row.preset) ? row.preset : null,
       dealNumber: row.dealNumber === null ? null : Number(row.dealNumber),
       deal: row.deal,

@@ -204,7 +204,7 @@ export class Connection implements Subscriber {
               `at most ${this.deps.maxAuthAttempts} auth frames per connection`,
             );
           const player = await playerByToken(this.deps.prisma, frame.token);
-          if (player === null) throw new ApiError('unauthorized', 'unknown player token');
+          if (player === null) throw new ApiError('unknown-token', 'unknown player token');
           this.player = player;
           this.sendFrame({ type: 'authed', playerId: player.id, name: player.name });
           return;

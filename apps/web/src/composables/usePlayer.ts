@@ -74,7 +74,11 @@ async function refresh(): Promise<void> {
   try {
     me.value = await getMe();
   } catch (e) {
-    if (e instanceof ApiError && (e.code === 'unauthorized' || e.code === 'not-found')) setToken(null);
+    if (
+      e instanceof ApiError &&
+      (e.code === 'unauthorized' || e.code === 'unknown-token' || e.code === 'not-found')
+    )
+      setToken(null);
   }
 }
 

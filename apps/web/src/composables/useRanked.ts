@@ -1,12 +1,11 @@
 /**
- * Which game is a ranked daily attempt, and of which daily. Remembered per game id in localStorage when the
- * attempt starts; a game opened from elsewhere (a reload on another device) is recognised by asking
- * GET /api/daily for the player's own result (`you.gameId`).
+ * Which game is a ranked daily attempt, and of which daily: the server says so (`kind` of the game),
+ * remembered per game id in localStorage when the attempt starts or once asked.
  */
 import type { PlayerView } from '@klondike/rules';
 import { ref, watch, type Ref } from 'vue';
-import { getDailyToday } from '../lib/api';
-import type { DailyPreset } from '../lib/route';
+import { getDailyToday, getGame } from '../lib/api';
+import type { DailyPreset } from '@klondike/protocol';
 
 export interface RankedInfo {
   readonly gameId: string;
@@ -36,37 +35,46 @@ export function rememberRanked(info: RankedInfo): void {
   }
 }
 
-/** Whether a view's rules are the ranked ones (undo and hints off). */
-export function hasRankedRules(view: PlayerView | null): boolean {
-  return !!view && !view.options.undo && !view.options.hints;
-}
-
-/** The ranked daily the current game belongs to, or null. */
+/**
+ * The ranked daily the current game belongs to, or null. Whether a game is a ranked attempt is the
+ * server's word (`kind: 'daily-ranked'` and its `daily` in GET /api/games/:id), never a guess from its
+ * options; the par comes from the day's challenges. Answers are remembered per game id (localStorage), so
+ * a reload shows the badge at once. The `view` argument re-checks a game that was not known yet once its
+ * first view arrives.
+ */
 export function useRanked(gameId: Ref<string | null>, view: Ref<PlayerView | null>, signedIn: Ref<boolean>) {
   const info = ref<RankedInfo | null>(null);
   let asked: string | null = null;
 
+  async function ask(id: string): Promise<RankedInfo | null> {
+    const game = await getGame(id);
+    if (game.kind !== 'daily-ranked' || game.daily === null) return null;
+    const { date, preset } = game.daily;
+    const today = await getDailyToday().catch(() => null);
+    const par = today?.challenges.find((c) => c.date === date && c.preset === preset)?.par ?? null;
+    return { gameId: id, date, preset, par };
+  }
+
   watch(
-    [gameId, () => hasRankedRules(view.value), signedIn],
-    ([id, rankedRules, player]) => {
+    [gameId, () => view.value !== null, signedIn],
+    ([id, loaded, player]) => {
       if (!id) {
         info.value = null;
         return;
       }
       const known = readAll().find((r) => r.gameId === id) ?? null;
       info.value = known;
-      if (known || !rankedRules || !player || asked === id) return;
+      // Only a signed-in player has ranked attempts (they are owned games).
+      if (known || !loaded || !player || asked === id) return;
       asked = id;
-      getDailyToday()
-        .then((t) => {
-          const c = t.challenges.find((ch) => ch.you?.gameId === id);
-          if (!c || gameId.value !== id) return;
-          const found = { gameId: id, date: c.date, preset: c.preset, par: c.par };
+      ask(id)
+        .then((found) => {
+          if (!found || gameId.value !== id) return;
           rememberRanked(found);
           info.value = found;
         })
         .catch(() => {
-          /* not known: shown as a plain game */
+          /* not reachable now: shown as a plain game */
         });
     },
     { immediate: true },

@@ -58,6 +58,16 @@ export class ApiError extends Error {
   }
 }
 
+/** The error code of a refusal's body (`{"error":{"code"}}`), read from a clone; null when it has none. */
+async function errorCode(res: Response): Promise<string | null> {
+  try {
+    const parsed = ErrorBodySchema.safeParse(await res.clone().json());
+    return parsed.success ? parsed.data.error.code : null;
+  } catch {
+    return null;
+  }
+}
+
 /** One REST call: sends the token, parses the answer with `schema`, throws ApiError on a refusal. */
 export async function request<T>(
   method: string,
@@ -79,7 +89,7 @@ export async function request<T>(
   } catch {
     throw new ApiError('network', 'Cannot reach the server.', 0);
   }
-  if (res.status === 401 && token && /unknown player token/i.test(await res.clone().text())) {
+  if (res.status === 401 && token && (await errorCode(res)) === 'unknown-token') {
     // The server does not know this token (a reset, another server): forget it and go on as a guest.
     tokenRejected?.(token);
     return request(method, path, schema, body, null);
@@ -119,7 +129,7 @@ async function gameCall<T>(
     answer = await call(client);
   } catch (e) {
     if (!isKlondikeError(e)) throw e;
-    if (e.status === 401 && token && /unknown player token/i.test(e.message)) {
+    if (e.code === 'unknown-token' && token) {
       tokenRejected?.(token);
       return gameCall(call, schema, null);
     }

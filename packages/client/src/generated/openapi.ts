@@ -2778,7 +2778,7 @@ export interface components {
         ErrorInput: {
             error: {
                 /** @enum {string} */
-                code: "bad-request" | "not-found" | "forbidden" | "unauthorized" | "conflict" | "stale-version" | "illegal-move" | "rate-limited" | "frame-too-large" | "not-subscribed" | "solver-busy" | "unavailable" | "deal-embargoed" | "overloaded" | "commit-failed" | "internal";
+                code: "bad-request" | "not-found" | "forbidden" | "unauthorized" | "unknown-token" | "conflict" | "stale-version" | "illegal-move" | "rate-limited" | "frame-too-large" | "not-subscribed" | "solver-busy" | "unavailable" | "deal-embargoed" | "overloaded" | "commit-failed" | "internal";
                 message: string;
                 version?: number;
                 /** @enum {string} */
@@ -2791,6 +2791,16 @@ export interface components {
             view: components["schemas"]["PlayerViewInput"];
             preset: ("classic-draw3" | "classic-draw1" | "bicycle" | "strict-draw3" | "vegas-draw1" | "vegas-draw3" | "draw3-last-pass") | null;
             dealNumber: number | null;
+            /** @enum {string} */
+            kind: "casual" | "daily-ranked" | "daily-practice" | "race";
+            daily: {
+                date: string;
+                /** @enum {string} */
+                preset: "classic-draw1" | "classic-draw3";
+            } | null;
+            race: {
+                code: string;
+            } | null;
         };
         StateInput: {
             version: number;
@@ -3086,7 +3096,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "bad-request" | "not-found" | "forbidden" | "unauthorized" | "conflict" | "stale-version" | "illegal-move" | "rate-limited" | "frame-too-large" | "not-subscribed" | "solver-busy" | "unavailable" | "deal-embargoed" | "overloaded" | "commit-failed" | "internal";
+                code: "bad-request" | "not-found" | "forbidden" | "unauthorized" | "unknown-token" | "conflict" | "stale-version" | "illegal-move" | "rate-limited" | "frame-too-large" | "not-subscribed" | "solver-busy" | "unavailable" | "deal-embargoed" | "overloaded" | "commit-failed" | "internal";
                 message: string;
                 version?: number;
                 /** @enum {string} */
@@ -3099,6 +3109,16 @@ export interface components {
             view: components["schemas"]["PlayerView"];
             preset: ("classic-draw3" | "classic-draw1" | "bicycle" | "strict-draw3" | "vegas-draw1" | "vegas-draw3" | "draw3-last-pass") | null;
             dealNumber: number | null;
+            /** @enum {string} */
+            kind: "casual" | "daily-ranked" | "daily-practice" | "race";
+            daily: {
+                date: string;
+                /** @enum {string} */
+                preset: "classic-draw1" | "classic-draw3";
+            } | null;
+            race: {
+                code: string;
+            } | null;
         };
         State: {
             version: number;

@@ -1,0 +1,19 @@
+/**
+ * The policy of race games (rooms/policies.ts): while its race is on, a racer's game is readable by that
+ * racer only and its deal by nobody; every committed action of it becomes the racer's progress (and may end
+ * the race). Once the race has finished the game reads like any other.
+ */
+import type { GamePolicy } from '../rooms/policies.js';
+import type { RaceService } from './service.js';
+
+/** The `race` policy of `races`. */
+export function racePolicy(races: RaceService): GamePolicy {
+  return {
+    checkRead(game, actor, what) {
+      races.guard(game.id, actor, what);
+    },
+    afterCommit(action) {
+      races.onAction(action);
+    },
+  };
+}
