@@ -106,7 +106,7 @@ describeEachDatabase('race routes', (db) => {
       url: `/api/races/${r.code}`,
       headers: { authorization: 'Bearer nope' },
     });
-    expectError(bad, 401, 'unauthorized');
+    expectError(bad, 401, 'unknown-token');
   });
 
   it('join: 200 (idempotent); 401; 404; 409 full; 409 once started', async () => {

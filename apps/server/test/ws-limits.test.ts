@@ -127,7 +127,7 @@ describe('socket lifecycle and limits', () => {
         const f = await ws.request({ type: 'auth', token: `made-up-${i}` }, (x) => x.type === 'error');
         if (f.type === 'error') codes.push(f.code);
       }
-      expect(codes).toEqual(['unauthorized', 'unauthorized', 'rate-limited', 'rate-limited']);
+      expect(codes).toEqual(['unknown-token', 'unknown-token', 'rate-limited', 'rate-limited']);
       ws.close();
     });
   });
