@@ -28,6 +28,7 @@ import { apiErrorOf, errorBody } from './errors.js';
 import { LOG_REDACT_PATHS, logSerializers } from './http/logging.js';
 import { authPlugin } from './plugins/auth.js';
 import { configPlugin } from './plugins/config.js';
+import { busPlugin } from './plugins/bus.js';
 import { dailyPlugin } from './plugins/daily.js';
 import { gamePoliciesPlugin } from './plugins/game-policies.js';
 import { dbPlugin } from './plugins/db.js';
@@ -157,6 +158,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
 
   await app.register(configPlugin, { config, ...(options.now ? { now: options.now } : {}) });
   await app.register(securityPlugin);
+  await app.register(busPlugin);
   await app.register(
     dbPlugin,
     options.migrationsDir !== undefined ? { migrationsDir: options.migrationsDir } : {},

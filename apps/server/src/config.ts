@@ -19,6 +19,13 @@ export interface AppConfig {
   /** Postgres connection string (env DATABASE_URL); undefined = embedded PGlite under `dataDir`. */
   readonly databaseUrl: string | undefined;
   /**
+   * Redis URL (env REDIS_URL) of the event bus between nodes (bus/event-bus.ts); undefined = one node alone,
+   * no Redis needed.
+   */
+  readonly redisUrl: string | undefined;
+  /** Prefix of this service's Redis channels (env REDIS_PREFIX, default `klondike:`). */
+  readonly redisPrefix: string;
+  /**
    * Folder of the embedded database (env DATA_DIR, default ./.data); `memory://` = in memory (tests).
    * A relative path is taken from where the command was started (pnpm's INIT_CWD, else the working
    * directory), so `pnpm start` at the repo root keeps the data in `<repo>/.data`.
@@ -143,6 +150,14 @@ const EnvSchema = z.object({
         message: 'TRUST_PROXY is true, false, a hop count or a comma-separated list of addresses/CIDRs',
       }),
   ),
+  REDIS_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// URL')
+      .optional(),
+  ),
+  REDIS_PREFIX: z.preprocess(emptyToUndefined, z.string().max(100).default('klondike:')),
   RATE_LIMIT_MAX: z.coerce.number().int().min(0).default(600),
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1).default(60_000),
   BOT_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(300),
@@ -201,6 +216,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
     dataDir: e.DATA_DIR.includes('://') ? e.DATA_DIR : resolve(env.INIT_CWD || process.cwd(), e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,

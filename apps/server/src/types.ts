@@ -1,4 +1,5 @@
 /** Fastify decorations of this server (see the plugins that add them). */
+import type { EventBus } from './bus/event-bus.js';
 import type { AppConfig } from './config.js';
 import type { DailyService } from './daily/service.js';
 import type { Database } from './db/database.js';
@@ -16,6 +17,8 @@ declare module 'fastify' {
     config: AppConfig;
     /** The server clock, ms since the epoch (plugin `config`; injectable for tests). */
     now: () => number;
+    /** The event bus between server nodes (plugin `bus`). */
+    bus: EventBus;
     /** The open database (plugin `db`). */
     db: Database;
     /** Prisma Client of the open database (plugin `db`). */

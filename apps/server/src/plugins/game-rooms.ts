@@ -11,11 +11,12 @@ export const gameRoomsPlugin = fp(
       now: app.now,
       commitQueue: app.config.commitQueue,
       commitConcurrency: app.db.kind === 'postgres' ? 2 : 1,
+      bus: app.bus,
     });
     app.decorate('rooms', rooms);
     app.addHook('preClose', async () => {
       await rooms.drain();
     });
   },
-  { name: 'game-rooms', fastify: '5.x', dependencies: ['config', 'db'] },
+  { name: 'game-rooms', fastify: '5.x', dependencies: ['config', 'db', 'bus'] },
 );

@@ -1,10 +1,11 @@
 /**
- * Plugin `races`: decorates `app.races` (races/service.ts) with the in-process `RaceEvents` channel (its
+ * Plugin `races`: decorates `app.races` (races/service.ts) with its `RaceEvents` channel — in-process on
+ * one node, through the bus with `REDIS_URL` so a room's sockets may sit on any node (its
  * policy for racers' games is declared with the others in plugins/game-policies.ts). At start-up, races a previous run left unfinished are ended as `interrupted` (not
  * restored). On close every race timer is cleared before the rooms drain.
  */
 import fp from 'fastify-plugin';
-import { InProcessRaceEvents } from '../races/events.js';
+import { BusRaceEvents, InProcessRaceEvents } from '../races/events.js';
 import { RaceService } from '../races/service.js';
 import '../types.js';
 
@@ -15,7 +16,7 @@ export const racesPlugin = fp(
       prisma: app.prisma,
       rooms: app.rooms,
       solver: app.solver,
-      events: new InProcessRaceEvents(),
+      events: app.bus.kind === 'single' ? new InProcessRaceEvents() : new BusRaceEvents(app.bus),
       now: app.now,
       log: app.log,
       countdownMs: app.config.raceCountdownMs,
@@ -32,5 +33,9 @@ export const racesPlugin = fp(
       await races.stop();
     });
   },
-  { name: 'races', fastify: '5.x', dependencies: ['config', 'db', 'fair-play', 'game-rooms', 'solver'] },
+  {
+    name: 'races',
+    fastify: '5.x',
+    dependencies: ['config', 'db', 'bus', 'fair-play', 'game-rooms', 'solver'],
+  },
 );

@@ -1,6 +1,6 @@
 /**
  * Plugin `rate-limit`: @fastify/rate-limit on every HTTP route (per client IP), off when
- * `config.rateLimitMax` is 0. Refusals go through the global error handler as `429 rate-limited`.
+ * `config.rateLimitMax` is 0; with `REDIS_URL` its counters are kept in Redis, shared by every node. Refusals go through the global error handler as `429 rate-limited`.
  *
  * Bot accounts also have a limit of their own per token (`botRateLimitMax` per window): it is checked after
  * the `auth` plugin has found the caller (preHandler), on top of the per-address limit, which still runs
@@ -8,6 +8,7 @@
  */
 import rateLimit from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
+import { RedisBus } from '../bus/event-bus.js';
 import { ApiError } from '../errors.js';
 import '../types.js';
 
@@ -19,6 +20,10 @@ export const rateLimitPlugin = fp(
       global: true,
       max: app.config.rateLimitMax,
       timeWindow: app.config.rateLimitWindowMs,
+      // Several nodes (REDIS_URL): the counters live in Redis, so a client's limit holds whichever node it hits.
+      ...(app.bus instanceof RedisBus
+        ? { redis: app.bus.commands, nameSpace: `${app.config.redisPrefix}rate-limit:` }
+        : {}),
       errorResponseBuilder: (_req, context) => ({
         statusCode: 429,
         code: 'rate-limited',
@@ -40,5 +45,5 @@ export const rateLimitPlugin = fp(
         );
     });
   },
-  { name: 'rate-limit', fastify: '5.x', dependencies: ['config', 'auth'] },
+  { name: 'rate-limit', fastify: '5.x', dependencies: ['config', 'auth', 'bus'] },
 );

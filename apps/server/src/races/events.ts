@@ -8,6 +8,7 @@
  * that racer (`yourGameId`). They never carry a card.
  */
 import type { Race, RaceProgressSchema } from '@klondike/protocol';
+import type { EventBus } from '../bus/event-bus.js';
 import type { z } from 'zod';
 
 /** A racer's progress (counts only). */
@@ -65,6 +66,46 @@ export class InProcessRaceEvents implements RaceEvents {
       if (!s) return;
       s.delete(listener);
       if (s.size === 0) this.listeners.delete(code);
+    };
+  }
+}
+
+/**
+ * Several nodes: events go to this node's listeners at once and, through the bus (channel `race:<code>`),
+ * to the listeners of every other node. A node listens on the bus for a room while it has local listeners.
+ */
+export class BusRaceEvents implements RaceEvents {
+  private readonly local = new InProcessRaceEvents();
+  private readonly remote = new Map<string, { count: number; unlisten: () => void }>();
+
+  constructor(private readonly bus: EventBus) {}
+
+  /** See `RaceEvents.publish`. */
+  publish(code: string, event: RaceEvent): void {
+    this.local.publish(code, event);
+    this.bus.publish(`race:${code}`, event);
+  }
+
+  /** See `RaceEvents.subscribe`. */
+  subscribe(code: string, listener: RaceEventListener): () => void {
+    const stop = this.local.subscribe(code, listener);
+    let entry = this.remote.get(code);
+    if (!entry) {
+      // Events of the other nodes are plain data they published with `publish` above.
+      const unlisten = this.bus.subscribe(`race:${code}`, (m) => this.local.publish(code, m as RaceEvent));
+      entry = { count: 0, unlisten };
+      this.remote.set(code, entry);
+    }
+    entry.count++;
+    let stopped = false;
+    return () => {
+      if (stopped) return;
+      stopped = true;
+      stop();
+      const e = this.remote.get(code);
+      if (!e || --e.count > 0) return;
+      e.unlisten();
+      this.remote.delete(code);
     };
   }
 }

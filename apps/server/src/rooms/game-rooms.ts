@@ -71,6 +71,7 @@ import {
   GroupCommitter,
   type GroupCommitStats,
 } from '../db/move-log.js';
+import type { EventBus } from '../bus/event-bus.js';
 import { randomKeyedDeal } from '../fairness/deals.js';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import {
@@ -114,6 +115,27 @@ export interface GameRoomsOptions {
   readonly commitQueue?: number;
   /** Group-commit flushes in flight at once (default 1; PGlite runs one statement at a time anyway). */
   readonly commitConcurrency?: number;
+  /**
+   * The bus to the other nodes (default: none). Every committed `state` frame is published on
+   * `game:<id>`; a node whose sockets follow a game forwards the frames other nodes committed to them and
+   * re-reads the game from the database before its next use.
+   */
+  readonly bus?: EventBus;
+}
+
+/** What a node publishes on `game:<id>` after a commit: the new version and the `state` frame's JSON text. */
+interface RemoteCommit {
+  readonly version: number;
+  readonly frame: string;
+}
+
+function isRemoteCommit(m: unknown): m is RemoteCommit {
+  return (
+    typeof m === 'object' &&
+    m !== null &&
+    typeof (m as { version?: unknown }).version === 'number' &&
+    typeof (m as { frame?: unknown }).frame === 'string'
+  );
 }
 
 /** What a new daily game is: the ranked attempt of `owner`, or a practice game (owned or anonymous). */
@@ -166,6 +188,10 @@ interface Room extends GameFacts {
    * depends on the position only, so the R13 search runs once per new position, not on every read.
    */
   view: WireView | null;
+  /** Another node committed a newer version: re-read from the database before the next use. */
+  stale: boolean;
+  /** Stops listening to this game's commits on other nodes (set while it has local subscribers). */
+  unlisten: (() => void) | null;
 }
 
 /** Game time in ms by the server's clock: 0 before the first move, now − start while playing, end − start once ended. */
@@ -223,6 +249,7 @@ export class GameRooms {
   private policies: GamePolicies = CASUAL_ONLY;
   private readonly committer: GroupCommitter;
   private readonly commitQueue: number;
+  private readonly bus: EventBus | undefined;
   /** Writes admitted by `act` and not yet settled. */
   private admitted = 0;
 
@@ -239,6 +266,7 @@ export class GameRooms {
     this.now = options.now ?? Date.now;
     this.commitQueue = Math.max(1, options.commitQueue ?? 256);
     this.committer = new GroupCommitter(writeMoves, { concurrency: options.commitConcurrency ?? 1 });
+    this.bus = options.bus?.kind === 'single' ? undefined : options.bus;
   }
 
   /** Group-commit counters (flushes, largest batch, …) since start. */
@@ -409,6 +437,8 @@ export class GameRooms {
       ranked: g.ranked,
       finished: false,
       view,
+      stale: false,
+      unlisten: null,
     };
     const data = {
       id: room.id,
@@ -586,6 +616,7 @@ export class GameRooms {
           ...(action.type === 'move' ? { move: action.move } : {}),
         },
         origin,
+        true,
       );
       if (result !== null) policy.afterResult?.(room);
       policy.afterCommit?.({ gameId: room.id, owner: room.owner, version, view, at: now });
@@ -644,6 +675,7 @@ export class GameRooms {
     this.checkRead(room, actor, this.now());
     await this.exclusive(room, async () => {
       room.subscribers.add(subscriber);
+      this.listen(room);
       const frame: ServerFrame = {
         type: 'state',
         gameId: room.id,
@@ -657,7 +689,10 @@ export class GameRooms {
 
   /** Removes a subscriber from a game (no error when it was not subscribed). */
   unsubscribe(id: string, subscriber: Subscriber): void {
-    this.rooms.get(id)?.subscribers.delete(subscriber);
+    const room = this.rooms.get(id);
+    if (!room) return;
+    room.subscribers.delete(subscriber);
+    this.listen(room);
   }
 
   /** Whether `subscriber` is subscribed to game `id`. */
@@ -708,6 +743,7 @@ export class GameRooms {
   async drain(): Promise<void> {
     await Promise.allSettled([...this.rooms.values()].map((r) => r.tail));
     await this.committer.drain();
+    for (const r of this.rooms.values()) r.unlisten?.();
     this.rooms.clear();
   }
 
@@ -794,10 +830,12 @@ export class GameRooms {
     };
   }
 
+  /** Sends a `state` frame to the game's subscribers here, and (a commit: `publish`) to the other nodes. */
   private broadcast(
     room: Room,
     frame: ServerFrame & { type: 'state' },
     origin: WriteOrigin | undefined,
+    publish = false,
   ): void {
     // Serialised at most once for everyone else (often nobody: the mover is the only subscriber).
     let text: string | undefined;
@@ -807,6 +845,48 @@ export class GameRooms {
         origin.requestId === undefined ? frame : { ...frame, requestId: origin.requestId };
       origin.subscriber.send(own === frame ? (text ?? JSON.stringify(frame)) : JSON.stringify(own));
     }
+    if (publish && this.bus)
+      this.bus.publish(`game:${room.id}`, {
+        version: frame.version,
+        frame: text ?? JSON.stringify(frame),
+      } satisfies RemoteCommit);
+  }
+
+  /**
+   * A commit of this game by another node: its frame goes to the sockets here (in the order that node
+   * committed them), and the room is re-read from the database before its next use.
+   */
+  private remoteCommit(room: Room, message: unknown): void {
+    if (!isRemoteCommit(message) || message.version <= room.version) return;
+    room.stale = true;
+    for (const s of room.subscribers) s.send(message.frame);
+  }
+
+  /** Starts or stops following the game's commits on other nodes as it gains or loses local subscribers. */
+  private listen(room: Room): void {
+    if (!this.bus) return;
+    if (room.subscribers.size > 0 && room.unlisten === null)
+      room.unlisten = this.bus.subscribe(`game:${room.id}`, (m) => this.remoteCommit(room, m));
+    else if (room.subscribers.size === 0 && room.unlisten !== null) {
+      room.unlisten();
+      room.unlisten = null;
+    }
+  }
+
+  /** Re-reads a room another node wrote (stale), in its write queue, without telling its sockets again. */
+  private async catchUp(room: Room): Promise<void> {
+    await this.exclusive(room, async () => {
+      if (!room.stale) return;
+      room.stale = false;
+      const fresh = await this.read(room.id);
+      room.state = fresh.state;
+      room.view = null;
+      room.status = fresh.status;
+      room.version = fresh.version;
+      room.startedAt = fresh.startedAt;
+      room.endedAt = fresh.endedAt;
+      room.finished = fresh.finished;
+    });
   }
 
   /** Runs `fn` after every earlier write of this room (per-game serialisation). */
@@ -938,6 +1018,7 @@ export class GameRooms {
     if (cached) {
       this.rooms.delete(id);
       this.rooms.set(id, cached); // most recently used last
+      if (cached.stale) await this.catchUp(cached);
       return cached;
     }
     let loading = this.loading.get(id);
@@ -949,7 +1030,9 @@ export class GameRooms {
   }
 
   /** Reads Game + its log ordered by seq and replays it from the deal. Errors: `not-found`. */
-  private async read(id: string): Promise<Omit<Room, 'subscribers' | 'tail' | 'pending' | 'view'>> {
+  private async read(
+    id: string,
+  ): Promise<Omit<Room, 'subscribers' | 'tail' | 'pending' | 'view' | 'stale' | 'unlisten'>> {
     const game = await this.prisma.game.findUnique({
       where: { id },
       include: {
@@ -1015,6 +1098,8 @@ export class GameRooms {
       tail: Promise.resolve(),
       pending: 0,
       view: null,
+      stale: false,
+      unlisten: null,
     };
     // A concurrent create/load may have raced us; keep the first.
     const existing = this.rooms.get(id);
