@@ -1114,6 +1114,7 @@ export class GameRooms {
    */
   private async refresh(room: Room): Promise<number> {
     const fresh = await this.read(room.id);
+    room.stale = false;
     room.state = fresh.state;
     room.view = null;
     room.status = fresh.status;
