@@ -26,6 +26,11 @@ export interface AppConfig {
   /** Prefix of this service's Redis channels (env REDIS_PREFIX, default `klondike:`). */
   readonly redisPrefix: string;
   /**
+   * Several nodes only: how often a node records its heartbeat and ends the races of nodes whose heartbeat
+   * is older than three of these (env NODE_HEARTBEAT_MS, default 5000).
+   */
+  readonly nodeHeartbeatMs: number;
+  /**
    * Folder of the embedded database (env DATA_DIR, default ./.data); `memory://` = in memory (tests).
    * A relative path is taken from where the command was started (pnpm's INIT_CWD, else the working
    * directory), so `pnpm start` at the repo root keeps the data in `<repo>/.data`.
@@ -158,6 +163,7 @@ const EnvSchema = z.object({
       .optional(),
   ),
   REDIS_PREFIX: z.preprocess(emptyToUndefined, z.string().max(100).default('klondike:')),
+  NODE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   RATE_LIMIT_MAX: z.coerce.number().int().min(0).default(600),
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1).default(60_000),
   BOT_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(300),
@@ -218,6 +224,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
+    nodeHeartbeatMs: e.NODE_HEARTBEAT_MS,
     dataDir: e.DATA_DIR.includes('://') ? e.DATA_DIR : resolve(env.INIT_CWD || process.cwd(), e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,

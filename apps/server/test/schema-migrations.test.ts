@@ -104,6 +104,7 @@ describe('prisma/ layout', () => {
       'PlayerToken',
       'Race',
       'RaceRacer',
+      'ServerNode',
       'Setting',
       'TransferCode',
     ]);

@@ -197,6 +197,15 @@ export interface RaceServiceOptions {
   readonly certifyMs: number;
   /** Keyed deal hashes (a race's deal is embargoed elsewhere while the race is on). */
   readonly embargo: DealEmbargo;
+  /** This node's id (stored with the rooms it holds). */
+  readonly nodeId: string;
+  /**
+   * Several nodes share the database: a node then ends only the races of nodes whose heartbeat
+   * (`ServerNode.seenAt`) is older than `nodeDeadMs`. False (one node): every race not held here is stale.
+   */
+  readonly multiNode: boolean;
+  /** How old a node's heartbeat may be before its races are ended, ms (several nodes only). */
+  readonly nodeDeadMs: number;
 }
 
 const isUniqueViolation = (e: unknown): boolean =>
@@ -509,14 +518,31 @@ export class RaceService {
   // ---------- lifecycle ----------
 
   /**
-   * Ends every race a previous run left unfinished as `interrupted` (start-up): running races are ranked
-   * from their games as stored and their games resigned; lobby and countdown rooms end without results.
+   * Ends as `interrupted` every unfinished race no live node holds: on one node (start-up), every race not
+   * held here (a previous run's); with several nodes (start-up and every heartbeat), the races of nodes
+   * whose heartbeat stopped (`nodeDeadMs`), so a node that starts never ends a race another node holds.
+   * Running races are ranked from their games as stored and their games resigned; lobby and countdown
+   * rooms end without results. Each race is claimed by one conditional update, so two nodes sweeping at
+   * once end it once. Returns how many races this call ended.
    */
   async interruptStale(): Promise<number> {
+    const now0 = this.opts.now();
+    const alive = this.opts.multiNode
+      ? (
+          await this.opts.prisma.serverNode.findMany({
+            where: { seenAt: { gte: new Date(now0 - this.opts.nodeDeadMs) } },
+            select: { id: true },
+          })
+        ).map((n) => n.id)
+      : [];
     const rows = await this.opts.prisma.race.findMany({
-      where: { status: { in: ['lobby', 'countdown', 'running'] } },
+      where: {
+        status: { in: ['lobby', 'countdown', 'running'] },
+        ...(this.opts.multiNode ? { OR: [{ nodeId: null }, { nodeId: { notIn: alive } }] } : {}),
+      },
       include: { racers: { include: { game: { select: { updatedAt: true, endedAt: true } } } } },
     });
+    let ended = 0;
     for (const row of rows) {
       if (this.live.has(row.code)) continue;
       const now = this.opts.now();
@@ -537,25 +563,47 @@ export class RaceService {
         }
       }
       const places = rankRacers(entries);
-      await this.opts.prisma.$transaction([
-        this.opts.prisma.race.update({
-          where: { code: row.code },
+      const claimed = await this.opts.prisma.$transaction(async (tx) => {
+        const c = await tx.race.updateMany({
+          where: { code: row.code, status: { in: ['lobby', 'countdown', 'running'] } },
           data: { status: 'finished', endedAt: new Date(now), endReason: 'interrupted' },
-        }),
-        ...entries.map((e) =>
-          this.opts.prisma.raceRacer.update({
+        });
+        if (c.count !== 1) return false; // another node ended it first
+        for (const e of entries)
+          await tx.raceRacer.update({
             where: { raceCode_playerId: { raceCode: row.code, playerId: e.playerId } },
             data: { placement: places.get(e.playerId) ?? null, progress: { ...e.progress } },
-          }),
-        ),
-      ]);
+          });
+        return true;
+      });
+      if (!claimed) continue;
+      ended++;
       for (const e of entries) {
         const r = row.racers.find((x) => x.playerId === e.playerId);
         if (r?.gameId && (e.progress.status === 'playing' || e.progress.status === 'blocked'))
           await this.resignGame(r.gameId, e.playerId);
       }
     }
-    return rows.length;
+    return ended;
+  }
+
+  /**
+   * Several nodes: records this node's heartbeat (`ServerNode.seenAt` = now), then ends the races of nodes
+   * whose heartbeat stopped. Returns how many races it ended.
+   */
+  async heartbeat(): Promise<number> {
+    const seenAt = new Date(this.opts.now());
+    await this.opts.prisma.serverNode.upsert({
+      where: { id: this.opts.nodeId },
+      create: { id: this.opts.nodeId, seenAt },
+      update: { seenAt },
+    });
+    return this.interruptStale();
+  }
+
+  /** Several nodes, closing: this node's heartbeat row goes (its races are ended by whoever sweeps next). */
+  async leave(): Promise<void> {
+    await this.opts.prisma.serverNode.deleteMany({ where: { id: this.opts.nodeId } });
   }
 
   /** Clears every timer and stops taking operations (server closing). */
@@ -678,6 +726,7 @@ export class RaceService {
               timeLimitMs: r.timeLimitMs,
               hostId: r.hostId,
               createdAt: new Date(now),
+              nodeId: this.opts.nodeId,
               racers: {
                 create: r.racers.map((x, seat) => ({
                   playerId: x.playerId,
