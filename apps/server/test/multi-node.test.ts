@@ -197,6 +197,43 @@ describe.skipIf(SKIP !== null)(`two nodes on Postgres + Redis${SKIP ? ` (skipped
     expect(statuses[HTTP_LIMIT]).toBe(429);
   }, 60_000);
 
+  it('a leaderboard watcher on B hears a ranked attempt that ended on A', async () => {
+    const client = '10.5.0.1';
+    const p = await call(a, 'POST', '/api/players', client, { name: `Ranked ${prefix.slice(5, 9)}` });
+    expect(p.status).toBe(201);
+    const player = PlayerCreatedSchema.parse(await p.json());
+    const asPlayer = (method: string, path: string, body?: unknown) =>
+      fetch(`${a.base}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${player.token}`,
+          'x-forwarded-for': client,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    const today = new Date().toISOString().slice(0, 10);
+    const attempt = await asPlayer('POST', `/api/daily/${today}/classic-draw1/attempt`);
+    expect(attempt.status, await attempt.clone().text()).toBe(201);
+    const game = GameResponseSchema.parse(await attempt.json());
+
+    const watcher = await WsClient.connect(b.ws);
+    try {
+      const first = await watcher.request(
+        { type: 'watch-leaderboard', date: today, preset: 'classic-draw1' },
+        (f) => f.type === 'leaderboard' || f.type === 'error',
+      );
+      expect(first).toMatchObject({ type: 'leaderboard', date: today });
+      const before = watcher.frames.length;
+      const resigned = await asPlayer('POST', `/api/games/${game.id}/resign`, {});
+      expect(resigned.status, await resigned.clone().text()).toBe(200);
+      const heard = await watcher.waitFor((f) => f.type === 'leaderboard', before, 10_000);
+      expect(heard).toMatchObject({ type: 'leaderboard', date: today, preset: 'classic-draw1' });
+    } finally {
+      watcher.close();
+    }
+  }, 90_000);
+
   // Last: it kills node A.
   it('a node that starts ends no race another holds; the races of a node killed -9 are ended by the others', async () => {
     const client = '10.4.0.1';

@@ -14,6 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   DAILY_PRESETS,
+  DailyPresetSchema,
   type AllTimeLeaderboardSchema,
   type Board,
   type DailyArchiveSchema,
@@ -33,6 +34,7 @@ import {
   type ServerFrame,
 } from '@klondike/protocol';
 import type { FastifyBaseLogger } from 'fastify';
+import type { EventBus } from '../bus/event-bus.js';
 import type { z } from 'zod';
 import { ApiError } from '../errors.js';
 import type { DailyDeal, Prisma, PrismaClient } from '../generated/prisma/client.js';
@@ -111,6 +113,26 @@ export interface DailyServiceOptions {
   readonly archiveDays: number;
   /** Solver time per candidate, ms. */
   readonly solveMs: number;
+  /**
+   * The bus to the other nodes (default: none): a leaderboard change is published on `leaderboards`, and
+   * the watchers here hear the changes other nodes committed.
+   */
+  readonly bus?: EventBus;
+}
+
+/** A `leaderboard` frame as published on the bus channel `leaderboards`. */
+type LeaderboardFrame = Extract<ServerFrame, { type: 'leaderboard' }>;
+
+function isLeaderboardFrame(m: unknown): m is LeaderboardFrame {
+  const f = m as Partial<LeaderboardFrame> | null;
+  return (
+    typeof f === 'object' &&
+    f !== null &&
+    f.type === 'leaderboard' &&
+    typeof f.date === 'string' &&
+    DailyPresetSchema.safeParse(f.preset).success &&
+    typeof f.total === 'number'
+  );
 }
 
 /** Live daily leaderboards: the sockets that sent `watch-leaderboard`, per daily. */
@@ -161,9 +183,17 @@ export class DailyService {
   private stopped = false;
   /** Fair-play signals being recorded (one after another). */
   private signals: Promise<void> = Promise.resolve();
+  /** Stops hearing other nodes' leaderboard changes (several nodes). */
+  private readonly unlisten: (() => void) | undefined;
 
   /** See `DailyServiceOptions`. */
-  constructor(private readonly opts: DailyServiceOptions) {}
+  constructor(private readonly opts: DailyServiceOptions) {
+    if (opts.bus && opts.bus.kind !== 'single')
+      this.unlisten = opts.bus.subscribe('leaderboards', (m) => {
+        if (isLeaderboardFrame(m)) this.watchers.send(m.date, m.preset, m);
+      });
+  }
+
 
   /** Today's UTC date by the server clock. */
   today(): string {
@@ -205,6 +235,7 @@ export class DailyService {
   /** Stops generating (the server is closing) and waits for work under way to end. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.unlisten?.();
     await Promise.allSettled([
       ...this.generating.values(),
       ...this.rollovers.values(),
@@ -624,15 +655,19 @@ export class DailyService {
         () => undefined,
         (err: unknown) => this.opts.log.error({ err }, 'fair-play signals failed'),
       );
-    if (!this.watchers.watched(daily.date, daily.preset)) return;
+    const others = this.opts.bus && this.opts.bus.kind !== 'single' ? this.opts.bus : undefined;
+    if (!others && !this.watchers.watched(daily.date, daily.preset)) return;
     this.opts.prisma.dailyResult.count({ where: { dailyId: daily.id, ...boardWhere('humans') } }).then(
-      (total) =>
-        this.watchers.send(daily.date, daily.preset, {
+      (total) => {
+        const frame: LeaderboardFrame = {
           type: 'leaderboard',
           date: daily.date,
           preset: daily.preset,
           total,
-        }),
+        };
+        this.watchers.send(daily.date, daily.preset, frame);
+        others?.publish('leaderboards', frame);
+      },
       (err: unknown) => this.opts.log.error({ err }, 'leaderboard notification failed'),
     );
   }

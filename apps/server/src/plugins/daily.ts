@@ -23,6 +23,7 @@ export const dailyPlugin = fp(
       secret: app.config.dailySecret,
       archiveDays: app.config.dailyArchiveDays,
       solveMs: app.config.dailySolveMs,
+      bus: app.bus,
     });
     app.decorate('daily', daily);
 
@@ -55,5 +56,5 @@ export const dailyPlugin = fp(
       await daily.stop();
     });
   },
-  { name: 'daily', fastify: '5.x', dependencies: ['config', 'db', 'game-rooms', 'solver'] },
+  { name: 'daily', fastify: '5.x', dependencies: ['config', 'db', 'bus', 'game-rooms', 'solver'] },
 );

@@ -9,10 +9,26 @@ import fp from 'fastify-plugin';
  */
 export const WS_MAX_PAYLOAD = 16 * MAX_FRAME_BYTES;
 
-/** Registers @fastify/websocket (before any route, as it requires). */
+/** Close code a closing server gives its sockets: 1012 "service restart", reconnect (to any node). */
+export const RESTART_CLOSE_CODE = 1012;
+
+/**
+ * Registers @fastify/websocket (before any route, as it requires). When the server closes (SIGTERM, a
+ * deploy) every socket is closed with 1012 so clients reconnect at once, to this node's successor or any
+ * other; moves already admitted still finish their commits (the rooms drain after this), and a client
+ * that reconnects resyncs with `subscribe`.
+ */
 export const websocketPlugin = fp(
   async (app) => {
-    await app.register(websocket, { options: { maxPayload: WS_MAX_PAYLOAD } });
+    await app.register(websocket, {
+      options: { maxPayload: WS_MAX_PAYLOAD },
+      preClose(done) {
+        const server = app.websocketServer;
+        for (const client of server.clients) client.close(RESTART_CLOSE_CODE, 'server restarting: reconnect');
+        server.close();
+        done();
+      },
+    });
   },
   { name: 'websocket', fastify: '5.x' },
 );
