@@ -194,7 +194,6 @@ export class DailyService {
       });
   }
 
-
   /** Today's UTC date by the server clock. */
   today(): string {
     return utcDate(this.opts.now());
