@@ -25,4 +25,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
   });
+
+  it('REDIS_URL: unset or empty = one node alone; a redis:// URL; anything else refused', () => {
+    expect(loadConfig({}).redisUrl).toBeUndefined();
+    expect(loadConfig({ REDIS_URL: '' }).redisUrl).toBeUndefined();
+    expect(loadConfig({ REDIS_URL: 'redis://redis:6379' })).toMatchObject({
+      redisUrl: 'redis://redis:6379',
+      redisPrefix: 'klondike:',
+      nodeHeartbeatMs: 5000,
+    });
+    expect(() => loadConfig({ REDIS_URL: 'http://redis:6379' })).toThrow(/REDIS_URL/);
+    expect(() => loadConfig({ NODE_HEARTBEAT_MS: '10' })).toThrow(/NODE_HEARTBEAT_MS/);
+  });
 });

@@ -85,5 +85,61 @@ describe('docker-compose.yml', () => {
   });
 });
 
+describe('docker-compose.yml, profile cluster', () => {
+  const text = readFileSync(resolve(ROOT, 'docker-compose.yml'), 'utf8');
+  const env = {
+    ...envFile(resolve(ROOT, '.env.example')),
+    REDIS_URL: 'redis://redis:6379',
+    TRUST_PROXY: '1',
+  };
+  const ClusterSchema = z.object({
+    services: z.object({
+      app: z.object({ environment: z.record(z.string(), z.string()) }),
+      app2: z.object({
+        profiles: z.array(z.string()),
+        environment: z.record(z.string(), z.string()),
+        ports: z.array(z.string()).optional(),
+      }),
+      redis: z.object({ profiles: z.array(z.string()), ports: z.array(z.string()).optional() }),
+      proxy: z.object({
+        profiles: z.array(z.string()),
+        ports: z.array(z.string()),
+        volumes: z.array(z.string()),
+        depends_on: z.array(z.string()),
+      }),
+    }),
+  });
+  const compose = ClusterSchema.parse(parse(interpolate(text, env)));
+  const nginx = readFileSync(resolve(ROOT, 'deploy/nginx.conf'), 'utf8');
+
+  it('two app nodes on the same Postgres and Redis, behind the proxy; only the proxy and app are published', () => {
+    const { app, app2, redis, proxy } = compose.services;
+    for (const s of [app2, redis, proxy]) expect(s.profiles).toEqual(['cluster']);
+    expect(app2.environment).toEqual(app.environment);
+    expect(app2.environment.REDIS_URL).toBe('redis://redis:6379');
+    expect(app2.ports ?? []).toEqual([]);
+    expect(redis.ports ?? []).toEqual([]);
+    expect(proxy.ports).toEqual(['8080:80']);
+    expect(proxy.depends_on.sort()).toEqual(['app', 'app2']);
+    expect(proxy.volumes).toEqual(['./deploy/nginx.conf:/etc/nginx/conf.d/default.conf:ro']);
+  });
+
+  it('without REDIS_URL the app runs alone (an empty REDIS_URL is no Redis)', () => {
+    const single = ClusterSchema.shape.services.shape.app.parse(
+      (parse(interpolate(text, envFile(resolve(ROOT, '.env.example')))) as { services: { app: unknown } })
+        .services.app,
+    );
+    expect(single.environment.REDIS_URL).toBe('');
+  });
+
+  it('the proxy spreads over both nodes and passes WebSocket upgrades', () => {
+    expect(nginx).toMatch(/upstream klondike \{[^}]*server app:3000;[^}]*server app2:3000;/);
+    expect(nginx).toMatch(/proxy_set_header Upgrade \$http_upgrade;/);
+    expect(nginx).toMatch(/proxy_set_header Connection \$connection_upgrade;/);
+    expect(nginx).toMatch(/proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;/);
+    expect(nginx).not.toMatch(/non_idempotent/); // a move (POST) is never sent twice
+  });
+});
+
 // The Dockerfile itself is not tested here: matching its text cannot tell a broken image from a working one,
 // and no Docker engine runs on the CI machines to build it.
