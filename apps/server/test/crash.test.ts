@@ -4,11 +4,9 @@
  * (at least) its last acknowledged version with the same view, and play continues. PGlite (DATA_DIR) and
  * Postgres (DATABASE_URL, when TEST_DATABASE_URL is set).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import {
   GameResponseSchema,
   LegalMovesResponseSchema,
@@ -25,75 +23,27 @@ import {
   withSchema,
   TEST_DATABASE_URL,
 } from './helpers.js';
+import { type ServerProcess, killProcess, startServerProcess } from './processes.js';
 
-const SERVER_DIR = resolve(import.meta.dirname, '..');
+type Server = ServerProcess;
 
-async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr !== null ? addr.port : 0;
-      srv.close(() => res(port));
-    });
-  });
-}
-
-interface Server {
-  child: ChildProcess;
-  base: string;
-  output: () => string;
-}
-
-/**
- * Starts `src/main.ts` as ONE process (`node --import tsx`, the same loader the `tsx` CLI uses; the CLI
- * itself would put the server in a grandchild that SIGKILL on the CLI would not reach).
- */
-async function start(env: Record<string, string>): Promise<Server> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: SERVER_DIR,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
+/** The server as one process, with the daily job light (no archive, short solves, one solver thread). */
+function start(env: Record<string, string>): Promise<Server> {
+  return startServerProcess(
+    {
       RATE_LIMIT_MAX: '0',
-      // Keep the daily job light: no archive, short solves, one solver thread.
       DAILY_ARCHIVE_DAYS: '0',
       DAILY_SOLVE_MS: '300',
       SOLVER_THREADS: '1',
       DATABASE_URL: '',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 45_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${out}`);
-    try {
-      const r = await fetch(`${base}/api/health`);
-      if (r.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { child, base, output: () => out };
+    undefined,
+    45_000,
+  );
 }
 
-async function kill(server: Server): Promise<void> {
-  if (server.child.exitCode !== null || server.child.signalCode !== null) return;
-  const exited = new Promise<void>((res) => server.child.once('exit', () => res()));
-  server.child.kill('SIGKILL');
-  await exited;
-}
+const kill = killProcess;
 
 async function json<T>(r: Promise<Response>, parse: (v: unknown) => T): Promise<{ status: number; body: T }> {
   const res = await r;

@@ -5,10 +5,7 @@
  * HTTP and player-creation limits are counted in Redis, so a client gets 429 after the same count whichever
  * node it hits. Needs TEST_DATABASE_URL and TEST_REDIS_URL (CI sets both).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
-import { resolve } from 'node:path';
 import {
   GameResponseSchema,
   LegalMovesResponseSchema,
@@ -20,75 +17,34 @@ import {
 import type { Move } from '@klondike/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DATABASE_URL, WsClient, dropSchema, testSchemaName, withSchema } from './helpers.js';
+import { type ServerProcess, startServerProcess } from './processes.js';
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
 const SKIP =
   TEST_DATABASE_URL === undefined || TEST_REDIS_URL === undefined
     ? 'needs TEST_DATABASE_URL and TEST_REDIS_URL'
     : null;
-const SERVER_DIR = resolve(import.meta.dirname, '..');
 const PLAYER_LIMIT = 3;
 const HTTP_LIMIT = 150;
 /** Node heartbeat in the test: a node silent for 3 of these (1.5 s) is gone. */
 const HEARTBEAT_MS = 500;
 
-async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr !== null ? addr.port : 0;
-      srv.close(() => res(port));
-    });
-  });
-}
+type Node = ServerProcess;
 
-interface Node {
-  readonly child: ChildProcess;
-  readonly base: string;
-  readonly ws: string;
-}
-
-async function startNode(databaseUrl: string, redisPrefix: string): Promise<Node> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: SERVER_DIR,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: TEST_REDIS_URL,
-      REDIS_PREFIX: redisPrefix,
-      TRUST_PROXY: 'true', // each test speaks as its own client address (X-Forwarded-For)
-      RATE_LIMIT_MAX: String(HTTP_LIMIT),
-      PLAYER_CREATE_RATE_MAX: String(PLAYER_LIMIT),
-      NODE_HEARTBEAT_MS: String(HEARTBEAT_MS),
-      DAILY_SCHEDULE: 'off',
-      DAILY_ARCHIVE_DAYS: '0',
-      SOLVER_THREADS: '1',
-      WEB_DIST: '/nonexistent-web-dist',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+function startNode(databaseUrl: string, redisPrefix: string): Promise<Node> {
+  return startServerProcess({
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: TEST_REDIS_URL,
+    REDIS_PREFIX: redisPrefix,
+    TRUST_PROXY: 'true', // each test speaks as its own client address (X-Forwarded-For)
+    RATE_LIMIT_MAX: String(HTTP_LIMIT),
+    PLAYER_CREATE_RATE_MAX: String(PLAYER_LIMIT),
+    NODE_HEARTBEAT_MS: String(HEARTBEAT_MS),
+    DAILY_SCHEDULE: 'off',
+    DAILY_ARCHIVE_DAYS: '0',
+    SOLVER_THREADS: '1',
+    WEB_DIST: '/nonexistent-web-dist',
   });
-  let out = '';
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`node exited (${child.exitCode}):\n${out}`);
-    const up = await fetch(`${base}/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    if (Date.now() > deadline) throw new Error(`node did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return { child, base, ws: `ws://127.0.0.1:${port}/api/ws` };
 }
 
 /** A request as client `address` (X-Forwarded-For, believed with TRUST_PROXY). */

@@ -194,6 +194,21 @@ interface Room extends GameFacts {
   unlisten: (() => void) | null;
 }
 
+/** Puts what the database holds now into a room that was behind (its subscribers stay). */
+function reload(
+  room: Room,
+  fresh: Omit<Room, 'subscribers' | 'tail' | 'pending' | 'view' | 'stale' | 'unlisten'>,
+): void {
+  room.stale = false;
+  room.state = fresh.state;
+  room.view = null;
+  room.status = fresh.status;
+  room.version = fresh.version;
+  room.startedAt = fresh.startedAt;
+  room.endedAt = fresh.endedAt;
+  room.finished = fresh.finished;
+}
+
 /** Game time in ms by the server's clock: 0 before the first move, now − start while playing, end − start once ended. */
 export function elapsedMs(startedAt: number | null, endedAt: number | null, now: number): number {
   if (startedAt === null) return 0;
@@ -877,15 +892,7 @@ export class GameRooms {
   private async catchUp(room: Room): Promise<void> {
     await this.exclusive(room, async () => {
       if (!room.stale) return;
-      room.stale = false;
-      const fresh = await this.read(room.id);
-      room.state = fresh.state;
-      room.view = null;
-      room.status = fresh.status;
-      room.version = fresh.version;
-      room.startedAt = fresh.startedAt;
-      room.endedAt = fresh.endedAt;
-      room.finished = fresh.finished;
+      reload(room, await this.read(room.id));
     });
   }
 
@@ -1113,15 +1120,7 @@ export class GameRooms {
    * subscribers stay, and sends them the fresh state. Returns the database's version.
    */
   private async refresh(room: Room): Promise<number> {
-    const fresh = await this.read(room.id);
-    room.stale = false;
-    room.state = fresh.state;
-    room.view = null;
-    room.status = fresh.status;
-    room.version = fresh.version;
-    room.startedAt = fresh.startedAt;
-    room.endedAt = fresh.endedAt;
-    room.finished = fresh.finished;
+    reload(room, await this.read(room.id));
     this.broadcast(
       room,
       {
