@@ -2,6 +2,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import {
   ErrorBodySchema,
   GameResponseSchema,
@@ -737,6 +738,25 @@ describe('HTTP plumbing', () => {
       expect(root.headers['cache-control']).toBe('no-cache');
       const missing = await app.inject({ method: 'GET', url: '/assets/gone-000.js' });
       expect(missing.statusCode).toBe(404);
+
+      // The build's compressed copies go to browsers that accept them, with the same cache rule; others
+      // get the plain file.
+      const plain = 'export const table = "felt";'.repeat(40);
+      writeFileSync(join(dir, 'assets', 'big-def456.js'), plain);
+      writeFileSync(join(dir, 'assets', 'big-def456.js.br'), brotliCompressSync(plain));
+      writeFileSync(join(dir, 'assets', 'big-def456.js.gz'), gzipSync(plain));
+      const url = '/assets/big-def456.js';
+      const br = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br, gzip' } });
+      expect(br.statusCode).toBe(200);
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers['cache-control']).toContain('immutable');
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain);
+      const gz = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gz.rawPayload).toString()).toBe(plain);
+      const none = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } });
+      expect(none.headers['content-encoding']).toBeUndefined();
+      expect(none.body).toBe(plain);
     } finally {
       await app.close();
       rmSync(dir, { recursive: true, force: true });

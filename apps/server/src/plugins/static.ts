@@ -3,7 +3,7 @@
  * present). Files are looked up per request (`wildcard: true`), so a rebuilt client's new asset names are
  * served without a restart. Unknown non-/api GET paths (e.g. /game/:id) fall back to index.html — see
  * `notFound` in app.ts. Hashed build assets (`/assets/*`) are cached for a year; everything else is
- * revalidated.
+ * revalidated. Files are sent as the build's brotli or gzip copy when the browser accepts it.
  */
 import { existsSync } from 'node:fs';
 import { join, sep } from 'node:path';
@@ -27,6 +27,8 @@ export const staticPlugin = fp(
       root: app.config.webDist,
       wildcard: true,
       index: ['index.html'],
+      // The build's .br and .gz copies (vite-plugin-compression2), chosen by Accept-Encoding.
+      preCompressed: true,
       setHeaders: (res, path) => {
         const hashed = path.includes(`${sep}assets${sep}`);
         res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
