@@ -1,0 +1,102 @@
+/**
+ * Accessibility in a real browser: axe-core (the engine behind most accessibility checkers) runs on the
+ * card table, the daily page, a daily leaderboard, the all-time board and the race set-up page, on a
+ * desktop (1366×768) and a phone (390×844) viewport, and finds no serious or critical violation
+ * (WCAG 2 A/AA rules: contrast, names and roles, zoom, …).
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ensureBuilt,
+  loadPlaywright,
+  skipReason,
+  startServer,
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  type Browser,
+  type Page,
+  type RunningServer,
+} from './harness';
+
+const SKIP = skipReason();
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** Serious and critical axe violations of the page as it is now. */
+async function violations(page: Page): Promise<AxeViolation[]> {
+  // Evaluated through the DevTools protocol, which the page's CSP (script-src 'self') does not apply to.
+  await page.evaluate(AXE_SOURCE);
+  const all = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(o: object): Promise<{ violations: AxeViolation[] }> } })
+      .axe;
+    const r = await axe.run({
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target })),
+    }));
+  });
+  return all.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+describe.skipIf(SKIP !== null)(
+  `browser: accessibility (axe-core)${SKIP ? ` (skipped: ${SKIP})` : ''}`,
+  () => {
+    let server: RunningServer;
+    let browser: Browser;
+
+    beforeAll(async () => {
+      ensureBuilt();
+      server = await startServer(undefined, { DAILY_ARCHIVE_DAYS: '0' });
+      const pw = loadPlaywright();
+      browser = await pw.chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    }, 240_000);
+    afterAll(async () => {
+      await browser?.close();
+      await server?.stop();
+    }, 30_000);
+
+    const sizes = [
+      { name: 'desktop', viewport: { width: 1366, height: 768 }, mobile: false },
+      { name: 'phone', viewport: { width: 390, height: 844 }, mobile: true },
+    ] as const;
+    const today = new Date().toISOString().slice(0, 10);
+    const pages = [
+      { name: 'table', path: '/', ready: '[data-testid=pile-t7]' },
+      { name: 'daily', path: '/daily', ready: 'main' },
+      { name: 'daily leaderboard', path: `/daily/${today}/classic-draw1/leaderboard`, ready: 'main' },
+      { name: 'all-time board', path: '/leaderboard', ready: 'main' },
+      { name: 'race set-up', path: '/race', ready: 'main' },
+    ];
+
+    for (const size of sizes)
+      for (const p of pages)
+        it(`${p.name}, ${size.name}: no serious or critical violation`, async () => {
+          const context = await browser.newContext({
+            viewport: size.viewport,
+            isMobile: size.mobile,
+            hasTouch: size.mobile,
+          });
+          try {
+            const page = await context.newPage();
+            await page.goto(`${server.url}${p.path}`);
+            await page.waitForSelector(p.ready, { timeout: 20_000 });
+            await page.waitForTimeout(300); // transitions settle
+            const found = await violations(page);
+            expect(found, JSON.stringify(found, null, 2)).toEqual([]);
+          } finally {
+            await context.close();
+          }
+        }, 60_000);
+  },
+);
