@@ -78,6 +78,11 @@ export interface AppConfig {
   /** Solve and hint requests per client per minute (env SOLVE_RATE_MAX, default 30; 0 = no extra limit). */
   readonly solveRateMax: number;
   /**
+   * "Still winnable?" checks per client per minute (env WINNABLE_RATE_MAX, default 120; 0 = the global limit):
+   * the badge's own allowance, apart from the hints'.
+   */
+  readonly winnableRateMax: number;
+  /**
    * Solver jobs one client (address or player) may have waiting or running at once; more get 503
    * solver-busy (env SOLVER_JOBS_PER_CLIENT, default 2).
    */
@@ -182,6 +187,7 @@ const EnvSchema = z.object({
   SOLVE_MAX_MS: z.coerce.number().int().min(1).max(MAX_SOLVE_TIME_MS).default(10_000),
   HINT_TIME_MS: z.coerce.number().int().min(1).max(MAX_SOLVE_TIME_MS).default(3_000),
   SOLVE_RATE_MAX: z.coerce.number().int().min(0).default(30),
+  WINNABLE_RATE_MAX: z.coerce.number().int().min(0).default(120),
   SOLVER_QUEUE: z.coerce.number().int().min(0).default(64),
   SOLVER_JOBS_PER_CLIENT: z.coerce.number().int().min(1).default(2),
   DAILY_SECRET: z.preprocess(
@@ -241,6 +247,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     solveMaxMs: e.SOLVE_MAX_MS,
     hintTimeMs: e.HINT_TIME_MS,
     solveRateMax: e.SOLVE_RATE_MAX,
+    winnableRateMax: e.WINNABLE_RATE_MAX,
     solverQueue: e.SOLVER_QUEUE,
     solverJobsPerClient: e.SOLVER_JOBS_PER_CLIENT,
     dailySecret: e.DAILY_SECRET,

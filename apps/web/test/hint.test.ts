@@ -139,25 +139,28 @@ function setup(start: PlayerView = view, opts: Partial<HintOptions> = {}) {
     view: shallowRef<PlayerView | null>(start),
   } satisfies HintGame;
   const calls: Deferred[] = [];
-  const fetchHint = vi.fn(
-    (id: string) =>
-      new Promise<HintResponse>((resolve, reject) => {
-        calls.push({ id, resolve, reject });
-      }),
-  );
+  const asked = (id: string) =>
+    new Promise<HintResponse>((resolve, reject) => {
+      calls.push({ id, resolve, reject });
+    });
+  // The button asks the hint route, the badge its own route (the same answer, its own allowance).
+  const fetchHint = vi.fn(asked);
+  const fetchWinnable = vi.fn(asked);
   const store = new Map<string, string>();
   const storage = {
     getItem: (k: string) => store.get(k) ?? null,
     setItem: (k: string, v: string) => store.set(k, v),
   };
   const scope: EffectScope = effectScope();
-  const hint = scope.run(() => useHint(game, { fetchHint, storage, ...opts })) as ReturnType<typeof useHint>;
+  const hint = scope.run(() => useHint(game, { fetchHint, fetchWinnable, storage, ...opts })) as ReturnType<
+    typeof useHint
+  >;
   /** Moves the game on to `version` with a new view object. */
   const advance = (version: number, v: PlayerView = { ...game.view.value! }) => {
     game.version.value = version;
     game.view.value = v;
   };
-  return { game, hint, calls, fetchHint, store, storage, scope, advance };
+  return { game, hint, calls, fetchHint, fetchWinnable, store, storage, scope, advance };
 }
 
 const settle = () => vi.advanceTimersByTimeAsync(40);
@@ -297,7 +300,9 @@ describe('useHint: the winnable badge', () => {
     await settle();
     expect(t.store.get(WINNABLE_KEY)).toBe('1');
     const again = effectScope();
-    const h2 = again.run(() => useHint(t.game, { fetchHint: t.fetchHint, storage: t.storage }));
+    const h2 = again.run(() =>
+      useHint(t.game, { fetchHint: t.fetchHint, fetchWinnable: t.fetchWinnable, storage: t.storage }),
+    );
     expect(h2?.badgeEnabled.value).toBe(true);
     again.stop();
   });
@@ -312,17 +317,18 @@ describe('useHint: the winnable badge', () => {
     await vi.advanceTimersByTimeAsync(500);
     t.advance(2);
     await vi.advanceTimersByTimeAsync(700);
-    expect(t.fetchHint).not.toHaveBeenCalled();
+    expect(t.fetchWinnable).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(100);
-    expect(t.fetchHint).toHaveBeenCalledTimes(1);
+    expect(t.fetchWinnable).toHaveBeenCalledTimes(1);
     expect(t.hint.badge.value).toBe('checking');
     t.calls[0]!.resolve({ version: 2, verdict: 'won', move: move('t1', 't2') });
     await settle();
     expect(t.hint.badge.value).toBe('won');
-    // The button reuses the badge's answer.
+    // The button reuses the badge's answer: the hint route is not asked (its allowance is kept).
     await t.hint.request();
     await settle();
-    expect(t.fetchHint).toHaveBeenCalledTimes(1);
+    expect(t.fetchWinnable).toHaveBeenCalledTimes(1);
+    expect(t.fetchHint).not.toHaveBeenCalled();
     expect(t.hint.highlight.value).toMatchObject({ targetPile: 't2' });
     // A new version: checking again.
     t.advance(3);
@@ -360,6 +366,6 @@ describe('useHint: the winnable badge', () => {
     t.advance(1, { ...view, status: 'blocked' });
     await vi.advanceTimersByTimeAsync(2000);
     expect(t.hint.badge.value).toBeNull();
-    expect(t.fetchHint).not.toHaveBeenCalled();
+    expect(t.fetchWinnable).not.toHaveBeenCalled();
   });
 });

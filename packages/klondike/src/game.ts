@@ -653,7 +653,12 @@ function progressed(m: Measures, start: Measures): boolean {
   );
 }
 
-function positionKey(state: GameState): string {
+/**
+ * A text key of the position alone (tableau with face-down counts, foundations, stock and waste in order,
+ * the redeals used when they are limited, the last pass taken — R16): two states with the same key have the
+ * same legal moves and the same future, whatever moves led to them. Holds hidden cards: server-side only.
+ */
+export function positionKey(state: GameState): string {
   let key = '';
   for (const p of state.tableau) key += `${p.faceDown}:${p.cards.join(',')}|`;
   key += `${state.foundations.join(',')}|${state.stock.join(',')}|${state.waste.join(',')}`;

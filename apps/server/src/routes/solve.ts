@@ -1,7 +1,8 @@
 /**
- * Solver routes: POST /api/solve (a verdict and winning line for any deal) and GET /api/games/:id/hint
- * (the next move of a winning line from a casual game's position). Searches run on the solver's worker
- * threads; both routes have their own, stricter rate limit.
+ * Solver routes: POST /api/solve (a verdict and winning line for any deal), GET /api/games/:id/hint (the
+ * next move of a winning line from a game's position) and GET /api/games/:id/winnable (the same answer for
+ * the "still winnable?" badge, with an allowance of its own). Searches run on the solver's worker threads;
+ * each route has its own, stricter rate limit.
  */
 import {
   ErrorBodySchema,
@@ -14,6 +15,7 @@ import {
 import { DEFAULT_PRESET, dealFromNumber, parseDeal, resolveOptions } from '@klondike/rules';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiError } from '../errors.js';
+import { KnownLines } from '../solver/known-lines.js';
 import '../types.js';
 
 const errors = (...codes: (400 | 401 | 403 | 404 | 429 | 503)[]) =>
@@ -28,6 +30,10 @@ export const solveRoutes: FastifyPluginAsyncZod = async (app) => {
   const rateLimit =
     app.config.solveRateMax > 0 ? { max: app.config.solveRateMax, timeWindow: 60_000 } : undefined;
   const hints = new Map<string, HintResponse>();
+  const lines = new KnownLines();
+  // The badge's own allowance: it asks after every move, and must not use up the hints.
+  const winnableRateLimit =
+    app.config.winnableRateMax > 0 ? { max: app.config.winnableRateMax, timeWindow: 60_000 } : undefined;
 
   app.post(
     '/api/solve',
@@ -59,6 +65,42 @@ export const solveRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  /**
+   * The answer for a game's current position: from the per-version cache, from a known winning line (no
+   * search), or from a search on a solver thread (whose winning line is then remembered).
+   */
+  async function answer(id: string, actor: string | null, client: string): Promise<HintResponse> {
+    const { state, version, status, deal, casual } = await app.rooms.position(id, actor);
+    if (!state.options.hints) throw new ApiError('forbidden', 'hints are turned off for this game');
+    if (casual) await app.embargo.check(deal);
+    const key = `${id}@${version}`;
+    const cached = hints.get(key);
+    if (cached) return cached;
+    let hint: HintResponse;
+    const known = status === 'playing' ? lines.lookup(id, state) : undefined;
+    if (status === 'won') hint = { version, verdict: 'won', lineLength: 0 };
+    else if (status === 'resigned') hint = { version, verdict: 'impossible' };
+    else if (known) hint = { version, verdict: 'won', ...known };
+    else {
+      const r = await app.solver.run(
+        { kind: 'position', state, timeLimitMs: app.config.hintTimeMs },
+        { priority: 'hint', client },
+      );
+      if (r.verdict === 'won' && r.line) lines.remember(id, state, r.line);
+      const first = r.line?.[0];
+      hint = {
+        version,
+        verdict: r.verdict,
+        ...(first !== undefined ? { move: first, lineLength: r.line?.length ?? 0 } : {}),
+      };
+    }
+    if (hint.verdict !== 'unknown') {
+      if (hints.size >= HINT_CACHE_SIZE) hints.delete(hints.keys().next().value as string);
+      hints.set(key, hint);
+    }
+    return hint;
+  }
+
   app.get(
     '/api/games/:id/hint',
     {
@@ -74,36 +116,25 @@ export const solveRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: HintResponseSchema, ...errors(400, 401, 403, 404, 429, 503) },
       },
     },
-    async (req) => {
-      const { state, version, status, deal, casual } = await app.rooms.position(
-        req.params.id,
-        req.player?.id ?? null,
-      );
-      if (!state.options.hints) throw new ApiError('forbidden', 'hints are turned off for this game');
-      if (casual) await app.embargo.check(deal);
-      const key = `${req.params.id}@${version}`;
-      const cached = hints.get(key);
-      if (cached) return cached;
-      let hint: HintResponse;
-      if (status === 'won') hint = { version, verdict: 'won', lineLength: 0 };
-      else if (status === 'resigned') hint = { version, verdict: 'impossible' };
-      else {
-        const r = await app.solver.run(
-          { kind: 'position', state, timeLimitMs: app.config.hintTimeMs },
-          { priority: 'hint', client: req.player?.id ?? req.ip },
-        );
-        const first = r.line?.[0];
-        hint = {
-          version,
-          verdict: r.verdict,
-          ...(first !== undefined ? { move: first, lineLength: r.line?.length ?? 0 } : {}),
-        };
-      }
-      if (hint.verdict !== 'unknown') {
-        if (hints.size >= HINT_CACHE_SIZE) hints.delete(hints.keys().next().value as string);
-        hints.set(key, hint);
-      }
-      return hint;
+    async (req) => answer(req.params.id, req.player?.id ?? null, req.player?.id ?? req.ip),
+  );
+
+  app.get(
+    '/api/games/:id/winnable',
+    {
+      config: { rateLimit: winnableRateLimit },
+      schema: {
+        tags: ['solver'],
+        summary: 'Is the game still winnable? (the badge)',
+        description:
+          'The same answer as the hint (verdict, and the next move of a winning line when `won`), for a ' +
+          '"still winnable?" badge that asks after every move: it has its own, larger allowance ' +
+          '(`WINNABLE_RATE_MAX` per minute), so the badge never uses up the hints. Positions on a winning line ' +
+          'the solver already found for this game are answered without a search.',
+        params: GameParamsSchema,
+        response: { 200: HintResponseSchema, ...errors(400, 401, 403, 404, 429, 503) },
+      },
     },
+    async (req) => answer(req.params.id, req.player?.id ?? null, req.player?.id ?? req.ip),
   );
 };

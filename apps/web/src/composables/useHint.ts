@@ -8,7 +8,7 @@
 import type { HintResponse } from '@klondike/protocol';
 import type { PlayerView } from '@klondike/rules';
 import { computed, onScopeDispose, ref, shallowRef, watch, type Ref } from 'vue';
-import { ApiError, getHint } from '../lib/api';
+import { ApiError, getHint, getWinnable } from '../lib/api';
 import { describeHint, hintHighlight, type HintHighlight, type Verdict } from '../lib/hint';
 import { useNotify } from './useNotify';
 
@@ -24,6 +24,8 @@ export interface HintGame {
 export interface HintOptions {
   /** Fetches a hint (default GET /api/games/:id/hint). */
   readonly fetchHint?: (gameId: string) => Promise<HintResponse>;
+  /** Fetches the badge's answer (default GET /api/games/:id/winnable: the hint's answer, its own allowance). */
+  readonly fetchWinnable?: (gameId: string) => Promise<HintResponse>;
   /** Quiet time after a new version before the badge asks (default 800 ms). */
   readonly debounceMs?: number;
   /** How long a hinted move stays highlighted (default 2500 ms). */
@@ -80,6 +82,7 @@ export function hintErrorText(e: unknown): string {
 export function useHint(game: HintGame, options: HintOptions = {}) {
   const { toast, announce } = useNotify();
   const fetchHint = options.fetchHint ?? getHint;
+  const fetchWinnable = options.fetchWinnable ?? getWinnable;
   const debounceMs = options.debounceMs ?? 800;
   const highlightMs = options.highlightMs ?? 2500;
   const storage = options.storage === undefined ? defaultStorage() : options.storage;
@@ -101,12 +104,16 @@ export function useHint(game: HintGame, options: HintOptions = {}) {
     while (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   }
 
-  /** The hint for game `id` at `version`, asked once (concurrent callers share the request). */
-  function ask(id: string, version: number): Promise<HintResponse> {
+  /**
+   * The hint for game `id` at `version`, asked once (concurrent callers share the request). The badge asks
+   * through its own route (`by: 'badge'`: the same answer, an allowance of its own), the button through
+   * the hint route; either answer serves both.
+   */
+  function ask(id: string, version: number, by: 'button' | 'badge' = 'button'): Promise<HintResponse> {
     const key = keyOf(id, version);
     const hit = cache.get(key);
     if (hit) return hit;
-    const p = fetchHint(id);
+    const p = by === 'badge' ? fetchWinnable(id) : fetchHint(id);
     remember(key, p);
     p.then(
       (h) => {
@@ -280,7 +287,7 @@ export function useHint(game: HintGame, options: HintOptions = {}) {
     if (!id || !badgeEnabled.value || !available.value || !visible.value) return;
     const version = game.version.value;
     const key = keyOf(id, version);
-    ask(id, version).then(
+    ask(id, version, 'badge').then(
       (h) => {
         if (h.version === version && key === currentKey()) known.value = { key, state: h.verdict };
       },

@@ -168,6 +168,14 @@ export function getHint(id: string): Promise<HintResponse> {
   return request('GET', `/api/games/${encodeURIComponent(id)}/hint`, HintResponseSchema);
 }
 
+/**
+ * The "still winnable?" badge's answer (the hint's, with the next move when `won`) through its own route,
+ * whose allowance is apart from the hints' (the badge asks after every move).
+ */
+export function getWinnable(id: string): Promise<HintResponse> {
+  return request('GET', `/api/games/${encodeURIComponent(id)}/winnable`, HintResponseSchema);
+}
+
 /** A game response as created by the daily routes. */
 export type { GameResponse };
 
