@@ -101,7 +101,14 @@ describe('solveMinimal: exact minimum against an exhaustive reference search', (
       expect(winsWithin(s, exact - 1)).toBe(false);
       expect(r.lowerBound).toBe(exact);
       expect(replayStatus(s, r.line ?? [])).toBe('won');
-      expect(minimalBound(s)).toBeLessThanOrEqual(exact);
+      // Along a shortest line the moves left from its i-th position are exactly exact − i: h never exceeds them.
+      let at = s;
+      (r.line ?? []).forEach((m, i) => {
+        expect(minimalBound(at)).toBeLessThanOrEqual(exact - i);
+        const a = applyMove(at, m);
+        if (!a.ok) throw new Error('replay');
+        at = a.value;
+      });
     });
 });
 
