@@ -69,6 +69,31 @@ describeEachDatabase('solver routes', (db) => {
     });
   }
 
+  it('POST /api/solve {minimal: true} → optimal and a lower bound no longer than the replaying line; without it neither field, and shorten: true never lengthens the line', async () => {
+    const deal = winnableDeal(1);
+    const call = async (extra: Record<string, unknown>) => {
+      const r = await app.inject({
+        method: 'POST',
+        url: '/api/solve',
+        payload: { preset: 'classic-draw1', deal, ...extra },
+      });
+      expect(r.statusCode, r.body).toBe(200);
+      return SolveResponseSchema.parse(r.json());
+    };
+    const min = await call({ minimal: true });
+    expect(min.verdict).toBe('won');
+    expect(typeof min.optimal).toBe('boolean');
+    expect(min.lowerBound).toBeGreaterThanOrEqual(52);
+    expect(min.lowerBound).toBeLessThanOrEqual(min.line?.length ?? 0);
+    expect(replayStatus(deal, 'classic-draw1', min.line ?? [])).toBe('won');
+    const plain = await call({});
+    expect(plain.optimal).toBeUndefined();
+    expect(plain.lowerBound).toBeUndefined();
+    const shortened = await call({ shorten: true });
+    expect(replayStatus(deal, 'classic-draw1', shortened.line ?? [])).toBe('won');
+    expect(shortened.line?.length ?? 0).toBeLessThanOrEqual(plain.line?.length ?? 0);
+  });
+
   it('POST /api/solve accepts a deal number; a won line replays from that deal', async () => {
     const r = await app.inject({
       method: 'POST',

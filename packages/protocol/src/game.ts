@@ -298,6 +298,13 @@ export const SolveBodySchema = z
     deal: z.string().max(400).optional(),
     dealNumber: z.number().int().min(1).max(MAX_DEAL_NUMBER).optional(),
     timeLimitMs: z.number().int().min(1).max(MAX_SOLVE_TIME_MS).optional(),
+    /**
+     * Ask for a shortest line (A* counting every public move, draws, recycles and the last pass included):
+     * the answer says whether it is proven (`optimal`) and gives a proven `lowerBound`. Default false.
+     */
+    minimal: z.boolean().optional(),
+    /** Shorten the search's line with the post-pass (costs up to ~200 ms). Default false. */
+    shorten: z.boolean().optional(),
   })
   .strict()
   .refine((b) => (b.deal === undefined) !== (b.dealNumber === undefined), {
@@ -316,6 +323,10 @@ export const SolveResponseSchema = z
     nodes: z.number().int().min(0),
     /** Search time, ms. */
     ms: z.number().min(0),
+    /** Only with `minimal`: true when `line` is proven to have the fewest public moves. */
+    optimal: z.boolean().optional(),
+    /** Only with `minimal`: a proven lower bound on the public moves of any winning line. */
+    lowerBound: z.number().int().min(0).optional(),
   })
   .meta({ id: 'SolveResult' });
 /** POST /api/solve response. */

@@ -11,10 +11,15 @@
  * Prints a Markdown table: share won / proven impossible / unknown, median and p95 time per deal, nodes per
  * second of search (line shortening excluded), the peak RSS and heap (sampled after every deal), and the median length of the won lines (public
  * moves, draws included).
+ *
+ * Then, unless `MIN_DEALS=0`, a second table on the first `MIN_DEALS` deals (default 20) that `solve` wins
+ * (its default 200 ms shortening on): `solveMinimal` with `MIN_NODES` A* nodes (default 100 000) on the whole
+ * deal (proven or not, line / lower bound), and on the position `MIN_K` public moves (default 40) before the
+ * end of `solve`'s line: the ratio of those K moves to the proven minimum from there, where A* finished.
  */
 import { cpus } from 'node:os';
-import { dealFromNumber, resolveOptions } from '@klondike/rules';
-import { DEFAULT_MAX_STATES, solve } from '../src/index.js';
+import { type GameState, applyMove, dealFromNumber, newGame, resolveOptions } from '@klondike/rules';
+import { DEFAULT_MAX_STATES, solve, solveMinimal } from '../src/index.js';
 
 const DEALS = Number(process.env.DEALS ?? 200);
 const FIRST = Number(process.env.FIRST ?? 1);
@@ -83,6 +88,67 @@ for (const draw of DRAWS) {
         `${pct(won + impossible, DEALS)} | ${pct(unknown, DEALS)} | ${quantile(times, 0.5).toFixed(0)} | ` +
         `${quantile(times, 0.95).toFixed(0)} | ${quantile(searchTimes, 0.5).toFixed(0)} | ${(((nodes / totalMs) * 1000) / 1e6).toFixed(2)} M | ` +
         `${mb(peakRss)} | ${mb(peakHeap)} | ${quantile(lines, 0.5)} |`,
+    );
+  }
+}
+
+const MIN_DEALS = Number(process.env.MIN_DEALS ?? 20);
+const MIN_NODES = Number(process.env.MIN_NODES ?? 100_000);
+const MIN_K = Number(process.env.MIN_K ?? 40);
+if (MIN_DEALS > 0) {
+  console.log('');
+  console.log(
+    `Minimal lines: first ${MIN_DEALS} won deals from ${FIRST}, A* ${MIN_NODES} nodes, tail = last ${MIN_K} moves of solve's line`,
+  );
+  console.log('');
+  console.log(
+    '| draw | deals | whole deal proven | median line / lower bound (whole deal) | tails proven | median tail ratio | max tail ratio | median A* ms (tail) |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const draw of DRAWS) {
+    const options = resolveOptions(draw === 1 ? 'classic-draw1' : 'classic-draw3');
+    let deals = 0;
+    let wholeProven = 0;
+    let tailsProven = 0;
+    const wholeRatios: number[] = [];
+    const tailRatios: number[] = [];
+    const tailMs: number[] = [];
+    for (let n = FIRST; deals < MIN_DEALS && n < FIRST + 10 * MIN_DEALS; n++) {
+      const d = dealFromNumber(n);
+      if (!d.ok) throw new Error(d.error.message);
+      const r = solve(d.value, options, { timeLimitMs: 2000 });
+      if (r.verdict !== 'won' || r.line === undefined) continue;
+      deals++;
+      const whole = solveMinimal(d.value, options, { maxNodes: MIN_NODES, fallback: { timeLimitMs: 2000 } });
+      if (whole.optimal) wholeProven++;
+      if (whole.line !== undefined && whole.lowerBound !== undefined)
+        wholeRatios.push(whole.line.length / whole.lowerBound);
+      let s: GameState = newGame(d.value, options);
+      for (const m of r.line.slice(0, Math.max(0, r.line.length - MIN_K))) {
+        const a = applyMove(s, m);
+        if (!a.ok) throw new Error('replay');
+        s = a.value;
+      }
+      const tailLength = Math.min(MIN_K, r.line.length);
+      const tail = solveMinimal(s, options, { maxNodes: MIN_NODES, fallback: { timeLimitMs: 2000 } });
+      if (tail.optimal && tail.line !== undefined && tail.line.length > 0) {
+        tailsProven++;
+        tailRatios.push(tailLength / tail.line.length);
+        tailMs.push(tail.ms);
+      }
+      if (process.env.VERBOSE)
+        console.error(
+          `draw ${draw} deal ${n}: whole ${whole.line?.length ?? '-'} ≥ ${whole.lowerBound ?? '-'} ` +
+            `tail ${tailLength} vs ${tail.optimal ? tail.line?.length : '?'}`,
+        );
+    }
+    wholeRatios.sort((a, b) => a - b);
+    tailRatios.sort((a, b) => a - b);
+    tailMs.sort((a, b) => a - b);
+    console.log(
+      `| ${draw} | ${deals} | ${wholeProven} | ${quantile(wholeRatios, 0.5).toFixed(2)} | ${tailsProven} | ` +
+        `${quantile(tailRatios, 0.5).toFixed(2)} | ${(tailRatios[tailRatios.length - 1] ?? 0).toFixed(2)} | ` +
+        `${quantile(tailMs, 0.5).toFixed(0)} |`,
     );
   }
 }

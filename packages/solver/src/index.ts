@@ -39,6 +39,7 @@ import {
   moveKind,
   moveN,
 } from './engine.js';
+import { aStarMinimal } from './minimal.js';
 import { shortenLine } from './shorten.js';
 import { KeySet } from './table.js';
 
@@ -334,4 +335,106 @@ export function hint(state: GameState, options: GameOptions, limits: SolveLimits
   const r = solve(state, options, { shortenMs: 0, ...limits });
   if (r.verdict !== 'won' || r.line === undefined || r.line.length === 0) return { verdict: r.verdict };
   return { verdict: 'won', move: r.line[0] as Move };
+}
+
+/** Limits of `solveMinimal`. Node and state limits make its verdicts independent of machine load. */
+export interface MinimalLimits {
+  /** Most positions the A* search generates. Default 200 000. */
+  readonly maxNodes?: number;
+  /** Most distinct positions the A* search stores (the memory bound, ~1 KB each). Default 300 000. */
+  readonly maxStates?: number;
+  /**
+   * Limits of the fallback `solve` run when A* stops before a proof: it supplies the best known line
+   * (`optimal: false`). Default: `solve`'s defaults (10 s, line shortening on).
+   */
+  readonly fallback?: SolveLimits;
+}
+
+/** Result of `solveMinimal`. */
+export interface MinimalResult {
+  /** `won`: `line` wins; `impossible`: proven that no win exists; `unknown`: no line found within limits. */
+  readonly verdict: Verdict;
+  /** Only with `won`: public moves that `applyMove` replays from the start to a won game. */
+  readonly line?: Move[];
+  /** True when `line` is proven to have the fewest public moves of all winning lines. */
+  readonly optimal: boolean;
+  /**
+   * A proven lower bound on the public moves of every winning line from the start (absent when the
+   * verdict is `impossible`). Equals `line.length` when `optimal`.
+   */
+  readonly lowerBound?: number;
+  /** Positions generated (A* plus the fallback search). */
+  readonly nodes: number;
+  /** Wall-clock time of the whole call in milliseconds. */
+  readonly ms: number;
+}
+
+/** Default node budget of the A* search of `solveMinimal`. */
+export const DEFAULT_MINIMAL_NODES = 200_000;
+/** Default state budget of the A* search of `solveMinimal`. */
+export const DEFAULT_MINIMAL_STATES = 300_000;
+
+/**
+ * A shortest winning line, counting public moves (`draw`, `recycle`, `last-pass` and each move, a run move
+ * once), found by A* with an admissible bound (README.md "Minimal lines"). When the A* search stops at its
+ * node or state limit, the line of `solve` (with shortening) is returned with `optimal: false` and the
+ * lower bound A* proved; it is still `optimal: true` when that line's length meets the bound.
+ *
+ * @param start a deal or a game state, as for `solve`.
+ * @param options the rules variant, as for `solve` (R10, R11, R5, R9, R16).
+ * @param limits node/state limits of A* and the limits of the fallback `solve`.
+ * @returns see `MinimalResult`; every line is replayed to a win with the rules package before it is returned.
+ * @throws RangeError on a malformed deal, state or options (as `solve`).
+ */
+export function solveMinimal(
+  start: GameState | Deal,
+  options: GameOptions,
+  limits: MinimalLimits = {},
+): MinimalResult {
+  const t0 = performance.now();
+  const state = startState(start, options);
+  engineRules(options); // validates options.redeals
+  if (isWon(state)) return { verdict: 'won', line: [], optimal: true, lowerBound: 0, nodes: 0, ms: 0 };
+  if (state.resigned) return { verdict: 'impossible', optimal: false, nodes: 0, ms: performance.now() - t0 };
+  toEnginePosition(state); // validates the position
+  const a = aStarMinimal(
+    { ...state, history: null },
+    limits.maxNodes ?? DEFAULT_MINIMAL_NODES,
+    limits.maxStates ?? DEFAULT_MINIMAL_STATES,
+  );
+  if (a.outcome === 'won' && a.line !== undefined) {
+    verifyLine(state, a.line);
+    const n = a.line.length;
+    return {
+      verdict: 'won',
+      line: a.line,
+      optimal: true,
+      lowerBound: n,
+      nodes: a.nodes,
+      ms: performance.now() - t0,
+    };
+  }
+  if (a.outcome === 'exhausted')
+    return { verdict: 'impossible', optimal: false, nodes: a.nodes, ms: performance.now() - t0 };
+  const r = solve(state, options, limits.fallback ?? {});
+  const nodes = a.nodes + r.nodes;
+  if (r.verdict === 'impossible')
+    return { verdict: 'impossible', optimal: false, nodes, ms: performance.now() - t0 };
+  if (r.verdict !== 'won' || r.line === undefined)
+    return {
+      verdict: 'unknown',
+      optimal: false,
+      lowerBound: a.lowerBound,
+      nodes,
+      ms: performance.now() - t0,
+    };
+  const optimal = r.line.length <= a.lowerBound;
+  return {
+    verdict: 'won',
+    line: r.line,
+    optimal,
+    lowerBound: a.lowerBound,
+    nodes,
+    ms: performance.now() - t0,
+  };
 }

@@ -46,7 +46,9 @@ export const solveRoutes: FastifyPluginAsyncZod = async (app) => {
           'Decides a deal under the given rules: `won` with a winning `line` (public moves from the deal), ' +
           '`impossible` (proven: no win exists) or `unknown` (not decided within `timeLimitMs`, capped by the ' +
           'server). Options = `preset` (default classic-draw1) with `options` overrides. 403 `deal-embargoed` for ' +
-          'the deal of an open daily or of a race that is still on.',
+          'the deal of an open daily or of a race that is still on. `shorten: true` runs the line-shortening ' +
+          "post-pass (default off: the search's own line). `minimal: true` searches a shortest line (A*, every " +
+          'public move counts one) and adds `optimal` (proven shortest) and `lowerBound` (proven).',
         body: SolveBodySchema,
         response: { 200: SolveResponseSchema, ...errors(400, 403, 429, 503) },
       },
@@ -59,7 +61,14 @@ export const solveRoutes: FastifyPluginAsyncZod = async (app) => {
       await app.embargo.check(deal.value);
       const timeLimitMs = Math.min(body.timeLimitMs ?? app.config.solveMaxMs, app.config.solveMaxMs);
       return app.solver.run(
-        { kind: 'deal', deal: deal.value, options, timeLimitMs },
+        {
+          kind: 'deal',
+          deal: deal.value,
+          options,
+          timeLimitMs,
+          shorten: body.shorten ?? false,
+          minimal: body.minimal ?? false,
+        },
         { priority: 'solve', client: req.player?.id ?? req.ip },
       );
     },

@@ -2,7 +2,7 @@
  * The work a solver thread does (runs inside a piscina worker, never on the event loop).
  * Tasks and results are plain structured-cloneable data.
  */
-import { solve } from '@klondike/solver';
+import { solve, solveMinimal } from '@klondike/solver';
 import type { Card, GameOptions, GameState, Move } from '@klondike/rules';
 import type { SolverJob } from './scheduler.js';
 
@@ -12,8 +12,12 @@ export interface DealTask {
   /** 52 engine cards in deal order. */
   readonly deal: readonly Card[];
   readonly options: GameOptions;
-  /** Time budget, ms. */
+  /** Time budget, ms (of the fallback search with `minimal`). */
   readonly timeLimitMs: number;
+  /** Shorten the found line with the solver's post-pass (default true: daily par, race certification). */
+  readonly shorten?: boolean;
+  /** Search a shortest line with `solveMinimal` (A*, node-limited) instead. Default false. */
+  readonly minimal?: boolean;
 }
 
 /** Solve from a game's current position (GET /api/games/:id/hint). `state.history` is dropped (not needed). */
@@ -32,11 +36,29 @@ export interface SolverOutcome {
   readonly line?: Move[];
   readonly nodes: number;
   readonly ms: number;
+  /** Only for `minimal` tasks: whether `line` is proven shortest. */
+  readonly optimal?: boolean;
+  /** Only for `minimal` tasks: a proven lower bound on the length of any winning line. */
+  readonly lowerBound?: number;
 }
 
 /** Runs one job. Errors: malformed input throws (the pool rejects the job's promise). */
 export default function runSolverTask(task: SolverTask): SolverOutcome {
-  const limits = { timeLimitMs: task.timeLimitMs };
+  if (task.kind === 'deal' && task.minimal === true) {
+    const m = solveMinimal(task.deal, task.options, {
+      fallback: { timeLimitMs: task.timeLimitMs, ...(task.shorten === false ? { shortenMs: 0 } : {}) },
+    });
+    return {
+      verdict: m.verdict,
+      ...(m.line !== undefined ? { line: m.line } : {}),
+      nodes: m.nodes,
+      ms: Math.round(m.ms),
+      optimal: m.optimal,
+      ...(m.lowerBound !== undefined ? { lowerBound: m.lowerBound } : {}),
+    };
+  }
+  const shorten = task.kind === 'position' || task.shorten !== false;
+  const limits = { timeLimitMs: task.timeLimitMs, ...(shorten ? {} : { shortenMs: 0 }) };
   const r =
     task.kind === 'deal'
       ? solve(task.deal, task.options, limits)
