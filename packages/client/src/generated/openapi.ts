@@ -814,7 +814,7 @@ export interface paths {
         put?: never;
         /**
          * Solve a deal
-         * @description Decides a deal under the given rules: `won` with a winning `line` (public moves from the deal), `impossible` (proven: no win exists) or `unknown` (not decided within `timeLimitMs`, capped by the server). Options = `preset` (default classic-draw1) with `options` overrides. 403 `deal-embargoed` for the deal of an open daily or of a race that is still on.
+         * @description Decides a deal under the given rules: `won` with a winning `line` (public moves from the deal), `impossible` (proven: no win exists) or `unknown` (not decided within `timeLimitMs`, capped by the server). Options = `preset` (default classic-draw1) with `options` overrides. 403 `deal-embargoed` for the deal of an open daily or of a race that is still on. `shorten: true` runs the line-shortening post-pass (default off: the search's own line). `minimal: true` searches a shortest line (A*, every public move counts one) and adds `optimal` (proven shortest) and `lowerBound` (proven).
          */
         post: {
             parameters: {
@@ -845,6 +845,8 @@ export interface paths {
                         deal?: string;
                         dealNumber?: number;
                         timeLimitMs?: number;
+                        minimal?: boolean;
+                        shorten?: boolean;
                     };
                 };
             };
@@ -2916,6 +2918,8 @@ export interface components {
             line?: components["schemas"]["MoveInput"][];
             nodes: number;
             ms: number;
+            optimal?: boolean;
+            lowerBound?: number;
         };
         HintInput: {
             version: number;
@@ -3234,6 +3238,8 @@ export interface components {
             line?: components["schemas"]["Move"][];
             nodes: number;
             ms: number;
+            optimal?: boolean;
+            lowerBound?: number;
         };
         Hint: {
             version: number;
