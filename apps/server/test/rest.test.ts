@@ -658,6 +658,7 @@ describe('HTTP plumbing', () => {
           '/api/games/{id}/resign',
           '/api/games/{id}/legal-moves',
           '/api/games/{id}/hint',
+          '/api/games/{id}/winnable',
           '/api/solve',
           '/api/games/{id}/deal',
           '/api/games/{id}/replay',
