@@ -12,10 +12,11 @@ import '../types.js';
 
 /**
  * The worker-thread entry: next to the bundle when running the build (dist/solver-worker.js, see build.mjs),
- * else the sources' entry that loads the TypeScript task through tsx.
+ * else the sources' CommonJS entry (solver/worker.cjs), which imports solver/worker.mjs, which loads the
+ * TypeScript task through tsx.
  */
 const WORKER_ENTRY = import.meta.url.endsWith('.ts')
-  ? new URL('../solver/worker.mjs', import.meta.url).href
+  ? new URL('../solver/worker.cjs', import.meta.url).href
   : new URL('./solver-worker.js', import.meta.url).href;
 
 /** Registers the pool. */
