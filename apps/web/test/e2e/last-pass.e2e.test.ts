@@ -6,7 +6,6 @@
  * the choice back, and the L key takes the last pass from the keyboard.
  */
 import { GameResponseSchema, type GameResponse } from '@klondike/protocol';
-import type { CardCode } from '@klondike/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ensureBuilt,
@@ -19,33 +18,12 @@ import {
   type Page,
   type RunningServer,
 } from './harness';
+import { AUTO_PILES, AUTO_STOCK, dealText as autoDealText } from './deals';
 
 const SKIP = skipReason();
 
-const run = (suit: string, from: number, to: number): CardCode[] =>
-  Array.from({ length: to - from + 1 }, (_, i) => `${'A23456789TJQK'[from + i - 1]}${suit}` as CardCode);
-
-/** Piles bottom card first: every pile, read from the top down, climbs 7…K in one suit. */
-const PILES: CardCode[][] = [
-  run('H', 7, 7),
-  run('D', 7, 8).reverse(),
-  run('C', 7, 9).reverse(),
-  run('C', 10, 13).reverse(),
-  run('D', 9, 13).reverse(),
-  run('H', 8, 13).reverse(),
-  run('S', 7, 13).reverse(),
-];
-/** The stock in drawing order: A–6 of clubs, diamonds, hearts, spades. */
-const STOCK: CardCode[] = ['C', 'D', 'H', 'S'].flatMap((s) => run(s, 1, 6));
-
-/** The 52 codes in deal order: cross-wise, round by round, then the stock. */
-function dealText(): string {
-  const out: CardCode[] = [];
-  for (let round = 0; round < 7; round++)
-    for (let p = round; p < 7; p++) out.push(PILES[p]?.[round] as CardCode);
-  out.push(...STOCK);
-  return out.join(' ');
-}
+/** The auto-complete deal (deals.ts): draw 3 turns its stock in threes. */
+const dealText = (): string => autoDealText(AUTO_PILES, AUTO_STOCK);
 
 describe.skipIf(SKIP !== null)(`browser: the last pass (R16)${SKIP ? ` (skipped: ${SKIP})` : ''}`, () => {
   let server: RunningServer;
@@ -154,9 +132,9 @@ describe.skipIf(SKIP !== null)(`browser: the last pass (R16)${SKIP ? ` (skipped:
     for (let k = 1; k <= 4; k++) {
       await clickStock();
       g = await serverGame();
-      expect(g.view.waste).toEqual(STOCK.slice(0, k)); // one card per click, in the order they were dealt
+      expect(g.view.waste).toEqual(AUTO_STOCK.slice(0, k)); // one card per click, in the order they were dealt
       expect(g.view.stock.count).toBe(24 - k);
-      expect(await pileOf(STOCK[k - 1] as string)).toBe('pile-waste');
+      expect(await pileOf(AUTO_STOCK[k - 1] as string)).toBe('pile-waste');
     }
     expect(await page.getByTestId('pile-stock').getAttribute('aria-label')).toBe(
       'Stock, 20 cards: draw one (last pass)',

@@ -20,6 +20,7 @@ import {
   type Page,
   type RunningServer,
 } from './harness';
+import { AUTO_PILES, AUTO_STOCK, dealText as toDealText } from './deals';
 
 const SKIP = skipReason();
 
@@ -44,32 +45,8 @@ const STOCK: CardCode[] = [
   ...(['JS', 'QS', 'KS'] as const),
 ];
 
-/** The 52 codes in deal order (PRODUCT.md "Notation"): cross-wise, round by round, then the stock. */
-function dealText(piles: CardCode[][] = PILES, stock: CardCode[] = STOCK): string {
-  const out: CardCode[] = [];
-  for (let round = 0; round < 7; round++)
-    for (let p = round; p < 7; p++) out.push(piles[p]?.[round] as CardCode);
-  out.push(...stock);
-  return out.join(' ');
-}
-
-const run = (suit: string, from: number, to: number): CardCode[] =>
-  Array.from({ length: to - from + 1 }, (_, i) => `${'A23456789TJQK'[from + i - 1]}${suit}` as CardCode);
-
-/**
- * A deal that reaches auto-complete (R15): the stock holds A–6 of every suit in order (draw and send home),
- * and every pile, read from the top down, climbs 7…K in one suit, so sending its top card home turns up the next.
- */
-const AUTO_PILES: CardCode[][] = [
-  run('H', 7, 7),
-  run('D', 7, 8).reverse(),
-  run('C', 7, 9).reverse(),
-  run('C', 10, 13).reverse(),
-  run('D', 9, 13).reverse(),
-  run('H', 8, 13).reverse(),
-  run('S', 7, 13).reverse(),
-];
-const AUTO_STOCK: CardCode[] = ['C', 'D', 'H', 'S'].flatMap((s) => run(s, 1, 6));
+/** The deal above as text (deals.ts). */
+const dealText = (piles: CardCode[][] = PILES, stock: CardCode[] = STOCK): string => toDealText(piles, stock);
 
 describe.skipIf(SKIP !== null)(`browser: play a deal to the win${SKIP ? ` (skipped: ${SKIP})` : ''}`, () => {
   let server: RunningServer;
@@ -353,7 +330,7 @@ describe.skipIf(SKIP !== null)(`browser: play a deal to the win${SKIP ? ` (skipp
       }>;
     const created = await post('/api/games', {
       preset: 'classic-draw1',
-      deal: dealText(AUTO_PILES, AUTO_STOCK),
+      deal: toDealText(AUTO_PILES, AUTO_STOCK),
     });
     let { version: v, view } = created;
     // Play by REST until auto-complete applies.
