@@ -42,7 +42,12 @@ export const racesPlugin = fp(
     app.decorate('races', races);
     const lease: Lease =
       app.bus instanceof RedisBus
-        ? new RedisLease(app.bus.commands, `${app.config.redisPrefix}lease:race-sweeper`, app.bus.nodeId, nodeDeadMs)
+        ? new RedisLease(
+            app.bus.commands,
+            `${app.config.redisPrefix}lease:race-sweeper`,
+            app.bus.nodeId,
+            nodeDeadMs,
+          )
         : new LocalLease();
     let beat: NodeJS.Timeout | undefined;
     const heartbeat = (): void => {

@@ -542,7 +542,12 @@ export class RaceService {
   async loadIndex(): Promise<void> {
     const rows = await this.opts.prisma.race.findMany({
       where: { status: { in: UNFINISHED } },
-      select: { code: true, status: true, startsAt: true, racers: { select: { playerId: true, gameId: true } } },
+      select: {
+        code: true,
+        status: true,
+        startsAt: true,
+        racers: { select: { playerId: true, gameId: true } },
+      },
     });
     const seen = new Set<string>();
     for (const r of rows) {
@@ -1122,8 +1127,7 @@ export class RaceService {
     const run = (this.presenceTail.get(code) ?? Promise.resolve()).then(async () => {
       if (this.stopped) return false;
       let sockets = 0;
-      for (const who of this.local.get(code)?.values() ?? [])
-        if ((who ?? SPECTATORS) === viewer) sockets++;
+      for (const who of this.local.get(code)?.values() ?? []) if ((who ?? SPECTATORS) === viewer) sockets++;
       const { result } = await this.mutate(code, async (race, tx) => {
         if (race.status === 'finished') return unchanged(false);
         const key = { raceCode_nodeId_viewer: { raceCode: code, nodeId: this.opts.nodeId, viewer } };
@@ -1133,7 +1137,8 @@ export class RaceService {
             create: { raceCode: code, nodeId: this.opts.nodeId, viewer, sockets },
             update: { sockets },
           });
-        else await tx.racePresence.deleteMany({ where: { raceCode: code, nodeId: this.opts.nodeId, viewer } });
+        else
+          await tx.racePresence.deleteMany({ where: { raceCode: code, nodeId: this.opts.nodeId, viewer } });
         const racer = viewer === SPECTATORS ? undefined : race.racers.find((r) => r.playerId === viewer);
         let due = false;
         if (racer && sockets > 0 && (racer.away || racer.forfeitAt !== null)) {
@@ -1364,7 +1369,10 @@ export class RaceService {
 
   private sendRoom(sub: Subscriber, row: RaceRow, viewer: Actor): void {
     sub.send(
-      JSON.stringify({ type: 'race', race: this.personalise(this.snapshotOf(row), viewer) } satisfies ServerFrame),
+      JSON.stringify({
+        type: 'race',
+        race: this.personalise(this.snapshotOf(row), viewer),
+      } satisfies ServerFrame),
     );
   }
 
