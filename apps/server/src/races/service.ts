@@ -324,8 +324,8 @@ export class RaceService {
    */
   async join(code: string, player: AuthedPlayer): Promise<Race> {
     const { row } = await this.mutate(code, async (race, tx) => {
-      if (race.racers.some((r) => r.playerId === player.id)) return unchanged(null);
       if (race.status === 'finished') throw new ApiError('conflict', 'the race is finished');
+      if (race.racers.some((r) => r.playerId === player.id)) return unchanged(null);
       const botRoom = race.racers.find((r) => r.playerId === race.hostId)?.player.bot ?? false;
       if (player.bot !== botRoom)
         throw new ApiError(
@@ -1024,6 +1024,8 @@ export class RaceService {
       where: { code: race.code },
       data: { status: 'finished', endedAt: new Date(now), endReason: reason, endsAt: null },
     });
+    // A finished room has nobody present (its sockets still hear it, e.g. its rematch).
+    await tx.racePresence.deleteMany({ where: { raceCode: race.code } });
     for (const f of finals)
       await tx.raceRacer.update({
         where: { raceCode_playerId: { raceCode: race.code, playerId: f.racer.playerId } },
