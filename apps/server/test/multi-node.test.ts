@@ -126,6 +126,25 @@ describe.skipIf(SKIP !== null)(`two nodes on Postgres + Redis${SKIP ? ` (skipped
     }
   }, 120_000);
 
+  it('a node whose copy of a game nobody follows takes a move at the version another node committed', async () => {
+    const me = '10.1.0.2';
+    const created = await call(a, 'POST', '/api/games', me, { dealNumber: 22 });
+    const { id } = GameResponseSchema.parse(await created.json());
+    // B reads the game (its copy: version 0, no socket of B follows it), then A commits versions 1 and 2.
+    expect((await call(b, 'GET', `/api/games/${id}`, me)).status).toBe(200);
+    let version = 0;
+    for (const node of [a, a, b, a, b, b]) {
+      const legal = LegalMovesResponseSchema.parse(
+        await (await call(node, 'GET', `/api/games/${id}/legal-moves`, me)).json(),
+      );
+      const move = legal.moves.find((m: Move) => m.type === 'draw' || m.type === 'recycle');
+      const r = await call(node, 'POST', `/api/games/${id}/moves`, me, { move, version });
+      expect(r.status, await r.clone().text()).toBe(200);
+      version = StateResponseSchema.parse(await r.json()).version;
+    }
+    expect(version).toBe(6);
+  }, 60_000);
+
   it('the player-creation limit holds across nodes: the same client gets 429 after the same count', async () => {
     const client = '10.2.0.1';
     const statuses: number[] = [];
