@@ -230,7 +230,13 @@ describe.skipIf(SKIP !== null)(
       await proxy?.stop();
       for (const n of nodes) await n.stop();
       // The test's schema goes (node-postgres from the server's dependencies).
-      const pg = createRequire(join(SERVER_DIR, 'package.json'))('pg') as typeof import('pg');
+      const pg = createRequire(join(SERVER_DIR, 'package.json'))('pg') as {
+        Client: new (o: { connectionString?: string }) => {
+          connect(): Promise<void>;
+          query(sql: string): Promise<unknown>;
+          end(): Promise<void>;
+        };
+      };
       const client = new pg.Client({ connectionString: DATABASE_URL });
       await client.connect();
       await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
