@@ -5,7 +5,6 @@ import {
   canStart,
   clockOffset,
   countdownFace,
-  foundationCount,
   inviteLink,
   msUntilStart,
   ordinal,
@@ -183,11 +182,6 @@ describe('progress bar', () => {
     expect(progressPercent(progress({ foundationCards: 13 }))).toBe(25);
     expect(progressPercent(progress({ foundationCards: 1 }))).toBe(1.9);
     expect(progressPercent(progress({ foundationCards: 52 }))).toBe(100);
-  });
-
-  it('counts the cards on a view’s foundations', () => {
-    expect(foundationCount({ fC: null, fD: null, fH: null, fS: null })).toBe(0);
-    expect(foundationCount({ fC: 'AC', fD: 'TD', fH: 'KH', fS: null })).toBe(1 + 10 + 13);
   });
 });
 

@@ -7,11 +7,17 @@
  * hidden), so while one is in flight further input is refused.
  */
 import type { ClientFrame, CreateGameBody, GameResponse, ServerFrame } from '@klondike/protocol';
-import type { Move, PlayerView, PresetName } from '@klondike/rules';
+import {
+  applyViewMove,
+  isLegalViewMove,
+  nextFoundationMove,
+  type Move,
+  type PlayerView,
+  type PresetName,
+} from '@klondike/rules';
 import { computed, ref, shallowRef, watch, type Ref } from 'vue';
 import { ApiError, createGame, getGame, postMove, postResign, postUndo } from '../lib/api';
 import { describeMove } from '../lib/format';
-import { applyPileMove, isLegalMove, nextFoundationMove } from '../lib/legal';
 import { useNotify } from './useNotify';
 import type { Socket } from './useSocket';
 
@@ -81,7 +87,7 @@ export function useGame(socket: Socket) {
     let v = c.view;
     for (const op of ops.value) {
       if (!isOptimistic(op)) break;
-      const next = applyPileMove(v, op.move as Move);
+      const next = applyViewMove(v, op.move as Move);
       if (!next) break;
       v = next;
     }
@@ -299,7 +305,7 @@ export function useGame(socket: Socket) {
     const v = view.value;
     if (!v || !gameId.value) return 'no-game';
     if (busy.value) return 'busy';
-    if (!isLegalMove(v, m)) return 'illegal';
+    if (!isLegalViewMove(v, m)) return 'illegal';
     enqueue('move', m);
     return 'sent';
   }
