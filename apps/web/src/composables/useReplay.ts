@@ -39,7 +39,7 @@ export function useReplay(gameId: Ref<string>) {
       if (!b.ok) error.value = b.error;
       dealSeq.value++;
     } catch (e) {
-      error.value = loadErrorText(e);
+      error.value = loadErrorText(e, 'There is no game to replay at this address: the link may be mistyped.');
     }
   }
 
