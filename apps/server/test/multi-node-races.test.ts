@@ -346,7 +346,8 @@ describe.skipIf(SKIP !== null)(
         AWAY_FORFEIT_MS + 10_000,
       );
       const forfeitAfter = Date.now() - killedAt;
-      expect(forfeitAfter).toBeGreaterThanOrEqual(AWAY_FORFEIT_MS - HEARTBEAT_MS);
+      // A's last beat was at most three heartbeats before its death (else it counted as gone already).
+    expect(forfeitAfter).toBeGreaterThanOrEqual(AWAY_FORFEIT_MS - 3 * HEARTBEAT_MS);
       expect(forfeitAfter).toBeLessThan(AWAY_FORFEIT_MS + 3 * HEARTBEAT_MS + 3000);
       expect(forfeited.type).toBe('race');
 
@@ -358,7 +359,7 @@ describe.skipIf(SKIP !== null)(
       )) as RaceFrame;
       const endedAt = Date.parse(end.race.endedAt ?? '');
       expect(endedAt - (startsAt + TIME_LIMIT_MS)).toBeGreaterThanOrEqual(0);
-      expect(endedAt - (startsAt + TIME_LIMIT_MS)).toBeLessThan(2000);
+      expect(endedAt - (startsAt + TIME_LIMIT_MS)).toBeLessThan(3000);
       const results = RaceResultsSchema.parse((await api(b, 'GET', `/api/races/${code}/results`)).json);
       const by = Object.fromEntries(results.results.map((r) => [r.playerId, r.progress]));
       // Every acknowledged move counted: 5 on A + 3 on B for r1, 3 + 2 for r2.
