@@ -347,7 +347,7 @@ describe.skipIf(SKIP !== null)(
       );
       const forfeitAfter = Date.now() - killedAt;
       // A's last beat was at most three heartbeats before its death (else it counted as gone already).
-    expect(forfeitAfter).toBeGreaterThanOrEqual(AWAY_FORFEIT_MS - 3 * HEARTBEAT_MS);
+      expect(forfeitAfter).toBeGreaterThanOrEqual(AWAY_FORFEIT_MS - 3 * HEARTBEAT_MS);
       expect(forfeitAfter).toBeLessThan(AWAY_FORFEIT_MS + 3 * HEARTBEAT_MS + 3000);
       expect(forfeited.type).toBe('race');
 
