@@ -63,6 +63,7 @@ export interface RaceEvents {
 /** Listeners of one kind of broadcast (announce, due), called synchronously; a throwing one is skipped. */
 class Broadcast<T> {
   private readonly listeners = new Set<(value: T) => void>();
+  /** Calls every listener with `value`. */
   emit(value: T): void {
     for (const l of [...this.listeners]) {
       try {
@@ -72,6 +73,7 @@ class Broadcast<T> {
       }
     }
   }
+  /** Adds a listener; returns the function that removes it. */
   on(listener: (value: T) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
