@@ -42,7 +42,7 @@ describe.skipIf(SKIP !== null)(`browser: the player's side${SKIP ? ` (skipped: $
 
   beforeAll(async () => {
     ensureBuilt();
-    server = await startServer(undefined, { DAILY_ARCHIVE_DAYS: '0' });
+    server = await startServer(undefined, { DAILY_ARCHIVE_DAYS: '1' });
     browser = await loadPlaywright().chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   }, 180_000);
   afterAll(async () => {
@@ -152,13 +152,31 @@ describe.skipIf(SKIP !== null)(`browser: the player's side${SKIP ? ` (skipped: $
     await context.close();
   }, 60_000);
 
+  it("a closed daily's solution plays on the table, move by move in words, to the win", async () => {
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const { context, page } = await open(`/daily/${yesterday}/classic-draw1/solution`);
+    await page.getByTestId('replay-page').waitFor({ timeout: 60_000 });
+    await page.locator('h1', { hasText: 'The solver’s winning line' }).waitFor({ timeout: 60_000 });
+    await page.getByTestId('pile-t7').waitFor({ timeout: 60_000 });
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(
+      () => (document.querySelector('.caption .what')?.textContent ?? '').length > 0,
+    );
+    const caption = (await page.locator('.caption .what').textContent()) ?? '';
+    expect(caption).toMatch(/^(Moved|Drew|Turned|Last pass)/); // words, not notation
+    expect(caption).not.toMatch(/\bt\d|→|×/);
+    await page.keyboard.press('End');
+    await page.locator('.st.won').waitFor({ timeout: 20_000 });
+    await context.close();
+  }, 120_000);
+
   it('offline: the table says the connection is lost, and says when it is back', async () => {
     const { context, page } = await open('/');
     await page.getByTestId('pile-t7').waitFor();
     expect(await page.getByTestId('offline-banner').count()).toBe(0);
     await server.stop(true);
     await page.getByTestId('offline-banner').waitFor({ timeout: 20_000 });
-    server = await startServer({ port: server.port, dataDir: server.dataDir }, { DAILY_ARCHIVE_DAYS: '0' });
+    server = await startServer({ port: server.port, dataDir: server.dataDir }, { DAILY_ARCHIVE_DAYS: '1' });
     await page.getByTestId('offline-banner').waitFor({ state: 'detached', timeout: 30_000 });
     await context.close();
   }, 90_000);
