@@ -5,6 +5,8 @@
  * the last unfinished game resumed on `/` after the tab was closed, and a visible offline state.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nextFoundationMove, type PlayerView } from '@klondike/rules';
+import { AUTO_PILES, AUTO_STOCK, dealText } from './deals';
 import {
   CHROMIUM,
   CHROMIUM_ARGS,
@@ -42,7 +44,7 @@ describe.skipIf(SKIP !== null)(`browser: the player's side${SKIP ? ` (skipped: $
 
   beforeAll(async () => {
     ensureBuilt();
-    server = await startServer(undefined, { DAILY_ARCHIVE_DAYS: '0' });
+    server = await startServer(undefined, { DAILY_ARCHIVE_DAYS: '1' });
     browser = await loadPlaywright().chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   }, 180_000);
   afterAll(async () => {
@@ -152,13 +154,69 @@ describe.skipIf(SKIP !== null)(`browser: the player's side${SKIP ? ` (skipped: $
     await context.close();
   }, 60_000);
 
+  it("a closed daily's solution plays on the table, move by move in words, to the win", async () => {
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const { context, page } = await open(`/daily/${yesterday}/classic-draw1/solution`);
+    await page.getByTestId('replay-page').waitFor({ timeout: 60_000 });
+    await page.locator('h1', { hasText: 'The solver’s winning line' }).waitFor({ timeout: 60_000 });
+    await page.getByTestId('pile-t7').waitFor({ timeout: 60_000 });
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(
+      () => (document.querySelector('.caption .what')?.textContent ?? '').length > 0,
+    );
+    const caption = (await page.locator('.caption .what').textContent()) ?? '';
+    expect(caption).toMatch(/^(Moved|Drew|Turned|Last pass)/); // words, not notation
+    expect(caption).not.toMatch(/\bt\d|→|×/);
+    await page.keyboard.press('End');
+    await page.locator('.st.won').waitFor({ timeout: 20_000 });
+    await context.close();
+  }, 120_000);
+
+  it('a win plays the classic cascade from the foundations, and a click skips it', async () => {
+    const post = async (path: string, body: unknown) =>
+      (await (
+        await fetch(`${server.url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).json()) as { id?: string; version: number; view: PlayerView };
+    const created = await post('/api/games', {
+      preset: 'classic-draw1',
+      deal: dealText(AUTO_PILES, AUTO_STOCK),
+    });
+    let { version, view } = created;
+    for (let i = 0; i < 200 && !view.canAutoComplete; i++) {
+      const move = nextFoundationMove(view) ?? { type: 'draw' as const };
+      ({ version, view } = await post(`/api/games/${created.id}/moves`, { move, version }));
+    }
+    const { context, page } = await open(`/game/${created.id}`);
+    await page.getByTestId('auto-complete').click();
+    await page.getByTestId('win-screen').waitFor({ timeout: 30_000 });
+    const cascade = page.getByTestId('win-cascade');
+    expect(await cascade.getAttribute('data-state')).toBe('running');
+    await page.waitForTimeout(600);
+    // Cards have been drawn: the canvas is no longer blank.
+    const painted = await cascade.evaluate((c) => {
+      const canvas = c as HTMLCanvasElement;
+      const data = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data ?? [];
+      for (let i = 3; i < data.length; i += 4) if ((data[i] ?? 0) > 0) return true;
+      return false;
+    });
+    expect(painted).toBe(true);
+    await page.mouse.click(10, 700); // on the cascade, away from the win panel
+    expect(await cascade.getAttribute('data-state')).toBe('skipped');
+    expect(await page.getByTestId('win-replay').isVisible()).toBe(true);
+    await context.close();
+  }, 90_000);
+
   it('offline: the table says the connection is lost, and says when it is back', async () => {
     const { context, page } = await open('/');
     await page.getByTestId('pile-t7').waitFor();
     expect(await page.getByTestId('offline-banner').count()).toBe(0);
     await server.stop(true);
     await page.getByTestId('offline-banner').waitFor({ timeout: 20_000 });
-    server = await startServer({ port: server.port, dataDir: server.dataDir }, { DAILY_ARCHIVE_DAYS: '0' });
+    server = await startServer({ port: server.port, dataDir: server.dataDir }, { DAILY_ARCHIVE_DAYS: '1' });
     await page.getByTestId('offline-banner').waitFor({ state: 'detached', timeout: 30_000 });
     await context.close();
   }, 90_000);
