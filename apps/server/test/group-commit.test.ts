@@ -11,7 +11,13 @@ import {
 } from '@klondike/protocol';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CommitFailedError, GroupCommitter, type MoveCommit } from '../src/db/move-log.js';
+import {
+  COMMIT_MOVES_SQL,
+  CommitFailedError,
+  GroupCommitter,
+  type MoveCommit,
+  batchParameter,
+} from '../src/db/move-log.js';
 import { WsClient, describeEachDatabase, testApp, wsUrl } from './helpers.js';
 
 const DRAW = { type: 'draw' } as const;
@@ -168,6 +174,41 @@ describeEachDatabase('group commit', (db) => {
       for (const id of ids.slice(6)) expect(log.get(id)).toEqual({ seqs: [1], version: 1 });
     } finally {
       await app.prisma.$executeRawUnsafe(`ALTER TABLE "Move" DROP CONSTRAINT "test_refuse_victim"`);
+    }
+  });
+
+  it('the statement probes "Game" by primary key per entry, never scans it (5,000 games, batches of 1 and 1,000)', async () => {
+    // Games inserted directly (5,000 over REST would be slow); the plan is what is tested, not their moves.
+    await app.prisma.$executeRawUnsafe(
+      `INSERT INTO "Game" (id, options, deal, "updatedAt")
+       SELECT 'plan-' || i, '{}', 'x', now() FROM generate_series(1, 5000) AS i`,
+    );
+    try {
+      const entry = (i: number): MoveCommit => ({
+        gameId: `plan-${i}`,
+        version: 1,
+        status: 'playing',
+        score: 0,
+        moves: 1,
+        startedAt: 0,
+        endedAt: null,
+        at: 0,
+        kind: 'move',
+        move: DRAW,
+      });
+      for (const n of [1, 1000]) {
+        const batch = Array.from({ length: n }, (_, i) => entry(i + 1));
+        // EXPLAIN plans the statement with this parameter without running it.
+        const plan = await app.prisma.$queryRawUnsafe<Record<string, string>[]>(
+          `EXPLAIN ${COMMIT_MOVES_SQL}`,
+          batchParameter(batch),
+        );
+        const text = plan.map((r) => Object.values(r)[0]).join('\n');
+        expect(text).not.toMatch(/Seq Scan on "Game"/);
+        expect(text.match(/Index Scan using "Game_pkey"/g)).toHaveLength(2);
+      }
+    } finally {
+      await app.prisma.$executeRawUnsafe(`DELETE FROM "Game" WHERE id LIKE 'plan-%'`);
     }
   });
 

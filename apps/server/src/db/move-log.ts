@@ -40,26 +40,38 @@ export interface MoveCommit {
 export type BatchWriter = (batch: readonly MoveCommit[]) => Promise<ReadonlySet<string>>;
 
 /**
- * The statement. `$1` is a JSON array of entries (text, parsed by Postgres once). Rows are locked in id
- * order first so that two nodes flushing overlapping games cannot deadlock; the UPDATE then re-checks
- * each version (READ COMMITTED re-evaluates a row another transaction changed), and only the games it
- * updated get their `Move` row.
+ * The statement. `$1` is a JSON array of entries (text, parsed by Postgres once).
+ *
+ * Every access to "Game" is an index probe per entry, never a scan of the table: `locked` walks the entries
+ * in id order and locks each game's row through its primary key only if it is at `v − 1` (a LATERAL probe;
+ * taking the locks in id order means two nodes flushing overlapping games cannot deadlock, and READ COMMITTED
+ * re-checks the version of a row another transaction changed meanwhile), the UPDATE joins the rows so
+ * locked, and its RETURNING hands each entry's log values to the INSERT, so no two sets of entries are
+ * joined. The planner cannot know how many entries the JSON holds and assumes 100 for the function; with
+ * that it scans a "Game" table of up to some ten thousand rows whole, twice per flush, even for one entry
+ * (measured: 0.5 ms of Postgres CPU per move at 1,000 moves/s with 1,200 games). The range condition on
+ * `v` (always true: versions start at 1) carries the planner's default selectivity for a range of an
+ * unknown distribution, which brings its estimate to one entry: then it probes the primary key per entry,
+ * the right plan for any table size and, being per entry, linear in the batch as well.
  */
 export const COMMIT_MOVES_SQL = `WITH input AS (
   SELECT * FROM jsonb_to_recordset($1::text::jsonb) AS t(
     g text, v int, st "GameStatus", sc int, mv int, sa timestamp(3), ea timestamp(3), at timestamp(3),
     k "MoveKind", m jsonb)
+  WHERE t.v BETWEEN 1 AND 2147483647
 ), locked AS (
-  SELECT "Game".id FROM "Game" JOIN input ON "Game".id = input.g ORDER BY "Game".id FOR UPDATE OF "Game"
+  SELECT i.* FROM (SELECT * FROM input ORDER BY g) i CROSS JOIN LATERAL (
+    SELECT FROM "Game" WHERE "Game".id = i.g AND "Game".version = i.v - 1 FOR UPDATE
+  ) l
 ), upd AS (
-  UPDATE "Game" SET version = input.v, status = input.st, score = input.sc, moves = input.mv,
-    "startedAt" = input.sa, "endedAt" = input.ea, "updatedAt" = input.at
-  FROM input, locked
-  WHERE locked.id = input.g AND "Game".id = input.g AND "Game".version = input.v - 1
-  RETURNING "Game".id
+  UPDATE "Game" SET version = locked.v, status = locked.st, score = locked.sc, moves = locked.mv,
+    "startedAt" = locked.sa, "endedAt" = locked.ea, "updatedAt" = locked.at
+  FROM locked
+  WHERE "Game".id = locked.g AND "Game".version = locked.v - 1
+  RETURNING "Game".id, locked.v, locked.k, locked.m, locked.at
 )
 INSERT INTO "Move" ("gameId", seq, kind, move, "createdAt")
-SELECT input.g, input.v, input.k, input.m, input.at FROM input JOIN upd ON upd.id = input.g
+SELECT id, v, k, m, at FROM upd
 RETURNING "gameId"`;
 
 /** Name of the prepared statement (per connection; node-postgres prepares it on first use). */
