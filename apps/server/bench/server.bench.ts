@@ -76,6 +76,8 @@ const PROFILE_SECONDS = Math.max(1, Math.min(60, envNumber('BENCH_PROFILE_SECOND
 const INSPECT = process.env.BENCH_INSPECT !== '0' || PROFILE;
 const WRITE = process.env.BENCH_WRITE === '1';
 const ROUNDS = Math.max(1, Math.min(10, Math.round(envNumber('BENCH_ROUNDS', 2))));
+/** Extra node/V8 flags for the real server (space-separated), e.g. BENCH_SERVER_FLAGS=--trace-gc. */
+const SERVER_FLAGS = (process.env.BENCH_SERVER_FLAGS ?? '').split(/\s+/).filter((f) => f !== '');
 const TIMEOUT_SECONDS = Math.max(30, envNumber('BENCH_TIMEOUT_SECONDS', 600));
 
 /** PRODUCT.md "Performance budgets". */
@@ -229,7 +231,63 @@ interface CpuUse {
   /** The server's read and write system calls in the window. */
   readonly reads: number;
   readonly writes: number;
+  /** The server's garbage collections in the window (through its inspector), or undefined without one. */
+  readonly gc: GcUse | undefined;
 }
+
+/** Garbage collections of the server in a window (perf_hooks `gc` entries: pauses of the main thread). */
+interface GcUse {
+  /** Scavenges (young generation). */
+  readonly minor: number;
+  readonly minorMs: number;
+  /** Mark-compacts (old generation; the incremental marking steps counted apart). */
+  readonly major: number;
+  readonly majorMs: number;
+  /** Incremental marking steps and weak-callback processing. */
+  readonly other: number;
+  readonly otherMs: number;
+  /** Longest single pause. */
+  readonly maxMs: number;
+}
+
+/**
+ * Installs a perf_hooks GC observer in the server through its inspector (once); `window` then reads its
+ * counters: totals since installation, and the longest pause since the last read that reset it.
+ */
+const GC_OBSERVER = `(() => {
+  if (globalThis.__benchGc) return true;
+  const { PerformanceObserver, constants: c } = process.getBuiltinModule('node:perf_hooks');
+  const s = (globalThis.__benchGc = { minor: 0, minorMs: 0, major: 0, majorMs: 0, other: 0, otherMs: 0, maxMs: 0 });
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const kind = e.detail?.kind;
+      const key = kind === c.NODE_PERFORMANCE_GC_MINOR ? 'minor' : kind === c.NODE_PERFORMANCE_GC_MAJOR ? 'major' : 'other';
+      s[key]++;
+      s[key + 'Ms'] += e.duration;
+      if (e.duration > s.maxMs) s.maxMs = e.duration;
+    }
+  }).observe({ entryTypes: ['gc'] });
+  return true;
+})()`;
+
+type GcCounters = GcUse;
+
+async function gcCounters(inspector: Inspector, resetMax: boolean): Promise<GcCounters | undefined> {
+  try {
+    const r = await inspector.call<{ result: { value: string } }>('Runtime.evaluate', {
+      expression: `(() => { const s = globalThis.__benchGc; if (!s) return 'null'; const j = JSON.stringify(s); ${
+        resetMax ? 's.maxMs = 0;' : ''
+      } return j; })()`,
+      returnByValue: true,
+    });
+    return JSON.parse(r.result.value) as GcCounters | undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The inspector of the real server while it runs (GC counters for the CPU windows). */
+let gcInspector: Inspector | undefined;
 
 // ---------- the server child ----------
 
@@ -254,7 +312,8 @@ const SERVER_ENTRY: readonly string[] = existsSync(join(SERVER_DIR, 'dist', 'mai
 async function startServer(databaseUrl: string, entry: readonly string[] = SERVER_ENTRY): Promise<Server> {
   const port = await freePort();
   const inspect = INSPECT && entry === SERVER_ENTRY;
-  const args = [...(inspect ? ['--inspect=127.0.0.1:0'] : []), ...entry];
+  const flags = entry === SERVER_ENTRY ? SERVER_FLAGS : [];
+  const args = [...(inspect ? ['--inspect=127.0.0.1:0'] : []), ...flags, ...entry];
   const child = spawn(process.execPath, args, {
     cwd: SERVER_DIR,
     env: {
@@ -590,11 +649,16 @@ class CpuWindow {
   private end: CpuSnapshot | undefined;
   private backendPids: number[] = [];
   private ready: Promise<void> = Promise.resolve();
+  private gcStart: Promise<GcCounters | undefined> = Promise.resolve(undefined);
+  private gcEnd: Promise<GcCounters | undefined> = Promise.resolve(undefined);
+  private readonly inspector: Inspector | undefined;
 
   constructor(
     private readonly server: Server,
     private readonly db: pg.Client,
-  ) {}
+  ) {
+    this.inspector = server === running ? gcInspector : undefined;
+  }
 
   private snapshot(): CpuSnapshot {
     return {
@@ -608,6 +672,7 @@ class CpuWindow {
   }
 
   begin(): void {
+    if (this.inspector) this.gcStart = gcCounters(this.inspector, true);
     this.ready = (async () => {
       const ports = localPortsTo(this.server.pid, Number(new URL(DATABASE_URL).port || 5432));
       const r = await this.db.query<{ pid: number }>(
@@ -621,6 +686,7 @@ class CpuWindow {
 
   finish(): void {
     this.end = this.snapshot();
+    if (this.inspector) this.gcEnd = gcCounters(this.inspector, false);
   }
 
   async use(): Promise<CpuUse | undefined> {
@@ -635,7 +701,21 @@ class CpuWindow {
       if (t1 !== undefined && Number.isFinite(t0) && Number.isFinite(t1)) postgres += t1 - t0;
     }
     const pct = (v: number): number => (100 * v) / secs;
+    const [g0, g1] = await Promise.all([this.gcStart, this.gcEnd]);
+    const gc: GcUse | undefined =
+      g0 && g1
+        ? {
+            minor: g1.minor - g0.minor,
+            minorMs: g1.minorMs - g0.minorMs,
+            major: g1.major - g0.major,
+            majorMs: g1.majorMs - g0.majorMs,
+            other: g1.other - g0.other,
+            otherMs: g1.otherMs - g0.otherMs,
+            maxMs: g1.maxMs,
+          }
+        : undefined;
     return {
+      gc,
       server: pct(b.server - a.server),
       postgres: pct(postgres),
       client: pct(b.client - a.client),
@@ -707,6 +787,22 @@ async function closedLoop(
   return { rate: acked / seconds, acked, errors, rtt, fromSchedule: [], cpu: await cpu?.use(), seconds };
 }
 
+/** GC counts of several windows summed (longest pause: the longest of all); undefined if one is missing. */
+function mergeGc(parts: readonly (GcUse | undefined)[]): GcUse | undefined {
+  if (parts.length === 0 || parts.some((g) => g === undefined)) return undefined;
+  const gs = parts as readonly GcUse[];
+  const sum = (k: Exclude<keyof GcUse, 'maxMs'>): number => gs.reduce((a, g) => a + g[k], 0);
+  return {
+    minor: sum('minor'),
+    minorMs: sum('minorMs'),
+    major: sum('major'),
+    majorMs: sum('majorMs'),
+    other: sum('other'),
+    otherMs: sum('otherMs'),
+    maxMs: Math.max(...gs.map((g) => g.maxMs)),
+  };
+}
+
 /** Several measured windows of one kind as one result (counts and times summed, CPU weighted by time). */
 function mergeResults(parts: readonly PhaseResult[]): PhaseResult {
   const seconds = parts.reduce((a, p) => a + p.seconds, 0);
@@ -723,6 +819,7 @@ function mergeResults(parts: readonly PhaseResult[]): PhaseResult {
           machine: avg('machine'),
           reads: cpus.reduce((a, { c }) => a + c.reads, 0),
           writes: cpus.reduce((a, { c }) => a + c.writes, 0),
+          gc: mergeGc(cpus.map(({ c }) => c.gc)),
         }
       : undefined;
   return {
@@ -986,6 +1083,24 @@ function gitHead(): string {
   }
 }
 
+function gcRow(name: string, p: PhaseResult): string[] {
+  const g = p.cpu?.gc;
+  if (!g) return [name, '–', '–', '–', '–', '–', '–', '–', '–'];
+  const f = (v: number): string => v.toFixed(1);
+  const share = (100 * (g.minorMs + g.majorMs + g.otherMs)) / (1000 * p.seconds);
+  return [
+    name,
+    int(g.minor),
+    f(g.minorMs),
+    int(g.major),
+    f(g.majorMs),
+    int(g.other),
+    f(g.otherMs),
+    f(g.maxMs),
+    `${share.toFixed(1)} %`,
+  ];
+}
+
 function cpuRow(name: string, c: CpuUse | undefined, rate: number, moves: number): string[] {
   if (!c) return [name, '–', '–', '–', '–', '–', '–', '–'];
   const f = (v: number): string => `${v.toFixed(0)} %`;
@@ -1023,7 +1138,11 @@ async function main(): Promise<string[]> {
     const pgSetting = (n: string): string => settings.rows.find((r) => r.name === n)?.setting ?? '?';
     console.error(`starting the server (schema ${schema}) …`);
     server = await startServer(url);
-    if (server.inspectorUrl) inspector = await Inspector.connect(server.inspectorUrl);
+    if (server.inspectorUrl) {
+      inspector = await Inspector.connect(server.inspectorUrl);
+      await inspector.call('Runtime.evaluate', { expression: GC_OBSERVER, returnByValue: true });
+      gcInspector = inspector;
+    }
     const startedRss = rssOf(server.pid);
 
     // 1. Throughput, and the platform's ceiling: the bare server (bench/bare-server.ts) with the same number
@@ -1320,6 +1439,28 @@ async function main(): Promise<string[]> {
           cpuRow('latency', latency.cpu, latency.rate, latency.acked),
           ...(history ? [cpuRow('history', history.cpu, history.rate, history.acked)] : []),
           cpuRow('overload', overload.cpu, overload.rate, overload.acked),
+        ],
+      ),
+      '',
+      '### Garbage collection in the server during the measured windows (main-thread pauses, perf_hooks)',
+      '',
+      ...table(
+        [
+          'phase',
+          'scavenges',
+          'ms',
+          'mark-compacts',
+          'ms',
+          'other (incremental, weak)',
+          'ms',
+          'longest pause ms',
+          'GC % of window',
+        ],
+        [
+          gcRow('throughput', throughput),
+          gcRow('latency', latency),
+          ...(history ? [gcRow('history', history)] : []),
+          gcRow('overload', overload),
         ],
       ),
       '',
