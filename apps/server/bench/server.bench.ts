@@ -684,7 +684,9 @@ class CpuWindow {
     })();
   }
 
+  /** Ends the window (once: a later call changes nothing). */
   finish(): void {
+    if (this.end) return;
     this.end = this.snapshot();
     if (this.inspector) this.gcEnd = gcCounters(this.inspector, false);
   }
@@ -778,10 +780,9 @@ async function closedLoop(
   clearTimeout(endTimer);
   for (const s of list) s.onDone = null;
   // A loop that ended early (history reached) is measured up to its end.
-  if (stoppedAt < end) {
-    end = stoppedAt;
-    cpu?.finish();
-  }
+  if (stoppedAt < end) end = stoppedAt;
+  // Also when the end timer had not fired yet (a loaded machine runs timers late): the window still ends.
+  cpu?.finish();
   const seconds = Math.max(0.001, (end - from) / 1000);
   rtt.sort((a, b) => a - b);
   return { rate: acked / seconds, acked, errors, rtt, fromSchedule: [], cpu: await cpu?.use(), seconds };
@@ -919,6 +920,7 @@ async function openLoop(
   });
   clearTimeout(startTimer);
   clearTimeout(endTimer);
+  cpu?.finish(); // when the end timer had not fired yet
   for (const s of list) s.onDone = null;
   rtt.sort((a, b) => a - b);
   fromSchedule.sort((a, b) => a - b);
