@@ -43,7 +43,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -78,6 +78,8 @@ const WRITE = process.env.BENCH_WRITE === '1';
 const ROUNDS = Math.max(1, Math.min(10, Math.round(envNumber('BENCH_ROUNDS', 2))));
 /** Extra node/V8 flags for the real server (space-separated), e.g. BENCH_SERVER_FLAGS=--trace-gc. */
 const SERVER_FLAGS = (process.env.BENCH_SERVER_FLAGS ?? '').split(/\s+/).filter((f) => f !== '');
+/** BENCH_SERVER_LOG=file: the real server's standard output is also written there (e.g. with --trace-gc). */
+const SERVER_LOG = process.env.BENCH_SERVER_LOG || undefined;
 const TIMEOUT_SECONDS = Math.max(30, envNumber('BENCH_TIMEOUT_SECONDS', 600));
 
 /** PRODUCT.md "Performance budgets". */
@@ -286,6 +288,17 @@ async function gcCounters(inspector: Inspector, resetMax: boolean): Promise<GcCo
   }
 }
 
+/** Writes a line into the server's standard output (BENCH_SERVER_LOG), to place its --trace-gc lines. */
+async function mark(inspector: Inspector, what: string): Promise<void> {
+  try {
+    await inspector.call('Runtime.evaluate', {
+      expression: `process.stdout.write('[bench] ' + ${JSON.stringify(what)} + ' at ' + Math.round(performance.now()) + ' ms\\n')`,
+    });
+  } catch {
+    // the server is gone
+  }
+}
+
 /** The inspector of the real server while it runs (GC counters for the CPU windows). */
 let gcInspector: Inspector | undefined;
 
@@ -301,11 +314,24 @@ interface Server {
 }
 
 /**
- * How the server runs: the production build (`node dist/main.js`, as `pnpm start` runs it) when it exists,
- * else the sources through tsx.
+ * The node flags of the production start (`pnpm start`: `… && node <flags> dist/main.js` in package.json), so
+ * that the benchmark runs the server exactly as production does.
+ */
+function productionNodeFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(join(SERVER_DIR, 'package.json'), 'utf8')) as {
+    scripts?: Record<string, string>;
+  };
+  const m = /(?:^|&&\s*)node\s+((?:--\S+\s+)*)dist\/main\.js/.exec(pkg.scripts?.start ?? '');
+  if (!m) throw new Error('package.json "start" does not run `node [flags] dist/main.js`');
+  return (m[1] ?? '').split(/\s+/).filter((f) => f !== '');
+}
+
+/**
+ * How the server runs: the production build with the production flags (`node <flags> dist/main.js`, as
+ * `pnpm start` runs it) when it exists, else the sources through tsx.
  */
 const SERVER_ENTRY: readonly string[] = existsSync(join(SERVER_DIR, 'dist', 'main.js'))
-  ? ['dist/main.js']
+  ? [...productionNodeFlags(), 'dist/main.js']
   : ['--import', 'tsx', 'src/main.ts'];
 
 /** Starts the real server (`entry` default) or, with `entry` = the bare server's, the platform baseline. */
@@ -333,6 +359,10 @@ async function startServer(databaseUrl: string, entry: readonly string[] = SERVE
   });
   let out = '';
   let inspectorUrl: string | undefined;
+  if (SERVER_LOG !== undefined && entry === SERVER_ENTRY) {
+    const log = createWriteStream(SERVER_LOG);
+    child.stdout?.pipe(log);
+  }
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => {
     out += d.toString();
@@ -673,6 +703,7 @@ class CpuWindow {
 
   begin(): void {
     if (this.inspector) this.gcStart = gcCounters(this.inspector, true);
+    if (this.inspector && SERVER_LOG !== undefined) void mark(this.inspector, 'measured window begins');
     this.ready = (async () => {
       const ports = localPortsTo(this.server.pid, Number(new URL(DATABASE_URL).port || 5432));
       const r = await this.db.query<{ pid: number }>(
@@ -689,6 +720,7 @@ class CpuWindow {
     if (this.end) return;
     this.end = this.snapshot();
     if (this.inspector) this.gcEnd = gcCounters(this.inspector, false);
+    if (this.inspector && SERVER_LOG !== undefined) void mark(this.inspector, 'measured window ends');
   }
 
   async use(): Promise<CpuUse | undefined> {
@@ -1289,7 +1321,8 @@ async function main(): Promise<string[]> {
     const lines: string[] = [
       `Run on ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}: ${availableParallelism()} cores (nproc), ${cpu}, ` +
         `node ${process.version}, PostgreSQL ${pgSetting('server_version')} on 127.0.0.1 ` +
-        `(synchronous_commit ${pgSetting('synchronous_commit')}, fsync ${pgSetting('fsync')}), git ${gitHead()}.`,
+        `(synchronous_commit ${pgSetting('synchronous_commit')}, fsync ${pgSetting('fsync')}), git ${gitHead()}; ` +
+        `server started as \`node ${[...SERVER_FLAGS, ...SERVER_ENTRY].join(' ')}\`.`,
       `1-minute load average (start → after each phase → end): ${loads}. The load generator runs on the same ` +
         `machine; any other work running there competes for the same cores.`,
       '',
