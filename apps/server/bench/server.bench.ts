@@ -36,14 +36,26 @@
  * the server process (all its threads), the Postgres backends serving its pool (found through the server's
  * TCP connections), this client, and the whole machine (which includes any other work running).
  *
- * Other environment: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/klondike_test),
+ * The report also counts the server's garbage collections in each measured window (a perf_hooks observer
+ * installed through the inspector): scavenges, mark-compacts, their pauses and the longest one.
+ *
+ * Other environment: BENCH_SERVER_FLAGS adds node/V8 flags to the server's (which are the production start
+ * script's, package.json "start"), BENCH_SERVER_LOG=file copies the server's standard output there (with
+ * --trace-gc, the measured windows are marked in it), BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/klondike_test),
  * BENCH_WRITE=1 also writes the report to apps/server/BENCHMARKS.md, BENCH_TIMEOUT_SECONDS (default 600)
  * aborts a run that hangs. Everything is stopped at the end, also on errors and Ctrl-C: sockets closed, the
  * server sent SIGTERM (SIGKILL after 10 s), the schema dropped.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -253,8 +265,9 @@ interface GcUse {
 }
 
 /**
- * Installs a perf_hooks GC observer in the server through its inspector (once); `window` then reads its
- * counters: totals since installation, and the longest pause since the last read that reset it.
+ * Installs a perf_hooks GC observer in the server through its inspector (evaluated once, after start); each
+ * CPU window reads its counters at its start and end (`gcCounters`): totals since installation, and the
+ * longest pause since the window's start.
  */
 const GC_OBSERVER = `(() => {
   if (globalThis.__benchGc) return true;
@@ -272,9 +285,8 @@ const GC_OBSERVER = `(() => {
   return true;
 })()`;
 
-type GcCounters = GcUse;
-
-async function gcCounters(inspector: Inspector, resetMax: boolean): Promise<GcCounters | undefined> {
+/** The GC observer's counters now (undefined when the server or its observer is gone); `resetMax` restarts the longest pause. */
+async function gcCounters(inspector: Inspector, resetMax: boolean): Promise<GcUse | undefined> {
   try {
     const r = await inspector.call<{ result: { value: string } }>('Runtime.evaluate', {
       expression: `(() => { const s = globalThis.__benchGc; if (!s) return 'null'; const j = JSON.stringify(s); ${
@@ -282,7 +294,7 @@ async function gcCounters(inspector: Inspector, resetMax: boolean): Promise<GcCo
       } return j; })()`,
       returnByValue: true,
     });
-    return JSON.parse(r.result.value) as GcCounters | undefined;
+    return JSON.parse(r.result.value) as GcUse | undefined;
   } catch {
     return undefined;
   }
@@ -679,8 +691,8 @@ class CpuWindow {
   private end: CpuSnapshot | undefined;
   private backendPids: number[] = [];
   private ready: Promise<void> = Promise.resolve();
-  private gcStart: Promise<GcCounters | undefined> = Promise.resolve(undefined);
-  private gcEnd: Promise<GcCounters | undefined> = Promise.resolve(undefined);
+  private gcStart: Promise<GcUse | undefined> = Promise.resolve(undefined);
+  private gcEnd: Promise<GcUse | undefined> = Promise.resolve(undefined);
   private readonly inspector: Inspector | undefined;
 
   constructor(
