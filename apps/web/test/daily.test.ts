@@ -22,14 +22,7 @@ import {
   shareText,
 } from '../src/lib/daily';
 import { buildReplay, clampFrame, stepDelay, type ReplayStep } from '../src/lib/replay';
-import {
-  dailyLeaderboardPath,
-  isPageRoute,
-  parseRoute,
-  playerPath,
-  replayPath,
-  takeToken,
-} from '../src/lib/route';
+import { dailyLeaderboardPath, playerPath, replayPath, takeToken } from '../src/lib/route';
 
 describe('countdown', () => {
   it('formats h:mm:ss, rounding partial seconds up, never negative', () => {
@@ -60,11 +53,11 @@ describe('share text', () => {
     par: 98,
   } as const;
 
-  it('says date, preset, won or lost, time, moves and par', () => {
+  it('says date, preset, won in so many moves against par, and the time', () => {
     const t = shareText(base);
     expect(t.split('\n')).toEqual([
       'Klondike Daily 2026-11-21 · Draw 1',
-      '★ Won · 4:12 · 131 moves (par 98)',
+      '★ Won in 131 moves, par 98 · 4:12',
     ]);
   });
 
@@ -79,8 +72,8 @@ describe('share text', () => {
       url: 'https://x/daily',
     });
     expect(t).toContain('Draw 3');
-    expect(t).toContain('Lost (resigned)');
-    expect(t).toContain('1 move ');
+    expect(t).toContain('Lost (resigned) after 1 move ·');
+    expect(t).not.toContain('par'); // par is the length of a win: beside a loss it means nothing
     expect(t).toContain('Rank #3 of 40');
     expect(t.endsWith('https://x/daily')).toBe(true);
     expect(shareText({ ...base, status: 'blocked' })).toContain('Lost (no moves left)');
@@ -126,27 +119,13 @@ describe('leaderboard paging', () => {
 });
 
 describe('routes of the daily pages', () => {
-  it('parses the page routes', () => {
-    expect(parseRoute('/daily', '')).toEqual({ kind: 'daily' });
-    expect(parseRoute('/daily/', '')).toEqual({ kind: 'daily' });
-    expect(parseRoute('/daily/2026-11-21/classic-draw3/leaderboard', '')).toEqual({
-      kind: 'daily-leaderboard',
-      date: '2026-11-21',
-      preset: 'classic-draw3',
-    });
-    expect(parseRoute('/daily/2026-11-21/vegas-draw1/leaderboard', '').kind).toBe('new');
-    expect(parseRoute('/leaderboard', '')).toEqual({ kind: 'leaderboard' });
-    expect(parseRoute('/players/abc_1', '')).toEqual({ kind: 'player', id: 'abc_1' });
-    expect(parseRoute('/replay/g-1', '')).toEqual({ kind: 'replay', gameId: 'g-1' });
-    expect(isPageRoute(parseRoute('/replay/g-1', ''))).toBe(true);
-    expect(isPageRoute(parseRoute('/game/g-1', ''))).toBe(false);
-    expect(parseRoute(dailyLeaderboardPath('2026-01-02', 'classic-draw1'), '').kind).toBe(
-      'daily-leaderboard',
+  it('builds the paths of the daily pages', () => {
+    expect(dailyLeaderboardPath('2026-01-02', 'classic-draw1')).toBe(
+      '/daily/2026-01-02/classic-draw1/leaderboard',
     );
     expect(playerPath('a b')).toBe('/players/a%20b');
     expect(replayPath('x')).toBe('/replay/x');
   });
-
   it('takes a sign-in token out of the URL, keeping the rest', () => {
     expect(takeToken('/', '?token=abc')).toEqual({ token: 'abc', code: null, cleanUrl: '/' });
     expect(takeToken('/daily', '?deal=5&token=t%2B1', '#x')).toEqual({
