@@ -19,7 +19,10 @@
  */
 import { cpus } from 'node:os';
 import { type GameState, applyMove, dealFromNumber, newGame, resolveOptions } from '@klondike/rules';
+import { Engine } from '../src/engine.js';
 import { DEFAULT_MAX_STATES, solve, solveMinimal } from '../src/index.js';
+import { KeyTable } from '../src/table.js';
+import { LegacyKeySet } from './legacy-table.js';
 
 const DEALS = Number(process.env.DEALS ?? 200);
 const FIRST = Number(process.env.FIRST ?? 1);
@@ -93,24 +96,28 @@ for (const draw of DRAWS) {
 }
 
 const MIN_DEALS = Number(process.env.MIN_DEALS ?? 20);
-const MIN_NODES = Number(process.env.MIN_NODES ?? 100_000);
+const MIN_NODES = Number(process.env.MIN_NODES ?? 1_000_000);
 const MIN_K = Number(process.env.MIN_K ?? 40);
 if (MIN_DEALS > 0) {
   console.log('');
   console.log(
-    `Minimal lines: first ${MIN_DEALS} won deals from ${FIRST}, A* ${MIN_NODES} nodes, tail = last ${MIN_K} moves of solve's line`,
+    `Minimal lines: first ${MIN_DEALS} won deals from ${FIRST}, minimal search ${MIN_NODES} nodes (+ weighted passes), ` +
+      `solve's line shortened 200 ms; tail = last ${MIN_K} moves of solve's line, ratio to the proven minimum`,
   );
   console.log('');
   console.log(
-    '| draw | deals | whole deal proven | median line / lower bound (whole deal) | tails proven | median tail ratio | max tail ratio | median A* ms (tail) |',
+    '| draw | deals | whole deal proven | median lower bound | median best line | median line / lower bound | median solve line / best line | tails proven | median tail ratio | max tail ratio | median ms (tail) |',
   );
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const draw of DRAWS) {
     const options = resolveOptions(draw === 1 ? 'classic-draw1' : 'classic-draw3');
     let deals = 0;
     let wholeProven = 0;
     let tailsProven = 0;
     const wholeRatios: number[] = [];
+    const bounds: number[] = [];
+    const bests: number[] = [];
+    const solveRatios: number[] = [];
     const tailRatios: number[] = [];
     const tailMs: number[] = [];
     for (let n = FIRST; deals < MIN_DEALS && n < FIRST + 10 * MIN_DEALS; n++) {
@@ -121,8 +128,12 @@ if (MIN_DEALS > 0) {
       deals++;
       const whole = solveMinimal(d.value, options, { maxNodes: MIN_NODES, fallback: { timeLimitMs: 2000 } });
       if (whole.optimal) wholeProven++;
-      if (whole.line !== undefined && whole.lowerBound !== undefined)
+      if (whole.line !== undefined && whole.lowerBound !== undefined) {
         wholeRatios.push(whole.line.length / whole.lowerBound);
+        bounds.push(whole.lowerBound);
+        bests.push(whole.line.length);
+        solveRatios.push(r.line.length / whole.line.length);
+      }
       let s: GameState = newGame(d.value, options);
       for (const m of r.line.slice(0, Math.max(0, r.line.length - MIN_K))) {
         const a = applyMove(s, m);
@@ -142,13 +153,68 @@ if (MIN_DEALS > 0) {
             `tail ${tailLength} vs ${tail.optimal ? tail.line?.length : '?'}`,
         );
     }
-    wholeRatios.sort((a, b) => a - b);
+    for (const a of [wholeRatios, bounds, bests, solveRatios]) a.sort((x, y) => x - y);
     tailRatios.sort((a, b) => a - b);
     tailMs.sort((a, b) => a - b);
     console.log(
-      `| ${draw} | ${deals} | ${wholeProven} | ${quantile(wholeRatios, 0.5).toFixed(2)} | ${tailsProven} | ` +
+      `| ${draw} | ${deals} | ${wholeProven} | ${quantile(bounds, 0.5)} | ${quantile(bests, 0.5)} | ` +
+        `${quantile(wholeRatios, 0.5).toFixed(2)} | ${quantile(solveRatios, 0.5).toFixed(2)} | ${tailsProven} | ` +
         `${quantile(tailRatios, 0.5).toFixed(2)} | ${(tailRatios[tailRatios.length - 1] ?? 0).toFixed(2)} | ` +
         `${quantile(tailMs, 0.5).toFixed(0)} |`,
     );
   }
+}
+
+// ---- Transposition table: positions held per MB, packed KeyTable against the table used before ----
+const TABLE_STATES = Number(process.env.TABLE_STATES ?? 1_000_000);
+if (TABLE_STATES > 0) {
+  const rules = { draw: 3 as const, redealLimit: -1, wholePile: false, foundationToTableau: true };
+  // A deal whose search runs long enough to fill the tables (draw 3 deal TABLE_DEAL, default 3).
+  const n = Number(process.env.TABLE_DEAL ?? 3);
+  const d = dealFromNumber(n);
+  if (!d.ok) throw new Error(d.error.message);
+  const s0 = newGame(d.value, resolveOptions('classic-draw3'));
+  const pos = {
+    piles: s0.tableau.map((p) => p.cards.slice()),
+    faceDown: s0.tableau.map((p) => p.faceDown),
+    foundations: [0, 0, 0, 0],
+    talon: [...s0.waste, ...s0.stock.slice().reverse()],
+    pointer: s0.waste.length,
+    recycles: 0,
+  };
+  const run = (
+    name: string,
+    table: { add(k: Uint32Array): boolean; size: number; peakBytes: number },
+  ): void => {
+    const e = new Engine(rules, pos);
+    table.add(e.computeKey());
+    const t = performance.now();
+    e.search(table, () => table.size >= TABLE_STATES);
+    const ms = performance.now() - t;
+    const perMb = table.size / (table.peakBytes / 2 ** 20);
+    console.log(
+      `| ${name} | ${table.size} | ${(table.peakBytes / 2 ** 20).toFixed(0)} MB | ${(perMb / 1000).toFixed(1)} k | ${(e.nodes / ms / 1000).toFixed(2)} M |`,
+    );
+  };
+  console.log('');
+  console.log(`Transposition table, draw 3 deal ${n} searched until ${TABLE_STATES} positions are stored:`);
+  console.log('');
+  console.log('| table | positions | peak bytes of its arrays | positions per MB (at peak) | nodes/s |');
+  console.log('|---|---|---|---|---|');
+  // Before: 7-word keys (the packed key's 5 words plus the two words of per-pile data it no longer needs).
+  const legacy = new LegacyKeySet(7);
+  const wide = new Uint32Array(7);
+  run('before: 7-word keys + stored hash, load ≤ 0.75', {
+    add(k: Uint32Array): boolean {
+      wide.set(k);
+      return legacy.add(wide);
+    },
+    get size() {
+      return legacy.size;
+    },
+    get peakBytes() {
+      return legacy.peakBytes;
+    },
+  });
+  run('after: packed 5-word KeyTable, load ≤ 0.85', new KeyTable(5, TABLE_STATES));
 }
