@@ -29,7 +29,7 @@ const H = 8;
 const INF = 4095;
 
 /**
- * The lower bound h of the minimal search (README.md "Minimal lines", H1–H5), for positions reached from
+ * The lower bound h of the minimal search (README.md "Minimal lines", H1–H7), for positions reached from
  * one start position. Precomputes, from the start's face-down cards (which never change below the
  * face-down count), which face-down cards lie above a lower card of their own suit.
  */
@@ -49,6 +49,9 @@ export class BoundModel {
   private readonly lvPos = new Int8Array(32);
   private readonly lowNeed = new Int8Array(32 * 7);
   private readonly matched = new Uint8Array(32);
+  private readonly up = new Int8Array(7);
+  private readonly free = new Uint8Array(7);
+  private readonly canHome = new Int8Array(4);
   /** Use H6 (the two-pile cycles). */
   readonly cycles: boolean;
 
@@ -192,7 +195,60 @@ export class BoundModel {
         }
       }
     }
-    return pairs;
+    return pairs + (this.stuck(e, nl) ? 1 : 0);
+  }
+
+  /**
+   * H7: whether, with every H3/H4 card and every leaver of an H6 pair allowed to leave by a tableau move,
+   * the other leavers still cannot all leave by foundation moves. Fixpoint, per pile from the top down (a
+   * leaver leaves after the leavers above it): a leaver leaves when it is allowed a tableau move, or when its
+   * foundation can reach the rank below it — every lower card of its suit is on its foundation, in the talon
+   * or face up (relaxed: assumed reachable), or face down below leavers that have all left.
+   */
+  private stuck(e: Engine, nl: number): boolean {
+    const up = this.up;
+    const free = this.free;
+    for (let i = 0; i < 7; i++) {
+      const f = e.fd[i] as number;
+      up[i] = f > 0 ? f + 1 : 0;
+      free[i] = 0xff; // every height may leave by a tableau move…
+    }
+    for (let x = 0; x < nl; x++) {
+      // …except the leavers not in an H6 pair
+      if (this.matched[x] === 0) free[this.lvPile[x] as number] &= ~(1 << (this.lvPos[x] as number));
+    }
+    const canHome = this.canHome;
+    const locPile = this.locPile;
+    const locPos = this.locPos;
+    let changed = true;
+    while (changed) {
+      changed = false;
+      for (let s = 0; s < 4; s++) {
+        let r = e.found[s] as number;
+        while (r < 13) {
+          const c = s * 13 + r;
+          const j = locPile[c] as number;
+          if (j >= 0 && (up[j] as number) > (locPos[c] as number) + 1) break;
+          r++;
+        }
+        canHome[s] = r;
+      }
+      for (let i = 0; i < 7; i++) {
+        const u = up[i] as number;
+        if (u <= 1) continue;
+        const k = u - 1;
+        const c = e.cards[i * PILE_CAP + k] as number;
+        if (
+          ((free[i] as number) & (1 << k)) !== 0 ||
+          (canHome[SUIT_OF[c] as number] as number) >= (RANK_OF[c] as number) - 1
+        ) {
+          up[i] = k;
+          changed = true;
+        }
+      }
+    }
+    for (let i = 0; i < 7; i++) if ((up[i] as number) > 1) return true;
+    return false;
   }
 }
 

@@ -93,7 +93,7 @@ describe('KeyTable (packed transposition table, P1)', () => {
   });
 });
 
-describe('BoundModel (h of the minimal search, H1–H6)', () => {
+describe('BoundModel (h of the minimal search, H1–H7)', () => {
   const cases: { o: GameOptions; n: number; k: number }[] = [
     { o: opts(1), n: 1, k: 45 },
     { o: opts(1), n: 4, k: 60 },
@@ -166,10 +166,27 @@ describe('BoundModel (h of the minimal search, H1–H6)', () => {
     const e = new Engine(RULES, pos);
     expect(new BoundModel(e, false).bound(e)).toBe(22 + 18);
     expect(new BoundModel(e, true).bound(e)).toBe(22 + 18 + 1);
-    // …and the bound holds: the minimum from here is at least that.
+    // …and the bound holds: the minimum from here is at least that (an independent reference: the search).
     const r = optimalSearch(RULES, pos, 2_000_000, 1_000_000);
     expect(r.outcome).toBe('won');
     expect(r.lowerBound).toBeGreaterThanOrEqual(41);
+  });
+
+  it('H7: three leavers waiting in a ring (no pair waits for each other) cost one tableau move', () => {
+    // 7♠ needs 2♠ (under 6♣), 6♣ needs 4♣ (under 9♥), 9♥ needs 3♥ (under 7♠).
+    const pos = handMade(
+      [
+        ['3H', '7S'],
+        ['2S', '6C'],
+        ['4C', '9H'],
+      ],
+      [1, 1, 1],
+      [3, 13, 2, 1],
+    );
+    const e = new Engine(RULES, pos);
+    expect(new BoundModel(e, false).bound(e)).toBe(33 + 27);
+    expect(new BoundModel(e, true).bound(e)).toBe(33 + 27 + 1);
+    // (Admissibility of H6/H7 on real positions: the 'never exceeds' tests above use the full bound.)
   });
 });
 
