@@ -13,12 +13,28 @@
  * moves, draws included).
  *
  * Then, unless `MIN_DEALS=0`, a second table on the first `MIN_DEALS` deals (default 20) that `solve` wins
- * (its default 200 ms shortening on): `solveMinimal` with `MIN_NODES` A* nodes (default 100 000) on the whole
- * deal (proven or not, line / lower bound), and on the position `MIN_K` public moves (default 40) before the
- * end of `solve`'s line: the ratio of those K moves to the proven minimum from there, where A* finished.
+ * (its default 200 ms shortening on): `solveMinimal` with `MIN_NODES` nodes (default 1 000 000, plus its
+ * weighted passes) on the whole deal (proven or not, lower bound, best line, against solve's line), and on
+ * the position `MIN_K` public moves (default 40) before the end of `solve`'s line: the ratio of those K
+ * moves to the proven minimum from there, where the minimal search finished.
+ *
+ * Then (unless `TABLE_STATES=0`) the transposition table: the same search (draw 3 deal `TABLE_DEAL`,
+ * default 3) stored in the table used before (7-word keys plus a stored hash) and in the packed `KeyTable`
+ * until `TABLE_STATES` positions (default 1 000 000): peak bytes and positions per MB.
+ *
+ * Then, with `PAR_DEALS` > 0, the daily par pipeline on that many won deals of algorithm v2 per preset
+ * (seeded keys): solve's shortened line against `solveMinimal` with `PAR_NODES` nodes (default 3 000 000, the
+ * daily's budget at the default DAILY_SOLVE_MS), how many pars are proven, and the lower bounds.
  */
 import { cpus } from 'node:os';
-import { type GameState, applyMove, dealFromNumber, newGame, resolveOptions } from '@klondike/rules';
+import {
+  type GameState,
+  applyMove,
+  dealFromKey,
+  dealFromNumber,
+  newGame,
+  resolveOptions,
+} from '@klondike/rules';
 import { Engine } from '../src/engine.js';
 import { DEFAULT_MAX_STATES, solve, solveMinimal } from '../src/index.js';
 import { KeyTable } from '../src/table.js';
@@ -217,4 +233,60 @@ if (TABLE_STATES > 0) {
     },
   });
   run('after: packed 5-word KeyTable, load ≤ 0.85', new KeyTable(5, TABLE_STATES));
+}
+
+// ---- Daily par: deals of algorithm v2 (keys from a seeded PRNG), the daily's pipeline in one thread ----
+const PAR_DEALS = Number(process.env.PAR_DEALS ?? 0);
+const PAR_NODES = Number(process.env.PAR_NODES ?? 3_000_000);
+if (PAR_DEALS > 0) {
+  console.log('');
+  console.log(
+    `Daily par: ${PAR_DEALS} won v2 deals per preset (seeded keys), solve 3 s + 200 ms shortening, then ` +
+      `solveMinimal with ${PAR_NODES} nodes (the daily's budget at DAILY_SOLVE_MS = ${PAR_NODES / 1000})`,
+  );
+  console.log('');
+  console.log(
+    '| preset | deals | par proven | median old par (solve) | median new par | median new / old | median lower bound | median par / lower bound | median ms |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const draw of DRAWS) {
+    const preset = draw === 1 ? 'classic-draw1' : 'classic-draw3';
+    const options = resolveOptions(preset);
+    let seed = 0x9e3779b9;
+    const key = new Uint8Array(32);
+    const olds: number[] = [];
+    const news: number[] = [];
+    const ratios: number[] = [];
+    const bounds: number[] = [];
+    const gaps: number[] = [];
+    const ms: number[] = [];
+    let proven = 0;
+    for (let tries = 0; olds.length < PAR_DEALS && tries < 4 * PAR_DEALS; tries++) {
+      for (let i = 0; i < 32; i++) {
+        seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+        key[i] = seed >>> 24;
+      }
+      const d = dealFromKey(key);
+      if (!d.ok) throw new Error(d.error.message);
+      const r = solve(d.value, options, { timeLimitMs: 3000 });
+      if (r.verdict !== 'won' || r.line === undefined) continue;
+      const m = solveMinimal(d.value, options, { maxNodes: PAR_NODES, fallback: { timeLimitMs: 3000 } });
+      const par = Math.min(r.line.length, m.line?.length ?? Infinity);
+      const lb = m.lowerBound ?? 0;
+      if (par <= lb) proven++;
+      olds.push(r.line.length);
+      news.push(par);
+      ratios.push(par / r.line.length);
+      bounds.push(lb);
+      gaps.push(par / lb);
+      ms.push(m.ms);
+      if (process.env.VERBOSE) console.error(`${preset} #${olds.length}: ${r.line.length} → ${par} ≥ ${lb}`);
+    }
+    for (const a of [olds, news, ratios, bounds, gaps, ms]) a.sort((x, y) => x - y);
+    console.log(
+      `| ${preset} | ${olds.length} | ${proven} | ${quantile(olds, 0.5)} | ${quantile(news, 0.5)} | ` +
+        `${quantile(ratios, 0.5).toFixed(2)} | ${quantile(bounds, 0.5)} | ${quantile(gaps, 0.5).toFixed(2)} | ` +
+        `${quantile(ms, 0.5).toFixed(0)} |`,
+    );
+  }
 }

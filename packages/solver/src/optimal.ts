@@ -86,7 +86,8 @@ export class BoundModel {
    * h of the engine's current position: (H1) cards not on their foundations + (H2) draws the stock needs
    * + (H3) face-down cards above a lower card of their suit + (H4) per pile, 1 when a face-up card lies
    * above a face-down lower card of its suit + (H5) waste cards above a lower card of their suit (divided by
-   * the cards per draw, rounded up). Admissible and consistent: see the README.
+   * the cards per draw, rounded up) + (H6) disjoint pairs of leavers in two piles waiting for each other
+   * + (H7) 1 when the other leavers still wait in a ring. Admissible (H1–H5 also consistent): see the README.
    */
   bound(e: Engine): number {
     const found = e.found;
