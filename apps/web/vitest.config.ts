@@ -1,8 +1,11 @@
+import vue from '@vitejs/plugin-vue';
 import { defineConfig } from 'vitest/config';
 
-// Unit tests of the pure helpers run in node; the browser test (test/e2e) drives Debian's chromium through
-// playwright-core against the real server and is slower.
+// Unit tests of the pure helpers and the router run in node; component specs (test/components) in happy-dom
+// (their files say `@vitest-environment happy-dom`); the browser tests (test/e2e) drive Debian's chromium through
+// playwright-core against the real server and are slower.
 export default defineConfig({
+  plugins: [vue()],
   test: {
     environment: 'node',
     include: ['test/**/*.test.ts'],

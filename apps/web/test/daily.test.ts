@@ -24,14 +24,7 @@ import {
   shareText,
 } from '../src/lib/daily';
 import { buildReplay, clampFrame, stepDelay, type ReplayStep } from '../src/lib/replay';
-import {
-  dailyLeaderboardPath,
-  isPageRoute,
-  parseRoute,
-  playerPath,
-  replayPath,
-  takeToken,
-} from '../src/lib/route';
+import { dailyLeaderboardPath, playerPath, replayPath, takeToken } from '../src/lib/route';
 
 describe('countdown', () => {
   it('formats h:mm:ss, rounding partial seconds up, never negative', () => {
@@ -128,27 +121,13 @@ describe('leaderboard paging', () => {
 });
 
 describe('routes of the daily pages', () => {
-  it('parses the page routes', () => {
-    expect(parseRoute('/daily', '')).toEqual({ kind: 'daily' });
-    expect(parseRoute('/daily/', '')).toEqual({ kind: 'daily' });
-    expect(parseRoute('/daily/2026-11-21/classic-draw3/leaderboard', '')).toEqual({
-      kind: 'daily-leaderboard',
-      date: '2026-11-21',
-      preset: 'classic-draw3',
-    });
-    expect(parseRoute('/daily/2026-11-21/vegas-draw1/leaderboard', '').kind).toBe('new');
-    expect(parseRoute('/leaderboard', '')).toEqual({ kind: 'leaderboard' });
-    expect(parseRoute('/players/abc_1', '')).toEqual({ kind: 'player', id: 'abc_1' });
-    expect(parseRoute('/replay/g-1', '')).toEqual({ kind: 'replay', gameId: 'g-1' });
-    expect(isPageRoute(parseRoute('/replay/g-1', ''))).toBe(true);
-    expect(isPageRoute(parseRoute('/game/g-1', ''))).toBe(false);
-    expect(parseRoute(dailyLeaderboardPath('2026-01-02', 'classic-draw1'), '').kind).toBe(
-      'daily-leaderboard',
+  it('builds the paths of the daily pages', () => {
+    expect(dailyLeaderboardPath('2026-01-02', 'classic-draw1')).toBe(
+      '/daily/2026-01-02/classic-draw1/leaderboard',
     );
     expect(playerPath('a b')).toBe('/players/a%20b');
     expect(replayPath('x')).toBe('/replay/x');
   });
-
   it('takes a sign-in token out of the URL, keeping the rest', () => {
     expect(takeToken('/', '?token=abc')).toEqual({ token: 'abc', code: null, cleanUrl: '/' });
     expect(takeToken('/daily', '?deal=5&token=t%2B1', '#x')).toEqual({

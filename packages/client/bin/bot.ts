@@ -1,8 +1,8 @@
 /**
  * An example bot built on @klondike/client: it plays casual games over the WebSocket with a simple strategy
  * of its own, reading only what any player sees (the view: face-up cards, counts of hidden ones). It never
- * asks the server for hints, the solver or the legal moves: every decision is made here, which makes it a
- * starting point for writing your own.
+ * asks the server for hints, the solver or the legal moves: every decision is made here, with legality taken
+ * from the rules package's view functions (`@klondike/rules`), which makes it a starting point for your own.
  *
  *   pnpm bot -- --server http://localhost:3000 --games 20 [--preset classic-draw1] [--name MyBot]
  *
@@ -16,6 +16,13 @@
  *   4. draw from the stock, or recycle the waste when the stock is empty and the rules allow;
  *   5. resign once two passes through the stock in a row brought nothing new.
  */
+import {
+  TABLEAU_PILES,
+  type TableauPileId,
+  foundationMove,
+  isLegalViewMove,
+  stockMove,
+} from '@klondike/rules';
 import WebSocket from 'ws';
 import {
   type CreateGameBody,
@@ -53,87 +60,44 @@ function parseArgs(argv: string[]): Args {
   return args;
 }
 
-// ---------- reading cards ----------
-
-type Card = string; // two characters: rank A23456789TJQK + suit CDHS, e.g. "TH"
-type Foundation = 'fC' | 'fD' | 'fH' | 'fS';
-type Tableau = 't1' | 't2' | 't3' | 't4' | 't5' | 't6' | 't7';
-const TABLEAU: readonly Tableau[] = ['t1', 't2', 't3', 't4', 't5', 't6', 't7'];
-
-const rank = (c: Card): number => 'A23456789TJQK'.indexOf(c[0] ?? '') + 1;
-const suit = (c: Card): string => c[1] ?? '';
-const isRed = (c: Card): boolean => suit(c) === 'D' || suit(c) === 'H';
-const foundationOf = (c: Card): Foundation => `f${suit(c)}` as Foundation;
-
-/** Whether `card` goes on its foundation now: an ace on an empty one, else the next rank of its suit. */
-function fitsFoundation(view: PlayerView, card: Card): boolean {
-  const top = view.foundations[foundationOf(card)];
-  return top === null ? rank(card) === 1 : rank(card) === rank(top) + 1;
-}
-
-/** Whether `card` (heading a run) may go on tableau pile `to`: a king on an empty pile, else one rank lower, other colour. */
-function fitsTableau(view: PlayerView, card: Card, to: number): boolean {
-  const pile = view.tableau[to];
-  if (pile === undefined) return false;
-  const top = pile.faceUp.at(-1);
-  if (top === undefined) return pile.faceDown === 0 && rank(card) === 13;
-  return rank(card) === rank(top) - 1 && isRed(card) !== isRed(top);
-}
-
 // ---------- choosing a move ----------
 
-/** Every move the strategy would make now, best first (the game may still refuse one: then the next is tried). */
+/**
+ * Every move the strategy would make now, best first (the game may still refuse one: then the next is tried).
+ * Legality comes from the rules package's view functions, the same the web table uses, so the bot never
+ * carries rules of its own.
+ */
 function candidates(view: PlayerView): { move: Move; progress: boolean }[] {
   const out: { move: Move; progress: boolean }[] = [];
-  const wasteTop = view.waste.at(-1);
+  const legal = (move: Move): boolean => isLegalViewMove(view, move);
 
   // 1. Foundations: tableau tops, then the waste.
-  view.tableau.forEach((pile, i) => {
-    const top = pile.faceUp.at(-1);
-    if (top !== undefined && fitsFoundation(view, top))
-      out.push({
-        move: { type: 'move', from: TABLEAU[i] as Tableau, to: foundationOf(top), count: 1 },
-        progress: true,
-      });
-  });
-  if (wasteTop !== undefined && fitsFoundation(view, wasteTop))
-    out.push({ move: { type: 'move', from: 'waste', to: foundationOf(wasteTop), count: 1 }, progress: true });
+  for (const from of [...TABLEAU_PILES, 'waste'] as const) {
+    const move = foundationMove(view, from);
+    if (move) out.push({ move, progress: true });
+  }
 
   // 2. Uncover face-down cards: move a pile's whole face-up run elsewhere (most face-down cards first).
   const byHidden = view.tableau
-    .map((pile, i) => ({ pile, i }))
+    .map((pile, i) => ({ pile, from: TABLEAU_PILES[i] as TableauPileId }))
     .sort((a, b) => b.pile.faceDown - a.pile.faceDown);
-  for (const { pile, i } of byHidden) {
-    const head = pile.faceUp[0];
-    if (head === undefined || pile.faceDown === 0) continue;
-    for (let to = 0; to < 7; to++) {
-      if (to !== i && fitsTableau(view, head, to))
-        out.push({
-          move: {
-            type: 'move',
-            from: TABLEAU[i] as Tableau,
-            to: TABLEAU[to] as Tableau,
-            count: pile.faceUp.length,
-          },
-          progress: true,
-        });
+  for (const { pile, from } of byHidden) {
+    if (pile.faceUp.length === 0 || pile.faceDown === 0) continue;
+    for (const to of TABLEAU_PILES) {
+      const move: Move = { type: 'move', from, to, count: pile.faceUp.length };
+      if (legal(move)) out.push({ move, progress: true });
     }
   }
 
-  // 3. The waste's top card onto the tableau (a non-empty pile first; kings may take an empty one).
-  if (wasteTop !== undefined) {
-    for (let to = 0; to < 7; to++)
-      if (fitsTableau(view, wasteTop, to))
-        out.push({
-          move: { type: 'move', from: 'waste', to: TABLEAU[to] as Tableau, count: 1 },
-          progress: true,
-        });
+  // 3. The waste's top card onto the tableau.
+  for (const to of TABLEAU_PILES) {
+    const move: Move = { type: 'move', from: 'waste', to, count: 1 };
+    if (legal(move)) out.push({ move, progress: true });
   }
 
   // 4. Turn cards: draw, or recycle the waste into the stock when that is allowed.
-  if (view.stock.count > 0) out.push({ move: { type: 'draw' }, progress: false });
-  else if (view.waste.length > 0 && view.redealsLeft !== 0)
-    out.push({ move: { type: 'recycle' }, progress: false });
+  const turn = stockMove(view);
+  if (turn) out.push({ move: turn, progress: false });
   return out;
 }
 

@@ -64,3 +64,30 @@ export function parseCard(code: string): Card | undefined {
 export function isCardCode(text: string): text is CardCode {
   return CODE_TO_CARD.has(text);
 }
+
+/** A card code read for display: rank 1 (Ace) … 13 (King), suit letter, and colour (R1). */
+export interface CardInfo {
+  readonly code: CardCode;
+  /** 1 (Ace) … 13 (King). */
+  readonly rank: number;
+  readonly suit: Suit;
+  /** Diamonds and hearts (R1). */
+  readonly red: boolean;
+}
+
+/** Reads a card code such as `TH`; undefined when `code` is not one of the 52 codes. */
+export function cardInfo(code: string): CardInfo | undefined {
+  const card = parseCard(code);
+  if (card === undefined) return undefined;
+  return {
+    code: code as CardCode,
+    rank: RANK[card] as number,
+    suit: SUITS[SUIT_INDEX[card] as number] as Suit,
+    red: IS_RED[card] === 1,
+  };
+}
+
+/** The code of the card of `rank` (1…13) and `suit`, e.g. `codeOf(10, 'H') === "TH"`. */
+export function codeOf(rank: number, suit: Suit): CardCode {
+  return cardCode(makeCard(SUITS.indexOf(suit), rank));
+}

@@ -9,4 +9,5 @@ export * from './deal.js';
 export * from './moves.js';
 export * from './state.js';
 export * from './view.js';
+export * from './view-rules.js';
 export * from './game.js';

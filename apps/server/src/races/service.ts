@@ -41,6 +41,7 @@ import {
   type PresetName,
   dealFromNumber,
   formatDeal,
+  foundationCount,
   isPresetName,
   resolveOptions,
 } from '@klondike/rules';
@@ -80,15 +81,10 @@ export function raceUrl(code: string): string {
   return `/race/${code}`;
 }
 
-const RANKS = 'A23456789TJQK';
-
 /** A racer's progress from their game's view: counts only (the view's cards are dropped here). */
 export function progressOf(view: WireView, elapsedMs: number): RaceProgress {
-  let foundationCards = 0;
-  for (const top of Object.values(view.foundations))
-    if (top !== null) foundationCards += RANKS.indexOf(top[0] ?? '') + 1;
   return {
-    foundationCards,
+    foundationCards: foundationCount(view.foundations),
     faceDown: view.tableau.reduce((n, p) => n + p.faceDown, 0),
     moves: view.moves,
     score: view.score,

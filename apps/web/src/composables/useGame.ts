@@ -7,11 +7,17 @@
  * hidden), so while one is in flight further input is refused.
  */
 import type { ClientFrame, CreateGameBody, GameResponse, ServerFrame } from '@klondike/protocol';
-import type { Move, PlayerView, PresetName } from '@klondike/rules';
-import { computed, ref, shallowRef, watch, type Ref } from 'vue';
+import {
+  applyViewMove,
+  isLegalViewMove,
+  nextFoundationMove,
+  type Move,
+  type PlayerView,
+  type PresetName,
+} from '@klondike/rules';
+import { computed, getCurrentScope, onScopeDispose, ref, shallowRef, watch, type Ref } from 'vue';
 import { ApiError, createGame, getGame, postMove, postResign, postUndo } from '../lib/api';
 import { describeMove } from '../lib/format';
-import { applyPileMove, isLegalMove, nextFoundationMove } from '../lib/legal';
 import { useNotify } from './useNotify';
 import type { Socket } from './useSocket';
 
@@ -61,8 +67,34 @@ function errorText(code: string, message: string): string {
   }
 }
 
-export function useGame(socket: Socket) {
+/** The REST calls a game makes (the socket is down, or not subscribed yet); a fake one in tests. */
+export interface GameApi {
+  readonly createGame: typeof createGame;
+  readonly getGame: typeof getGame;
+  readonly postMove: typeof postMove;
+  readonly postUndo: typeof postUndo;
+  readonly postResign: typeof postResign;
+}
+
+/** The server's REST API (lib/api.ts). */
+export const restGameApi: GameApi = { createGame, getGame, postMove, postUndo, postResign };
+
+/**
+ * One game on the table, over `socket` (frames) and `api` (REST: loading, creating, and moves while the socket
+ * is down). Listens to the socket and runs a watchdog timer until `dispose()`, which the component or effect
+ * scope that created it calls by itself when it ends (onScopeDispose).
+ */
+export function useGame(socket: Socket, api: GameApi = restGameApi) {
   const { toast, announce } = useNotify();
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  /** setTimeout that dispose() cancels. */
+  function later(fn: () => void, ms: number): void {
+    const t = setTimeout(() => {
+      timers.delete(t);
+      fn();
+    }, ms);
+    timers.add(t);
+  }
   const gameId = ref<string | null>(null);
   const preset = ref<PresetName | null>(null);
   const dealNumber = ref<number | null>(null);
@@ -81,7 +113,7 @@ export function useGame(socket: Socket) {
     let v = c.view;
     for (const op of ops.value) {
       if (!isOptimistic(op)) break;
-      const next = applyPileMove(v, op.move as Move);
+      const next = applyViewMove(v, op.move as Move);
       if (!next) break;
       v = next;
     }
@@ -110,9 +142,8 @@ export function useGame(socket: Socket) {
   function announceStatus(before: PlayerView | null, after: PlayerView): void {
     if (before?.status === after.status) return;
     if (after.status === 'won')
-      setTimeout(() => announce(`You won! Score ${after.score}, ${after.moves} moves.`), 400);
-    if (after.status === 'blocked')
-      setTimeout(() => announce('No more moves. Undo or start a new game.'), 400);
+      later(() => announce(`You won! Score ${after.score}, ${after.moves} moves.`), 400);
+    if (after.status === 'blocked') later(() => announce('No more moves. Undo or start a new game.'), 400);
   }
 
   function ack(op: Op, version: number, v: PlayerView): void {
@@ -121,7 +152,7 @@ export function useGame(socket: Socket) {
     ops.value = ops.value.filter((o) => o !== op);
     announceAck(op, before, v);
     pump();
-    if (autoCompleting.value) setTimeout(autoStep, 70);
+    if (autoCompleting.value) later(autoStep, 70);
   }
 
   /** The server refused the head operation: roll back every pending operation. */
@@ -161,7 +192,8 @@ export function useGame(socket: Socket) {
     }
     const id = gameId.value;
     if (!id) return;
-    getGame(id)
+    api
+      .getGame(id)
       .then((g) => {
         if (gameId.value !== g.id) return;
         if (accept(g.version, g.view, true)) ops.value = [];
@@ -211,12 +243,12 @@ export function useGame(socket: Socket) {
     }
   }
 
-  socket.onFrame(onFrame);
-  socket.onOpen(() => {
+  const offFrame = socket.onFrame(onFrame);
+  const offOpen = socket.onOpen(() => {
     subscribed.value = false;
     subscribe();
   });
-  watch(socket.status, (s) => {
+  const stopStatus = watch(socket.status, (s) => {
     if (s === 'open') return;
     subscribed.value = false;
     const head = ops.value[0];
@@ -229,7 +261,7 @@ export function useGame(socket: Socket) {
   });
 
   // Watchdog: an answer that never comes.
-  setInterval(() => {
+  const watchdog = setInterval(() => {
     const head = ops.value[0];
     if (head && head.sent && Date.now() - head.sentAt > ACK_TIMEOUT_MS) {
       ops.value = [];
@@ -263,10 +295,10 @@ export function useGame(socket: Socket) {
     head.via = 'rest';
     const call =
       head.kind === 'move'
-        ? postMove(id, head.move as Move, v)
+        ? api.postMove(id, head.move as Move, v)
         : head.kind === 'undo'
-          ? postUndo(id, v)
-          : postResign(id, v);
+          ? api.postUndo(id, v)
+          : api.postResign(id, v);
     call.then(
       (res) => {
         if (gameId.value !== id) return;
@@ -299,7 +331,7 @@ export function useGame(socket: Socket) {
     const v = view.value;
     if (!v || !gameId.value) return 'no-game';
     if (busy.value) return 'busy';
-    if (!isLegalMove(v, m)) return 'illegal';
+    if (!isLegalViewMove(v, m)) return 'illegal';
     enqueue('move', m);
     return 'sent';
   }
@@ -357,14 +389,17 @@ export function useGame(socket: Socket) {
     subscribe();
   }
 
-  /** Shows game `id` (GET, then subscribe). Throws ApiError when it does not exist. */
-  async function load(id: string): Promise<void> {
-    setGame(await getGame(id), false);
+  /**
+   * Shows game `id` (GET, then subscribe); `fresh` plays the deal animation (a game just dealt elsewhere).
+   * Throws ApiError when it does not exist.
+   */
+  async function load(id: string, options: { fresh?: boolean } = {}): Promise<void> {
+    setGame(await api.getGame(id), options.fresh === true);
   }
 
   /** Deals a new game (POST /api/games) and shows it. Throws ApiError on a refused body. */
   async function create(body: CreateGameBody): Promise<GameResponse> {
-    const g = await createGame(body);
+    const g = await api.createGame(body);
     setGame(g, true);
     return g;
   }
@@ -374,8 +409,25 @@ export function useGame(socket: Socket) {
     setGame(g, true);
   }
 
+  let disposed = false;
+  /** Stops listening to the socket, unsubscribes from the game and cancels every timer. Idempotent. */
+  function dispose(): void {
+    if (disposed) return;
+    disposed = true;
+    offFrame();
+    offOpen();
+    stopStatus();
+    clearInterval(watchdog);
+    for (const t of timers) clearTimeout(t);
+    timers.clear();
+    autoCompleting.value = false;
+    if (gameId.value) socket.send({ type: 'unsubscribe', gameId: gameId.value });
+  }
+  if (getCurrentScope()) onScopeDispose(dispose);
+
   return {
     show,
+    dispose,
     gameId,
     preset,
     dealNumber,

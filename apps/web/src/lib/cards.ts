@@ -1,51 +1,9 @@
 /**
- * Client-side card helpers: parse a card code (PRODUCT.md "Notation") into rank, suit and colour, and the
- * words and symbols the table shows. Pure; no Vue.
+ * How the table names cards to a person: corner labels, spoken names, suit symbols, and the reading of a
+ * pasted deal. Reading a card code itself is the rules package's (`cardInfo`, `parseDeal`); nothing here
+ * parses a code on its own. Pure; no Vue.
  */
-import type { CardCode, FoundationPileId, Suit } from '@klondike/rules';
-
-/** A parsed card. */
-export interface CardInfo {
-  readonly code: CardCode;
-  /** 1 (Ace) … 13 (King). */
-  readonly rank: number;
-  readonly suit: Suit;
-  readonly red: boolean;
-}
-
-const RANK_LETTERS = 'A23456789TJQK';
-const SUIT_LETTERS = 'CDHS';
-
-/** Rank (1..13) of a rank letter, or 0 when the letter is not a rank. */
-export function rankOf(letter: string): number {
-  return RANK_LETTERS.indexOf(letter) + 1;
-}
-
-/** Parses a card code such as `TH`; undefined when it is not one of the 52 codes. */
-export function cardInfo(code: string): CardInfo | undefined {
-  if (code.length !== 2) return undefined;
-  const rank = rankOf(code[0] as string);
-  const suit = code[1] as string;
-  if (rank === 0 || !SUIT_LETTERS.includes(suit)) return undefined;
-  return { code: code as CardCode, rank, suit: suit as Suit, red: suit === 'D' || suit === 'H' };
-}
-
-/** Like `cardInfo` but for codes already known to be valid (from a parsed view). */
-export function card(code: CardCode): CardInfo {
-  const info = cardInfo(code);
-  if (!info) throw new Error(`not a card code: ${code}`);
-  return info;
-}
-
-/** Code of a card from rank and suit. */
-export function codeOf(rank: number, suit: Suit): CardCode {
-  return `${RANK_LETTERS[rank - 1]}${suit}` as CardCode;
-}
-
-/** The foundation pile of a suit. */
-export function foundationOf(suit: Suit): FoundationPileId {
-  return `f${suit}` as FoundationPileId;
-}
+import { cardInfo, formatDeal, parseDeal, type CardCode, type Suit } from '@klondike/rules';
 
 /** Index label shown in a card's corner: A, 2 … 10, J, Q, K. */
 export function rankLabel(rank: number): string {
@@ -72,10 +30,10 @@ const SUIT_NAMES: Record<Suit, string> = { C: 'clubs', D: 'diamonds', H: 'hearts
 /** Unicode suit symbols (for text, e.g. announcements and labels). */
 export const SUIT_SYMBOL: Record<Suit, string> = { C: '♣', D: '♦', H: '♥', S: '♠' };
 
-/** Spoken name, e.g. "Ten of hearts". */
+/** Spoken name, e.g. "Ten of hearts" (the code itself when it is not a card). */
 export function cardName(code: CardCode): string {
-  const c = card(code);
-  return `${RANK_NAMES[c.rank]} of ${SUIT_NAMES[c.suit]}`;
+  const c = cardInfo(code);
+  return c ? `${RANK_NAMES[c.rank]} of ${SUIT_NAMES[c.suit]}` : code;
 }
 
 /** Name of a suit, e.g. "hearts". */
@@ -84,8 +42,9 @@ export function suitName(suit: Suit): string {
 }
 
 /**
- * Parses a pasted deal: 52 distinct card codes separated by white space or commas (case-insensitive).
- * Returns the normalised text (codes upper-case, single spaces) or an error message.
+ * Reads a pasted deal as people type it — any case, `10` for `T`, commas or white space between cards — and
+ * checks it with the rules package's `parseDeal` (52 distinct codes). Returns the deal in the public notation
+ * or the reason it is not one.
  */
 export function parseDealText(text: string): { ok: true; deal: string } | { ok: false; error: string } {
   const tokens = text
@@ -93,13 +52,10 @@ export function parseDealText(text: string): { ok: true; deal: string } | { ok: 
     .split(/[\s,]+/)
     .filter((t) => t.length > 0)
     .map((t) => t.toUpperCase().replace(/^10/, 'T'));
-  if (tokens.length !== 52) return { ok: false, error: `A deal has 52 cards; this has ${tokens.length}.` };
-  const seen = new Set<string>();
-  for (const t of tokens) {
-    if (!cardInfo(t))
-      return { ok: false, error: `"${t}" is not a card (use e.g. TH for the ten of hearts).` };
-    if (seen.has(t)) return { ok: false, error: `${t} appears twice.` };
-    seen.add(t);
+  const deal = parseDeal(tokens.join(' '));
+  if (!deal.ok) {
+    const message = deal.error.message;
+    return { ok: false, error: `${message.charAt(0).toUpperCase()}${message.slice(1)}.` };
   }
-  return { ok: true, deal: tokens.join(' ') };
+  return { ok: true, deal: formatDeal(deal.value) };
 }

@@ -1,7 +1,6 @@
 /** Display formatting. Pure. */
-import type { Move, PlayerView } from '@klondike/rules';
+import { faceUpCards, isFoundationPile, tableauIndex, type Move, type PlayerView } from '@klondike/rules';
 import { cardName } from './cards';
-import { faceUpCards, isFoundation, tableauIndex } from './legal';
 
 /** `m:ss`, or `h:mm:ss` past an hour. */
 export function formatTime(ms: number): string {
@@ -17,7 +16,7 @@ export function formatTime(ms: number): string {
 export function pileName(pile: string): string {
   const t = tableauIndex(pile);
   if (t >= 0) return `pile ${t + 1}`;
-  if (isFoundation(pile)) return 'the foundation';
+  if (isFoundationPile(pile)) return 'the foundation';
   return `the ${pile}`;
 }
 
@@ -38,5 +37,5 @@ export function describeMove(move: Move, before: PlayerView | null, after: Playe
   const what = bottom
     ? `${cardName(bottom)}${move.count > 1 ? ` and ${move.count - 1} more` : ''}`
     : `${move.count} card${move.count > 1 ? 's' : ''}`;
-  return `Moved ${what} to ${isFoundation(move.to) ? 'its foundation' : pileName(move.to)}.`;
+  return `Moved ${what} to ${isFoundationPile(move.to) ? 'its foundation' : pileName(move.to)}.`;
 }

@@ -2,9 +2,20 @@
  * Hints from the solver (GET /api/games/:id/hint): what a hinted move highlights on the table and how it is
  * said in words. Pure; no Vue.
  */
-import type { CardCode, Move, PileId, PlayerView, Suit } from '@klondike/rules';
-import { card, suitName } from './cards';
-import { faceUpCards, isFoundation, isLegalMove, tableauIndex, topCard } from './legal';
+import {
+  cardInfo,
+  faceUpCards,
+  isFoundationPile,
+  isLegalViewMove,
+  tableauIndex,
+  topCard,
+  type CardCode,
+  type Move,
+  type PileId,
+  type PlayerView,
+  type Suit,
+} from '@klondike/rules';
+import { suitName } from './cards';
 
 /** What a hinted move lights up: the card(s) or pile to take from, and the pile they go to. */
 export interface HintHighlight {
@@ -25,17 +36,18 @@ const SPOKEN_RANKS = ['', 'ace', '2', '3', '4', '5', '6', '7', '8', '9', '10', '
 
 /** A card as said in a hint, e.g. "the 7 of hearts", "the queen of spades". */
 export function spokenCard(code: CardCode): string {
-  const c = card(code);
-  return `the ${SPOKEN_RANKS[c.rank]} of ${suitName(c.suit as Suit)}`;
+  const c = cardInfo(code);
+  return c ? `the ${SPOKEN_RANKS[c.rank]} of ${suitName(c.suit as Suit)}` : code;
 }
 
 /**
  * Which cards and piles a hinted move highlights in `view`: for a tableau move of `count` cards the run of
  * that many top cards, for the waste its top card, for a foundation its top card; for draw and recycle the
- * stock. Null when the move does not fit the view (a stale hint).
+ * stock. Null when the move does not fit the view (a stale hint) or the game is no longer being played (a
+ * blocked game still takes moves, R13, but a hint there has nothing to show).
  */
 export function hintHighlight(move: Move, view: PlayerView): HintHighlight | null {
-  if (!isLegalMove(view, move)) return null;
+  if (view.status !== 'playing' || !isLegalViewMove(view, move)) return null;
   if (move.type !== 'move') return { move, sourcePile: 'stock', sourceCards: [], targetPile: null };
   const cards = faceUpCards(view, move.from);
   return {
@@ -67,7 +79,7 @@ export function describeHint(move: Move, view: PlayerView): string {
   const rest = move.count - 1;
   const what =
     spokenCard(lead) + (rest === 1 ? ' and the card on it' : rest > 1 ? ` and the ${rest} cards on it` : '');
-  if (isFoundation(move.to)) return `Move ${what} to its foundation`;
+  if (isFoundationPile(move.to)) return `Move ${what} to its foundation`;
   const onto = t >= 0 ? topCard(view, move.to) : null;
   return onto ? `Move ${what} onto ${spokenCard(onto)}` : `Move ${what} to empty pile ${t + 1}`;
 }

@@ -5,8 +5,15 @@
  * there (the run that fits) · W select the waste · F send the selection's top card to its foundation ·
  * A auto-complete · H hint (casual games) · N new game · Esc cancel.
  */
-import type { Move, PileId, PlayerView } from '@klondike/rules';
-import { faceUpCards, foundationMove, isLegalMove, resolveCount } from './legal';
+import {
+  faceUpCards,
+  foundationMove,
+  isLegalViewMove,
+  resolveCount,
+  type Move,
+  type PileId,
+  type PlayerView,
+} from '@klondike/rules';
 
 /** What the keyboard has picked up: a pile whose top card(s) will move. */
 export type Selection = { readonly pile: PileId } | null;
@@ -54,7 +61,7 @@ export function keyAction(input: KeyInput, selection: Selection, view: PlayerVie
   if (key === ' ' || lower === 'd') return { type: 'stock' };
   if (lower === 'l') {
     const move: Move = { type: 'last-pass' };
-    if (isLegalMove(view, move)) return { type: 'move', move };
+    if (isLegalViewMove(view, move)) return { type: 'move', move };
     const message =
       view.lastPass === 'taken'
         ? 'The last pass has already been taken.'

@@ -204,10 +204,3 @@ export function withProgress(race: Race, playerId: string, progress: RaceProgres
     racers: race.racers.map((r) => (r.playerId === playerId ? { ...r, progress } : r)),
   };
 }
-
-/** Cards on a view's foundations (each foundation's top card is its count). */
-export function foundationCount(foundations: Readonly<Record<string, string | null>>): number {
-  let n = 0;
-  for (const top of Object.values(foundations)) if (top) n += 'A23456789TJQK'.indexOf(top[0] as string) + 1;
-  return n;
-}

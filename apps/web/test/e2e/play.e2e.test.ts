@@ -8,7 +8,7 @@ import { GameResponseSchema, HintResponseSchema } from '@klondike/protocol';
 import type { CardCode, PlayerView } from '@klondike/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeHint } from '../../src/lib/hint';
-import { nextFoundationMove, topCard } from '../../src/lib/legal';
+import { nextFoundationMove, topCard } from '@klondike/rules';
 import {
   ensureBuilt,
   loadPlaywright,
