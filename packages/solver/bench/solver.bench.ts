@@ -68,7 +68,7 @@ console.log(
   '| draw | limit | deals | won | impossible | decided | unknown | median ms | p95 ms | median search ms | nodes/s | peak RSS | peak heap+buffers | median line |',
 );
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
-for (const draw of DRAWS) {
+for (const draw of DEALS > 0 ? DRAWS : []) {
   const options = resolveOptions(draw === 1 ? 'classic-draw1' : 'classic-draw3');
   for (const limit of LIMITS) {
     peakRss = 0;
