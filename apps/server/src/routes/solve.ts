@@ -21,8 +21,11 @@ import '../types.js';
 const errors = (...codes: (400 | 401 | 403 | 404 | 429 | 503)[]) =>
   Object.fromEntries(codes.map((c) => [c, ErrorBodySchema]));
 
-/** Node budget of a `minimal` request's search per ms of its time limit (≈ half of it on one core). */
-const MINIMAL_NODES_PER_MS_SOLVE = 500;
+/**
+ * Node budget of a `minimal` request's search per ms of its time limit: about a quarter of the time on one
+ * core, leaving the rest for its weighted passes and the fallback search.
+ */
+const MINIMAL_NODES_PER_MS_SOLVE = 250;
 
 /** Hints remembered per game version, so asking again for the same position costs nothing. */
 const HINT_CACHE_SIZE = 2000;
@@ -51,7 +54,7 @@ export const solveRoutes: FastifyPluginAsyncZod = async (app) => {
           'server). Options = `preset` (default classic-draw1) with `options` overrides. 403 `deal-embargoed` for ' +
           'the deal of an open daily or of a race that is still on. `shorten: true` runs the line-shortening ' +
           "post-pass (default off: the search's own line). `minimal: true` searches a shortest line (IDA*, every " +
-          'public move counts one; 500 positions per ms of the time limit) and adds `optimal` (proven shortest) and `lowerBound` (proven).',
+          'public move counts one; 250 positions per ms of the time limit) and adds `optimal` (proven shortest) and `lowerBound` (proven).',
         body: SolveBodySchema,
         response: { 200: SolveResponseSchema, ...errors(400, 403, 429, 503) },
       },
@@ -71,7 +74,7 @@ export const solveRoutes: FastifyPluginAsyncZod = async (app) => {
           timeLimitMs,
           shorten: body.shorten ?? false,
           minimal: body.minimal ?? false,
-          // The minimal search is node-limited (load-independent answers): about half the time budget.
+          // The minimal search is node-limited (load-independent answers): about a quarter of the time budget.
           minimalNodes: Math.round(timeLimitMs * MINIMAL_NODES_PER_MS_SOLVE),
         },
         { priority: 'solve', client: req.player?.id ?? req.ip },
