@@ -133,6 +133,8 @@ export async function generateDaily(
           timeLimitMs: options.timeLimitMs,
           minimal: true,
           minimalNodes: nodes,
+          // Its fallback line is only a candidate against the shortened line already found.
+          shorten: false,
         },
         options,
         `stopped generating ${date} ${preset}`,
