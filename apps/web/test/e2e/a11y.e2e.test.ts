@@ -71,12 +71,31 @@ describe.skipIf(SKIP !== null)(
       { name: 'phone', viewport: { width: 390, height: 844 }, mobile: true },
     ] as const;
     const today = new Date().toISOString().slice(0, 10);
+    /** A race room in its lobby (a host waiting for a guest), made before the pages are visited. */
+    let lobby = '/race';
+    beforeAll(async () => {
+      const post = async (path: string, body: unknown, token?: string) =>
+        (await (
+          await fetch(`${server.url}${path}`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              ...(token ? { authorization: `Bearer ${token}` } : {}),
+            },
+            body: JSON.stringify(body),
+          })
+        ).json()) as { token?: string; code?: string };
+      const host = await post('/api/players', { name: 'LobbyHost' });
+      const race = await post('/api/races', { preset: 'classic-draw1' }, host.token);
+      lobby = `/race/${race.code}`;
+    }, 60_000);
     const pages = [
       { name: 'table', path: '/', ready: '[data-testid=pile-t7]' },
       { name: 'daily', path: '/daily', ready: 'main' },
       { name: 'daily leaderboard', path: `/daily/${today}/classic-draw1/leaderboard`, ready: 'main' },
       { name: 'all-time board', path: '/leaderboard', ready: 'main' },
       { name: 'race set-up', path: '/race', ready: 'main' },
+      { name: 'race lobby', path: () => lobby, ready: '[data-testid=race-lobby]' },
     ];
 
     for (const size of sizes)
@@ -89,7 +108,7 @@ describe.skipIf(SKIP !== null)(
           });
           try {
             const page = await context.newPage();
-            await page.goto(`${server.url}${p.path}`);
+            await page.goto(`${server.url}${typeof p.path === 'function' ? p.path() : p.path}`);
             await page.waitForSelector(p.ready, { timeout: 20_000 });
             await page.waitForTimeout(300); // transitions settle
             const found = await violations(page);
