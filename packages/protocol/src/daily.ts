@@ -145,6 +145,11 @@ export const DailyChallengeSchema = z.object({
   closed: z.boolean(),
   /** Length of the solver's line for the deal (public: it reveals nothing of the deal). */
   par: z.number().int().min(0),
+  /**
+   * Whether `par` is proven to be the fewest moves of any winning line ("par N (proven shortest)"); false:
+   * some line may be shorter ("par ≤ N"). Public like `par` (one bit about the length, nothing of the deal).
+   */
+  parProven: z.boolean(),
   /** The caller's own result, when a player token is sent. */
   you: DailyResultSchema.nullable(),
 });
@@ -172,6 +177,10 @@ export const DailyRevealSchema = z
     /** 52 card codes in deal order. */
     deal: z.string(),
     par: z.number().int().min(0),
+    /** Whether `par` (the line's length) is proven shortest. */
+    parProven: z.boolean(),
+    /** A proven lower bound on the moves of any winning line (= par when proven); null when not computed. */
+    parLowerBound: z.number().int().min(0).nullable(),
     line: z.array(MoveSchema),
   })
   .meta({ id: 'DailyReveal' });
@@ -218,6 +227,10 @@ export const LeaderboardSchema = z
     date: DateSchema,
     preset: DailyPresetSchema,
     board: BoardSchema,
+    /** The daily's par (as in the challenge list), so rows can show their moves against it. */
+    par: z.number().int().min(0),
+    /** Whether `par` is proven shortest. */
+    parProven: z.boolean(),
     /** Finished ranked attempts. */
     total: z.number().int().min(0),
     offset: z.number().int().min(0),
