@@ -472,6 +472,7 @@ export class GameRooms {
       playerId: g.owner,
       dailyId: g.daily?.id ?? null,
       ranked: g.ranked,
+      raceCode: g.raceCode,
     };
     if (g.ranked && g.daily !== null && g.owner !== null) {
       const attempt = { dailyId: g.daily.id, playerId: g.owner, gameId: room.id, createdAt: new Date(now) };
@@ -1081,7 +1082,8 @@ export class GameRooms {
     }
     if (row.log.length !== row.version)
       throw new Error(`game ${id}: version ${row.version} but ${row.log.length} log entries`);
-    const raceCode = row.raceEntry?.raceCode ?? null;
+    // Stored with the game at its creation; the seat's link for games dealt before that column existed.
+    const raceCode = row.raceCode ?? row.raceEntry?.raceCode ?? null;
     return {
       id,
       kind: kindOf({ dailyId: row.dailyId, ranked: row.ranked, raceCode }),
