@@ -13,3 +13,9 @@ usePlayer().start(useSocket());
 applySettingsToDocument();
 connectSettings(usePlayer().me, patchMySettings);
 createApp(App).use(createAppRouter()).mount('#app');
+// The service worker (dist/sw.js, a build only): the app shell loads with no network.
+if (import.meta.env.PROD && 'serviceWorker' in navigator)
+  window.addEventListener(
+    'load',
+    () => void navigator.serviceWorker.register('/sw.js').catch(() => undefined),
+  );
