@@ -25,6 +25,8 @@ function serviceWorker(): Plugin {
   return {
     name: 'klondike-service-worker',
     apply: 'build',
+    // After Vite's own plugins have dropped the chunks they empty (CSS-only pages' JavaScript).
+    enforce: 'post',
     generateBundle(_options, bundle) {
       const built = Object.keys(bundle)
         .filter((f) => /\.(js|css|svg|png|woff2?)$/.test(f))
