@@ -35,7 +35,7 @@ function serviceWorker(): Plugin {
       const version = createHash('sha256').update(files.join('\n')).digest('hex').slice(0, 16);
       const source = readFileSync(`${root}sw/service-worker.js`, 'utf8')
         .replace('__SW_VERSION__', version)
-        .replace('__SW_PRECACHE__', JSON.stringify(files));
+        .replace('/* __SW_PRECACHE__ */ []', JSON.stringify(files));
       this.emitFile({ type: 'asset', fileName: 'sw.js', source });
     },
   };

@@ -9,7 +9,7 @@
  * - Activate: drops the shells of older builds.
  */
 const VERSION = '__SW_VERSION__';
-const PRECACHE = __SW_PRECACHE__;
+const PRECACHE = /* __SW_PRECACHE__ */ [];
 const CACHE = `klondike-shell-${VERSION}`;
 
 self.addEventListener('install', (event) => {
