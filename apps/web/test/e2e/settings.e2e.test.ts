@@ -207,10 +207,10 @@ describe.skipIf(SKIP !== null)(`browser: offline app shell${SKIP ? ` (skipped: $
         await context.setOffline(true);
         await page.goto(`${server.url}/help`);
         await page.getByTestId('help-page').waitFor({ timeout: 20_000 });
-        await page.getByTestId('offline-banner').waitFor({ timeout: 10_000 });
-        expect(await page.getByTestId('offline-banner').textContent()).toContain('offline');
+        await page.getByTestId('app-offline').waitFor({ timeout: 10_000 });
+        expect(await page.getByTestId('app-offline').textContent()).toContain('offline');
         await context.setOffline(false);
-        await page.getByTestId('offline-banner').waitFor({ state: 'detached', timeout: 15_000 });
+        await page.getByTestId('app-offline').waitFor({ state: 'detached', timeout: 15_000 });
       } finally {
         await context.close();
       }
@@ -224,7 +224,7 @@ describe.skipIf(SKIP !== null)(`browser: offline app shell${SKIP ? ` (skipped: $
       await server.stop(true);
       await page.goto(`${server.url}/settings`);
       await page.getByTestId('settings-page').waitFor({ timeout: 20_000 });
-      const banner = page.getByTestId('offline-banner');
+      const banner = page.getByTestId('app-offline');
       await banner.waitFor({ timeout: 15_000 });
       expect(await banner.textContent()).toContain('server cannot be reached');
     } finally {
