@@ -79,7 +79,14 @@ describe.skipIf(SKIP !== null)(`browser: settings and help${SKIP ? ` (skipped: $
       await withPage(size, async (page) => {
         await table(page);
         const before = await looks(page);
-        await page.goto(`${server.url}/settings`);
+        // The settings entry: in the nav on a desktop (here from the daily page), in the table's bottom bar on
+        // a phone (whose nav row is full).
+        if (size.mobile) await page.getByTestId('settings-btn').click();
+        else {
+          await page.goto(`${server.url}/daily`);
+          await page.getByTestId('nav-settings').click();
+        }
+        await page.getByTestId('settings-page').waitFor({ timeout: 20_000 });
         await page.getByTestId('card-back-midnight').check({ force: true });
         await page.getByTestId('table-blue').check({ force: true });
         await table(page);
