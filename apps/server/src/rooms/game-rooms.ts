@@ -569,6 +569,9 @@ export class GameRooms {
     const policy = this.policy(room);
     return this.exclusive(room, async () => {
       policy.checkWrite?.(room, this.now(), room.version);
+      // A copy nobody here follows hears no other node's commits: a client ahead of it catches it up first.
+      if (this.bus && expectedVersion !== undefined && expectedVersion > room.version)
+        reload(room, await this.read(room.id));
       if (expectedVersion !== undefined && expectedVersion !== room.version) {
         throw new ApiError(
           'stale-version',
