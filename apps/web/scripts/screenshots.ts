@@ -42,6 +42,8 @@ async function main(): Promise<void> {
       { name: 'leaderboard', path: '/leaderboard', ready: 'main' },
       { name: 'player', path: `/players/${created.id}`, ready: 'main' },
       { name: 'race', path: '/race', ready: 'main' },
+      { name: 'settings', path: '/settings', ready: '[data-testid=settings-page]' },
+      { name: 'help', path: '/help', ready: '[data-testid=help-page]' },
       { name: 'not-found', path: '/no/such/page', ready: '[data-testid=not-found]' },
       ...(process.env.SCREENSHOT_PATHS ?? '')
         .split(',')

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { GameIdSchema, MoveSchema, PresetSchema, GameOptionsSchema } from './game.js';
 import { DailyPresetSchema, DateSchema } from './refs.js';
+import { SettingsPatchSchema } from './settings.js';
 
 // ---------- Players ----------
 
@@ -26,8 +27,20 @@ export const PlayerNameSchema = z
   .max(20)
   .regex(/^[\p{L}\p{N}_.-]+( [\p{L}\p{N}_.-]+)*$/u, 'letters, digits, _ . - and single spaces only');
 
-/** PATCH /api/me body. */
+/** A new name alone (the rename part of PATCH /api/me). */
 export const PlayerNameBodySchema = z.object({ name: PlayerNameSchema }).strict();
+
+/**
+ * PATCH /api/me body: a new name, a change of settings (the keys sent replace the stored ones; the others
+ * stay), or both. Unknown keys, here or among the settings, are refused (400); so is an empty body.
+ */
+export const PatchMeBodySchema = z
+  .object({ name: PlayerNameSchema.optional(), settings: SettingsPatchSchema.optional() })
+  .strict()
+  .refine((b) => b.name !== undefined || b.settings !== undefined, 'send a name, settings or both')
+  .meta({ id: 'PatchMe' });
+/** PATCH /api/me body. */
+export type PatchMeBody = z.infer<typeof PatchMeBodySchema>;
 
 /**
  * POST /api/players body. `bot: true` creates a bot account: labelled as a bot wherever players are shown,
@@ -77,6 +90,8 @@ export const MeSchema = z
     bot: BotFlagSchema,
     createdAt: z.string(),
     stats: PlayerStatsSchema,
+    /** The settings the player stored (missing keys: the defaults, `DEFAULT_SETTINGS`). */
+    settings: SettingsPatchSchema,
   })
   .meta({ id: 'Me' });
 

@@ -38,7 +38,7 @@ import type { EventBus } from '../bus/event-bus.js';
 import type { z } from 'zod';
 import { ApiError } from '../errors.js';
 import type { DailyDeal, Prisma, PrismaClient } from '../generated/prisma/client.js';
-import type { AuthedPlayer } from '../players/players.js';
+import { type AuthedPlayer, storedSettings } from '../players/players.js';
 import type { SolverPool } from '../solver/task.js';
 import type { DailyRef, GameRooms, Subscriber } from '../rooms/game-rooms.js';
 import { recordSignals } from '../fairness/signals.js';
@@ -731,6 +731,7 @@ export class DailyService {
       bot: row.bot,
       createdAt: row.createdAt.toISOString(),
       stats: await this.stats(row.id),
+      settings: storedSettings(row.settings),
     };
   }
 

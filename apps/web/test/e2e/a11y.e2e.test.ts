@@ -1,7 +1,7 @@
 /**
  * Accessibility in a real browser: axe-core (the engine behind most accessibility checkers) runs on the
- * card table, the daily page, a daily leaderboard, the all-time board and the race set-up page, on a
- * desktop (1366×768) and a phone (390×844) viewport, and finds no serious or critical violation
+ * card table, the daily page, a daily leaderboard, the all-time board, the race set-up page, a race lobby, the
+ * settings and the help page, on a desktop (1366×768) and a phone (390×844) viewport, and finds no serious or critical violation
  * (WCAG 2 A/AA rules: contrast, names and roles, zoom, …).
  */
 import { readFileSync } from 'node:fs';
@@ -96,6 +96,8 @@ describe.skipIf(SKIP !== null)(
       { name: 'all-time board', path: '/leaderboard', ready: 'main' },
       { name: 'race set-up', path: '/race', ready: 'main' },
       { name: 'race lobby', path: () => lobby, ready: '[data-testid=race-lobby]' },
+      { name: 'settings', path: '/settings', ready: '[data-testid=settings-page]' },
+      { name: 'help', path: '/help', ready: '[data-testid=help-page]' },
     ];
 
     for (const size of sizes)

@@ -1215,7 +1215,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Rename the caller */
+        /**
+         * Rename the caller and/or change their settings
+         * @description `name`: a new name (409 when taken). `settings`: the settings sent replace the stored ones, the others stay (see the Settings schema; unknown keys or values → 400).
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -1225,9 +1228,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        name: string;
-                    };
+                    "application/json": components["schemas"]["PatchMeInput"];
                 };
             };
             responses: {
@@ -2928,6 +2929,40 @@ export interface components {
             move?: components["schemas"]["MoveInput"];
             lineLength?: number;
         };
+        SettingsInput: {
+            /** @enum {string} */
+            cardBack: "classic" | "crimson" | "forest" | "midnight" | "sunset";
+            /** @enum {string} */
+            tableColour: "green" | "blue" | "wine" | "slate" | "teal";
+            /** @enum {string} */
+            theme: "system" | "light" | "dark";
+            leftHanded: boolean;
+            sounds: boolean;
+            /** @enum {string} */
+            animationSpeed: "slow" | "normal" | "fast";
+            /** @enum {string} */
+            motion: "system" | "reduce" | "full";
+            autoFoundation: boolean;
+        };
+        SettingsPatchInput: {
+            /** @enum {string} */
+            cardBack?: "classic" | "crimson" | "forest" | "midnight" | "sunset";
+            /** @enum {string} */
+            tableColour?: "green" | "blue" | "wine" | "slate" | "teal";
+            /** @enum {string} */
+            theme?: "system" | "light" | "dark";
+            leftHanded?: boolean;
+            sounds?: boolean;
+            /** @enum {string} */
+            animationSpeed?: "slow" | "normal" | "fast";
+            /** @enum {string} */
+            motion?: "system" | "reduce" | "full";
+            autoFoundation?: boolean;
+        };
+        PatchMeInput: {
+            name?: string;
+            settings?: components["schemas"]["SettingsPatchInput"];
+        };
         CreatePlayerInput: {
             name: string;
             bot?: boolean;
@@ -2956,6 +2991,7 @@ export interface components {
                     "classic-draw3": number | null;
                 };
             };
+            settings: components["schemas"]["SettingsPatchInput"];
         };
         TransferInput: {
             code: string;
@@ -3248,6 +3284,40 @@ export interface components {
             move?: components["schemas"]["Move"];
             lineLength?: number;
         };
+        Settings: {
+            /** @enum {string} */
+            cardBack: "classic" | "crimson" | "forest" | "midnight" | "sunset";
+            /** @enum {string} */
+            tableColour: "green" | "blue" | "wine" | "slate" | "teal";
+            /** @enum {string} */
+            theme: "system" | "light" | "dark";
+            leftHanded: boolean;
+            sounds: boolean;
+            /** @enum {string} */
+            animationSpeed: "slow" | "normal" | "fast";
+            /** @enum {string} */
+            motion: "system" | "reduce" | "full";
+            autoFoundation: boolean;
+        };
+        SettingsPatch: {
+            /** @enum {string} */
+            cardBack?: "classic" | "crimson" | "forest" | "midnight" | "sunset";
+            /** @enum {string} */
+            tableColour?: "green" | "blue" | "wine" | "slate" | "teal";
+            /** @enum {string} */
+            theme?: "system" | "light" | "dark";
+            leftHanded?: boolean;
+            sounds?: boolean;
+            /** @enum {string} */
+            animationSpeed?: "slow" | "normal" | "fast";
+            /** @enum {string} */
+            motion?: "system" | "reduce" | "full";
+            autoFoundation?: boolean;
+        };
+        PatchMe: {
+            name?: string;
+            settings?: components["schemas"]["SettingsPatch"];
+        };
         CreatePlayer: {
             name: string;
             bot?: boolean;
@@ -3276,6 +3346,7 @@ export interface components {
                     "classic-draw3": number | null;
                 };
             };
+            settings: components["schemas"]["SettingsPatch"];
         };
         Transfer: {
             code: string;
