@@ -814,7 +814,7 @@ export interface paths {
         put?: never;
         /**
          * Solve a deal
-         * @description Decides a deal under the given rules: `won` with a winning `line` (public moves from the deal), `impossible` (proven: no win exists) or `unknown` (not decided within `timeLimitMs`, capped by the server). Options = `preset` (default classic-draw1) with `options` overrides. 403 `deal-embargoed` for the deal of an open daily or of a race that is still on. `shorten: true` runs the line-shortening post-pass (default off: the search's own line). `minimal: true` searches a shortest line (A*, every public move counts one) and adds `optimal` (proven shortest) and `lowerBound` (proven).
+         * @description Decides a deal under the given rules: `won` with a winning `line` (public moves from the deal), `impossible` (proven: no win exists) or `unknown` (not decided within `timeLimitMs`, capped by the server). Options = `preset` (default classic-draw1) with `options` overrides. 403 `deal-embargoed` for the deal of an open daily or of a race that is still on. `shorten: true` runs the line-shortening post-pass (default off: the search's own line). `minimal: true` searches a shortest line (IDA*, every public move counts one; 250 positions per ms of the time limit) and adds `optimal` (proven shortest) and `lowerBound` (proven).
          */
         post: {
             parameters: {
@@ -1635,6 +1635,7 @@ export interface paths {
                                 closesAt: string;
                                 closed: boolean;
                                 par: number;
+                                parProven: boolean;
                                 you: {
                                     gameId: string;
                                     status: ("won" | "resigned" | "blocked" | "unfinished") | "playing";
@@ -3042,6 +3043,7 @@ export interface components {
                 closesAt: string;
                 closed: boolean;
                 par: number;
+                parProven: boolean;
                 you: {
                     gameId: string;
                     status: ("won" | "resigned" | "blocked" | "unfinished") | "playing";
@@ -3058,6 +3060,8 @@ export interface components {
             preset: "classic-draw1" | "classic-draw3";
             deal: string;
             par: number;
+            parProven: boolean;
+            parLowerBound: number | null;
             line: components["schemas"]["MoveInput"][];
         };
         LeaderboardInput: {
@@ -3066,6 +3070,8 @@ export interface components {
             preset: "classic-draw1" | "classic-draw3";
             /** @enum {string} */
             board: "humans" | "bots";
+            par: number;
+            parProven: boolean;
             total: number;
             offset: number;
             limit: number;
@@ -3397,6 +3403,7 @@ export interface components {
                 closesAt: string;
                 closed: boolean;
                 par: number;
+                parProven: boolean;
                 you: {
                     gameId: string;
                     status: ("won" | "resigned" | "blocked" | "unfinished") | "playing";
@@ -3413,6 +3420,8 @@ export interface components {
             preset: "classic-draw1" | "classic-draw3";
             deal: string;
             par: number;
+            parProven: boolean;
+            parLowerBound: number | null;
             line: components["schemas"]["Move"][];
         };
         Leaderboard: {
@@ -3421,6 +3430,8 @@ export interface components {
             preset: "classic-draw1" | "classic-draw3";
             /** @enum {string} */
             board: "humans" | "bots";
+            par: number;
+            parProven: boolean;
             total: number;
             offset: number;
             limit: number;
