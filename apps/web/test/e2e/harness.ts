@@ -46,7 +46,8 @@ export function ensureBuilt(): void {
   });
 }
 
-async function freePort(): Promise<number> {
+/** A TCP port free on 127.0.0.1 now. */
+export async function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
     const srv = createServer();
     srv.once('error', fail);
@@ -129,4 +130,29 @@ export async function startServer(
       if (!keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A JSON call to a test server's API: `schema` parses the answer (anything with `parse`, e.g. a zod schema);
+ * a non-2xx answer throws with its status and body. `bearer` is a player token.
+ */
+export async function apiCall<T>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  schema: { parse(v: unknown): T },
+  body?: unknown,
+  bearer?: string,
+): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (bearer) headers.authorization = `Bearer ${bearer}`;
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json: unknown = await res.json();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return schema.parse(json);
 }

@@ -15,11 +15,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  apiCall,
+  freePort,
   CHROMIUM,
   CHROMIUM_ARGS,
   SERVER_DIR,
@@ -42,18 +43,6 @@ const SKIP =
     : !existsSync(NGINX)
       ? `${NGINX} is missing (apt-get install -y nginx)`
       : null);
-
-async function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const srv = createServer();
-    srv.once('error', fail);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => ok(port));
-    });
-  });
-}
 
 /** nginx in the foreground on `port`, round-robin to `upstreams`; its access log names the upstream. */
 async function startNginx(
@@ -150,21 +139,11 @@ describe.skipIf(SKIP !== null)(
     async function api<T>(
       method: string,
       path: string,
-      parse: { parse(v: unknown): T },
+      schema: { parse(v: unknown): T },
       body?: unknown,
       bearer?: string,
     ): Promise<T> {
-      const headers: Record<string, string> = {};
-      if (body !== undefined) headers['content-type'] = 'application/json';
-      if (bearer) headers.authorization = `Bearer ${bearer}`;
-      const res = await fetch(`${proxy.url}${path}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const json: unknown = await res.json();
-      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-      return parse.parse(json);
+      return apiCall(proxy.url, method, path, schema, body, bearer);
     }
 
     async function token(page: Page): Promise<string> {

@@ -17,6 +17,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  apiCall,
   ensureBuilt,
   loadPlaywright,
   skipReason,
@@ -62,17 +63,7 @@ describe.skipIf(SKIP !== null)(`browser: a live race${SKIP ? ` (skipped: ${SKIP}
     body?: unknown,
     bearer?: string,
   ): Promise<T> {
-    const headers: Record<string, string> = {};
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (bearer) headers.authorization = `Bearer ${bearer}`;
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json: unknown = await res.json();
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-    return schema.parse(json);
+    return apiCall(server.url, method, path, schema, body, bearer);
   }
 
   async function signUp(page: Page, name: string): Promise<void> {
