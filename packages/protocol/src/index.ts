@@ -7,3 +7,4 @@ export * from './game.js';
 export * from './daily.js';
 export * from './race.js';
 export * from './frames.js';
+export * from './stats.js';
