@@ -2,7 +2,8 @@
  * The client's pages as vue-router routes. Every page but the table loads on demand (first-page JS stays small).
  * - `/` deals a new game (`?deal=<n>&preset=<name>`: that deal, the share link); `/game/<id>` shows a game;
  * - `/daily` today's challenges and the archive; `/daily/<date>/<preset>/leaderboard` a daily's leaderboard;
- * - `/leaderboard` the all-time leaderboard; `/players/<id>` a player's page; `/replay/<gameId>` a replay;
+ * - `/leaderboard` the all-time leaderboard; `/players/<id>` a player's page; `/players/<id>/stats` their
+ *   statistics with charts (the chart library loads with that page only); `/replay/<gameId>` a replay;
  * - `/race` sets up a live race; `/race/<code>` a race room (lobby, race, results);
  * - anything else: a "not found" page (never a silent new deal).
  * `meta.layout` says whether a route is the card table (its own top bar) or a page under the page bar;
@@ -61,6 +62,13 @@ export function createAppRouter(history: RouterHistory = createWebHistory()): Ro
         path: `/players/:id(${ID})`,
         name: 'player',
         component: () => import('./pages/PlayerPage.vue'),
+        props: true,
+        meta: { layout: 'page', nav: 'me' },
+      },
+      {
+        path: `/players/:id(${ID})/stats`,
+        name: 'player-stats',
+        component: () => import('./pages/StatsPage.vue'),
         props: true,
         meta: { layout: 'page', nav: 'me' },
       },
