@@ -1,6 +1,7 @@
 /**
  * Accessibility in a real browser: axe-core (the engine behind most accessibility checkers) runs on the
- * card table, the daily page, a daily leaderboard, the all-time board and the race set-up page, on a
+ * card table, the daily page, a daily leaderboard, the all-time board, the race set-up page and a player's
+ * statistics page (charts and their own history), on a
  * desktop (1366×768) and a phone (390×844) viewport, and finds no serious or critical violation
  * (WCAG 2 A/AA rules: contrast, names and roles, zoom, …).
  */
@@ -18,6 +19,7 @@ import {
   type Page,
   type RunningServer,
 } from './harness';
+import { seedPlayer, type SeededPlayer } from './seed';
 
 const SKIP = skipReason();
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -54,10 +56,12 @@ describe.skipIf(SKIP !== null)(
   () => {
     let server: RunningServer;
     let browser: Browser;
+    let player: SeededPlayer;
 
     beforeAll(async () => {
       ensureBuilt();
       server = await startServer(undefined, { DAILY_ARCHIVE_DAYS: '0' });
+      player = await seedPlayer(server.url, 'Axe Player');
       const pw = loadPlaywright();
       browser = await pw.chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     }, 240_000);
@@ -71,12 +75,18 @@ describe.skipIf(SKIP !== null)(
       { name: 'phone', viewport: { width: 390, height: 844 }, mobile: true },
     ] as const;
     const today = new Date().toISOString().slice(0, 10);
-    const pages = [
+    const pages: { name: string; path: string | (() => string); ready: string; signedIn?: boolean }[] = [
       { name: 'table', path: '/', ready: '[data-testid=pile-t7]' },
       { name: 'daily', path: '/daily', ready: 'main' },
       { name: 'daily leaderboard', path: `/daily/${today}/classic-draw1/leaderboard`, ready: 'main' },
       { name: 'all-time board', path: '/leaderboard', ready: 'main' },
       { name: 'race set-up', path: '/race', ready: 'main' },
+      {
+        name: 'statistics (own, with history)',
+        path: () => `/players/${player.id}/stats`,
+        ready: '[data-testid=history-list] li',
+        signedIn: true,
+      },
     ];
 
     for (const size of sizes)
@@ -88,8 +98,10 @@ describe.skipIf(SKIP !== null)(
             hasTouch: size.mobile,
           });
           try {
+            if (p.signedIn)
+              await context.addInitScript((t) => localStorage.setItem('klondike.token', t), player.token);
             const page = await context.newPage();
-            await page.goto(`${server.url}${p.path}`);
+            await page.goto(`${server.url}${typeof p.path === 'string' ? p.path : p.path()}`);
             await page.waitForSelector(p.ready, { timeout: 20_000 });
             await page.waitForTimeout(300); // transitions settle
             const found = await violations(page);
