@@ -2,6 +2,7 @@
  * The client's pages as vue-router routes. Every page but the table loads on demand (first-page JS stays small).
  * - `/` deals a new game (`?deal=<n>&preset=<name>`: that deal, the share link); `/game/<id>` shows a game;
  * - `/daily` today's challenges and the archive; `/daily/<date>/<preset>/leaderboard` a daily's leaderboard;
+ *   `/daily/<date>/<preset>/solution` a closed daily's winning line, played on the table;
  * - `/leaderboard` the all-time leaderboard; `/players/<id>` a player's page; `/players/<id>/stats` their
  *   statistics with charts (the chart library loads with that page only); `/replay/<gameId>` a replay;
  * - `/race` sets up a live race; `/race/<code>` a race room (lobby, race, results);
@@ -51,6 +52,13 @@ export function createAppRouter(history: RouterHistory = createWebHistory()): Ro
         component: () => import('./pages/DailyLeaderboardPage.vue'),
         props: true,
         meta: { layout: 'page', nav: 'daily' },
+      },
+      {
+        path: `/daily/:date(${DATE})/:preset(${DAILY_PRESETS.join('|')})/solution`,
+        name: 'daily-solution',
+        component: () => import('./pages/ReplayPage.vue'),
+        props: true,
+        meta: { layout: 'page', nav: 'daily', fill: true },
       },
       {
         path: '/leaderboard',

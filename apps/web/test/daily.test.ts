@@ -53,11 +53,11 @@ describe('share text', () => {
     par: 98,
   } as const;
 
-  it('says date, preset, won or lost, time, moves and par', () => {
+  it('says date, preset, won in so many moves against par, and the time', () => {
     const t = shareText(base);
     expect(t.split('\n')).toEqual([
       'Klondike Daily 2026-11-21 · Draw 1',
-      '★ Won · 4:12 · 131 moves (par 98)',
+      '★ Won in 131 moves, par 98 · 4:12',
     ]);
   });
 
@@ -72,8 +72,8 @@ describe('share text', () => {
       url: 'https://x/daily',
     });
     expect(t).toContain('Draw 3');
-    expect(t).toContain('Lost (resigned)');
-    expect(t).toContain('1 move ');
+    expect(t).toContain('Lost (resigned) after 1 move ·');
+    expect(t).not.toContain('par'); // par is the length of a win: beside a loss it means nothing
     expect(t).toContain('Rank #3 of 40');
     expect(t.endsWith('https://x/daily')).toBe(true);
     expect(shareText({ ...base, status: 'blocked' })).toContain('Lost (no moves left)');

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryHistory } from 'vue-router';
 import {
   dailyLeaderboardPath,
+  dailySolutionPath,
   gamePath,
   playerPath,
   replayPath,
@@ -82,5 +83,15 @@ describe('routes', () => {
     expect(r.currentRoute.value.fullPath).toBe('/race/ABCDEFGHJK');
     await r.push('/nope/x');
     expect(r.currentRoute.value).toMatchObject({ name: 'not-found', path: '/nope/x' }); // the address stays
+  });
+});
+
+describe('the solution of a closed daily', () => {
+  it('has its own address, shown by the replay page', () => {
+    expect(resolve(dailySolutionPath('2026-11-20', 'classic-draw3'))).toMatchObject({
+      name: 'daily-solution',
+      params: { date: '2026-11-20', preset: 'classic-draw3' },
+      meta: { layout: 'page', nav: 'daily' },
+    });
   });
 });

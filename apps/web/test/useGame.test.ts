@@ -23,6 +23,7 @@ import {
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { effectScope, ref } from 'vue';
 import { useGame, type GameApi } from '../src/composables/useGame';
+import { useNotify } from '../src/composables/useNotify';
 import type { Socket, SocketStatus } from '../src/composables/useSocket';
 
 /** A socket whose frames the test sends and reads. */
@@ -242,5 +243,21 @@ describe('useGame', () => {
     expect(getGame).toHaveBeenCalledTimes(1);
     game.dispose(); // idempotent
     expect(s.sent.length).toBe(sentAfterDispose);
+  });
+});
+
+describe('useGame and errors that are not its own', () => {
+  it('an error frame about no game (a race room that does not exist) is not reported as a missing game', async () => {
+    const { view } = position();
+    const s = fakeSocket();
+    const { game } = mount(s.socket, fakeApi({ getGame: async () => response(0, view) }));
+    await game.load(GAME_ID);
+    const { toasts } = useNotify();
+    toasts.splice(0);
+    s.receive({ type: 'error', code: 'not-found', message: 'no race ABCDEFGHJK' });
+    s.receive({ type: 'error', code: 'not-found', message: 'no game x', gameId: 'some-other-game' });
+    expect(toasts).toEqual([]);
+    s.receive({ type: 'error', code: 'not-found', message: 'no game', gameId: GAME_ID });
+    expect(toasts.map((t) => t.text)).toEqual(['That game does not exist (any more).']);
   });
 });

@@ -17,17 +17,31 @@ export type DailyChallenge = DailyToday['challenges'][number];
 export type DailyArchive = z.infer<typeof DailyArchiveSchema>;
 export type Leaderboard = z.infer<typeof LeaderboardSchema>;
 
-/** A message for a failed load. */
-export function loadErrorText(e: unknown): string {
-  if (e instanceof ApiError) {
-    if (e.code === 'network') return 'Cannot reach the server.';
-    return e.message;
+/** A person's sentence for a failed page load (by the error's code; never the server's own message). */
+export function loadErrorText(e: unknown, notFound = 'There is nothing at this address.'): string {
+  if (!(e instanceof ApiError)) return 'Something went wrong loading this page. Try again in a moment.';
+  switch (e.code) {
+    case 'network':
+      return 'Cannot reach the server. Check your connection and try again.';
+    case 'not-found':
+      return notFound;
+    case 'forbidden':
+    case 'deal-embargoed':
+      return 'This is not open yet: it opens once the day (or the game) has ended.';
+    case 'rate-limited':
+      return 'Too many requests just now; wait a moment and try again.';
+    case 'unavailable':
+      return 'The server is busy for a moment; try again shortly.';
+    default:
+      return 'Something went wrong loading this page. Try again in a moment.';
   }
-  return 'Something went wrong.';
 }
 
-/** Loads something once (and again on `reload`), keeping the last value while reloading. */
-export function useLoad<T>(fetcher: () => Promise<T>, deps?: Ref<unknown>) {
+/**
+ * Loads something once (and again on `reload`), keeping the last value while reloading. `error` is a sentence
+ * for a person (never the server's message); `notFound` is the one said when there is nothing there.
+ */
+export function useLoad<T>(fetcher: () => Promise<T>, deps?: Ref<unknown>, notFound?: string) {
   const data = shallowRef<T | null>(null);
   const error = ref<string | null>(null);
   const loading = ref(false);
@@ -40,7 +54,7 @@ export function useLoad<T>(fetcher: () => Promise<T>, deps?: Ref<unknown>) {
       const v = await fetcher();
       if (mine === seq) data.value = v;
     } catch (e) {
-      if (mine === seq) error.value = loadErrorText(e);
+      if (mine === seq) error.value = loadErrorText(e, notFound);
     } finally {
       if (mine === seq) loading.value = false;
     }
@@ -108,7 +122,8 @@ export function useDailyLeaderboard(date: Ref<string>, preset: Ref<DailyPreset>,
       offset.value = b.offset;
       error.value = null;
     } catch (e) {
-      if (mine === seq) error.value = loadErrorText(e);
+      if (mine === seq)
+        error.value = loadErrorText(e, `There is no daily challenge of these rules on ${date.value}.`);
     } finally {
       if (mine === seq) loading.value = false;
     }

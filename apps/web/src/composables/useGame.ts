@@ -57,7 +57,7 @@ function errorText(code: string, message: string): string {
     case 'rate-limited':
       return 'Too many requests; slow down a little.';
     case 'network':
-      return 'Cannot reach the server. Retrying…';
+      return 'Cannot reach the server: that move was not made. Reconnecting…';
     case 'unauthorized':
       return 'This game belongs to a player: sign in on this device (use the link from “Use on another device”) to play it.';
     case 'forbidden':
@@ -227,7 +227,10 @@ export function useGame(socket: Socket, api: GameApi = restGameApi) {
       return;
     }
     if (frame.type === 'error') {
-      if (frame.gameId && frame.gameId !== gameId.value) return;
+      // An error about another game, or about no game at all (a race room, an auth attempt), is not ours to
+      // report: whoever asked shows it. Only a connection's frame limit concerns every game on it.
+      if (frame.gameId !== gameId.value && !(frame.gameId === undefined && frame.code === 'rate-limited'))
+        return;
       const head = ops.value[0];
       if (head && head.sent && head.via === 'ws' && frame.requestId === head.id) {
         fail(frame.code, frame.message, frame.version);
@@ -404,9 +407,9 @@ export function useGame(socket: Socket, api: GameApi = restGameApi) {
     return g;
   }
 
-  /** Shows a game just created elsewhere (a daily attempt or practice game). */
-  function show(g: GameResponse): void {
-    setGame(g, true);
+  /** Shows a game fetched or created elsewhere; `fresh` (default) plays the deal animation. */
+  function show(g: GameResponse, fresh = true): void {
+    setGame(g, fresh);
   }
 
   let disposed = false;

@@ -1,6 +1,6 @@
 /**
- * The game last shown on the table in this tab, so that the "Play" link of every page leads back to it
- * (kept in sessionStorage: a reload of another page still knows it).
+ * The game last shown on the table in this browser: the "Play" link of every page leads back to it, and `/`
+ * picks it up again while it is unfinished (kept in localStorage, so closing the tab loses nothing).
  */
 import { ref, watch, type Ref } from 'vue';
 
@@ -8,17 +8,17 @@ const KEY = 'klondike.lastGame';
 
 function read(): string | null {
   try {
-    return sessionStorage.getItem(KEY);
+    return localStorage.getItem(KEY);
   } catch {
     return null;
   }
 }
 
-const lastGame = ref<string | null>(typeof sessionStorage === 'undefined' ? null : read());
+const lastGame = ref<string | null>(typeof localStorage === 'undefined' ? null : read());
 watch(lastGame, (id) => {
   try {
-    if (id) sessionStorage.setItem(KEY, id);
-    else sessionStorage.removeItem(KEY);
+    if (id) localStorage.setItem(KEY, id);
+    else localStorage.removeItem(KEY);
   } catch {
     /* private mode */
   }

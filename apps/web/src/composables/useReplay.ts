@@ -1,17 +1,44 @@
 /**
- * A replay being watched: the game's log (GET /api/games/:id/replay) rebuilt into positions with the rules
- * package, the frame shown, play/pause at a chosen speed, stepping and seeking. `table` feeds the card table
+ * A replay being watched: a game's log (GET /api/games/:id/replay), or a closed daily's winning line (GET the
+ * daily's reveal), rebuilt into positions with the rules package, the frame shown, play/pause at a chosen speed, stepping and seeking. `table` feeds the card table
  * (read-only: it refuses moves).
  */
 import type { PlayerView } from '@klondike/rules';
 import { computed, onScopeDispose, ref, shallowRef, watch, type Ref } from 'vue';
-import { getReplay } from '../lib/api';
-import { buildReplay, clampFrame, stepDelay, type ReplayBuild } from '../lib/replay';
+import { getDailyReveal, getReplay } from '../lib/api';
+import {
+  buildReplay,
+  clampFrame,
+  solutionOptions,
+  solutionSteps,
+  stepDelay,
+  type ReplayBuild,
+} from '../lib/replay';
+import type { DailyPreset } from '../lib/route';
 import { loadErrorText } from './useDaily';
 import type { TableSource } from './useGame';
 
-export function useReplay(gameId: Ref<string>) {
-  const replay = shallowRef<Awaited<ReturnType<typeof getReplay>> | null>(null);
+/** What to replay: a finished game, or the solver's winning line of a closed daily. */
+export type ReplaySource =
+  { readonly gameId: string } | { readonly date: string; readonly preset: DailyPreset };
+
+type Replay = Awaited<ReturnType<typeof getReplay>>;
+
+/** A closed daily's solution as a replay (no player; its steps paced evenly). */
+async function loadSolution(date: string, preset: DailyPreset): Promise<Replay> {
+  const r = await getDailyReveal(date, preset);
+  return {
+    id: `daily-${date}-${preset}`,
+    deal: r.deal,
+    options: solutionOptions(preset),
+    preset,
+    player: null,
+    steps: solutionSteps(r.line),
+  };
+}
+
+export function useReplay(source: Ref<ReplaySource>) {
+  const replay = shallowRef<Replay | null>(null);
   const built = shallowRef<ReplayBuild | null>(null);
   const error = ref<string | null>(null);
   const index = ref(0);
@@ -32,14 +59,20 @@ export function useReplay(gameId: Ref<string>) {
     error.value = null;
     index.value = 0;
     try {
-      const r = await getReplay(gameId.value);
+      const src = source.value;
+      const r = 'gameId' in src ? await getReplay(src.gameId) : await loadSolution(src.date, src.preset);
       replay.value = r;
       const b = buildReplay(r.deal, r.options, r.steps);
       built.value = b;
       if (!b.ok) error.value = b.error;
       dealSeq.value++;
     } catch (e) {
-      error.value = loadErrorText(e);
+      error.value = loadErrorText(
+        e,
+        'gameId' in source.value
+          ? 'There is no game to replay at this address: the link may be mistyped.'
+          : 'There is no daily challenge of these rules on that day.',
+      );
     }
   }
 
@@ -81,7 +114,7 @@ export function useReplay(gameId: Ref<string>) {
   }
 
   watch(speed, () => playing.value && schedule());
-  watch(gameId, () => void load(), { immediate: true });
+  watch(source, () => void load(), { immediate: true, deep: true });
   onScopeDispose(() => clearTimeout(timer));
 
   const table: TableSource = {

@@ -60,15 +60,18 @@ export interface ShareInput {
 }
 
 /**
- * The spoiler-free share text of a ranked daily result: date, preset, won or lost, time, moves and par (and the
- * rank when known). It names no card.
+ * The spoiler-free share text of a ranked daily result, as a person says it: date and rules, then "Won in 131
+ * moves, par 98" (par only beside a win: it is the length of a winning line) or "Lost (resigned) after 8 moves",
+ * the time, and the rank when known. It names no card.
  */
 export function shareText(r: ShareInput): string {
   const won = r.status === 'won';
   const head = `Klondike Daily ${r.date} · ${DAILY_PRESET_LABEL[r.preset]}`;
-  const outcome = won ? '★ Won' : r.status === 'blocked' ? '✗ Lost (no moves left)' : '✗ Lost (resigned)';
-  const moves = `${r.moves} move${r.moves === 1 ? '' : 's'}${r.par !== null ? ` (par ${r.par})` : ''}`;
-  const lines = [head, `${outcome} · ${formatTime(r.timeMs)} · ${moves}`];
+  const moves = `${r.moves} move${r.moves === 1 ? '' : 's'}`;
+  const outcome = won
+    ? `★ Won in ${moves}${r.par !== null ? `, par ${r.par}` : ''}`
+    : `${r.status === 'blocked' ? '✗ Lost (no moves left)' : '✗ Lost (resigned)'} after ${moves}`;
+  const lines = [head, `${outcome} · ${formatTime(r.timeMs)}`];
   if (r.rank) lines.push(`Rank #${r.rank}${r.total ? ` of ${r.total}` : ''}`);
   if (r.url) lines.push(r.url);
   return lines.join('\n');

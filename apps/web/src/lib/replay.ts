@@ -13,6 +13,7 @@ import {
   type Move,
   type PlayerView,
 } from '@klondike/rules';
+import { resolveOptions, type PresetName } from '@klondike/rules';
 import { describeMove } from './format';
 
 /** One logged step (the protocol's ReplayStep). */
@@ -93,4 +94,20 @@ export function stepDelay(
   if (i < 0 || i >= frames.length - 1) return null;
   const gap = Math.max(0, (frames[i + 1] as ReplayFrame).atMs - (frames[i] as ReplayFrame).atMs);
   return Math.round(Math.min(maxMs, Math.max(minMs, gap / Math.max(0.25, speed))));
+}
+
+/** Pace of a solver's line played back: one move every 800 ms at speed 1. */
+export const SOLUTION_STEP_MS = 800;
+
+/**
+ * A closed daily's winning line (the daily reveal: deal, par, line) as a replay to watch on the table, paced
+ * evenly (`SOLUTION_STEP_MS`), under the rules of its preset.
+ */
+export function solutionSteps(line: readonly Move[]): ReplayStep[] {
+  return line.map((move, i) => ({ type: 'move', move, atMs: (i + 1) * SOLUTION_STEP_MS }));
+}
+
+/** The options a daily of `preset` is played under (for replaying its solver's line). */
+export function solutionOptions(preset: PresetName): GameOptions {
+  return resolveOptions(preset);
 }

@@ -40,6 +40,11 @@ export function dailyLeaderboardPath(date: string, preset: DailyPreset): string 
   return `/daily/${date}/${preset}/leaderboard`;
 }
 
+/** Path of a closed daily's winning line, played as a replay. */
+export function dailySolutionPath(date: string, preset: DailyPreset): string {
+  return `/daily/${date}/${preset}/solution`;
+}
+
 /** Path of a player's page. */
 export function playerPath(id: string): string {
   return `/players/${encodeURIComponent(id)}`;

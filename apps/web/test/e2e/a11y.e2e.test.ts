@@ -1,7 +1,7 @@
 /**
  * Accessibility in a real browser: axe-core (the engine behind most accessibility checkers) runs on the
- * card table, the daily page, a daily leaderboard, the all-time board, the race set-up page and a player's
- * statistics page (charts and their own history), on a
+ * card table, the daily page, a daily leaderboard, the all-time board, the race set-up page, a race lobby and a
+ * player's statistics page (charts and their own history), on a
  * desktop (1366×768) and a phone (390×844) viewport, and finds no serious or critical violation
  * (WCAG 2 A/AA rules: contrast, names and roles, zoom, …).
  */
@@ -75,12 +75,31 @@ describe.skipIf(SKIP !== null)(
       { name: 'phone', viewport: { width: 390, height: 844 }, mobile: true },
     ] as const;
     const today = new Date().toISOString().slice(0, 10);
+    /** A race room in its lobby (a host waiting for a guest), made before the pages are visited. */
+    let lobby = '/race';
+    beforeAll(async () => {
+      const post = async (path: string, body: unknown, token?: string) =>
+        (await (
+          await fetch(`${server.url}${path}`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              ...(token ? { authorization: `Bearer ${token}` } : {}),
+            },
+            body: JSON.stringify(body),
+          })
+        ).json()) as { token?: string; code?: string };
+      const host = await post('/api/players', { name: 'LobbyHost' });
+      const race = await post('/api/races', { preset: 'classic-draw1' }, host.token);
+      lobby = `/race/${race.code}`;
+    }, 60_000);
     const pages: { name: string; path: string | (() => string); ready: string; signedIn?: boolean }[] = [
       { name: 'table', path: '/', ready: '[data-testid=pile-t7]' },
       { name: 'daily', path: '/daily', ready: 'main' },
       { name: 'daily leaderboard', path: `/daily/${today}/classic-draw1/leaderboard`, ready: 'main' },
       { name: 'all-time board', path: '/leaderboard', ready: 'main' },
       { name: 'race set-up', path: '/race', ready: 'main' },
+      { name: 'race lobby', path: () => lobby, ready: '[data-testid=race-lobby]' },
       {
         name: 'statistics (own, with history)',
         path: () => `/players/${player.id}/stats`,
@@ -101,7 +120,7 @@ describe.skipIf(SKIP !== null)(
             if (p.signedIn)
               await context.addInitScript((t) => localStorage.setItem('klondike.token', t), player.token);
             const page = await context.newPage();
-            await page.goto(`${server.url}${typeof p.path === 'string' ? p.path : p.path()}`);
+            await page.goto(`${server.url}${typeof p.path === 'function' ? p.path() : p.path}`);
             await page.waitForSelector(p.ready, { timeout: 20_000 });
             await page.waitForTimeout(300); // transitions settle
             const found = await violations(page);

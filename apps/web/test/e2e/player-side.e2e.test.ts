@@ -1,0 +1,223 @@
+/**
+ * Browser test of the player's side (issue "The player's side"): the layout at 1366×768 and on a 390×844 phone
+ * (nothing cut off or overlapping, the rules and deal shown on a phone), error pages that say what happened in
+ * words (never a raw server message or an endless "Loading…"), an unknown address that is a not-found page,
+ * the last unfinished game resumed on `/` after the tab was closed, and a visible offline state.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nextFoundationMove, type PlayerView } from '@klondike/rules';
+import { AUTO_PILES, AUTO_STOCK, dealText } from './deals';
+import {
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  ensureBuilt,
+  loadPlaywright,
+  skipReason,
+  startServer,
+  type Browser,
+  type Page,
+  type RunningServer,
+} from './harness';
+
+const SKIP = skipReason();
+const DESKTOP = { viewport: { width: 1366, height: 768 } } as const;
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } as const;
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+const overlaps = (a: Box, b: Box): boolean =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+async function box(page: Page, selector: string): Promise<Box> {
+  const b = await page.locator(selector).first().boundingBox();
+  if (!b) throw new Error(`${selector} is not visible`);
+  return b;
+}
+
+describe.skipIf(SKIP !== null)(`browser: the player's side${SKIP ? ` (skipped: ${SKIP})` : ''}`, () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    ensureBuilt();
+    server = await startServer(undefined, { DAILY_ARCHIVE_DAYS: '1' });
+    browser = await loadPlaywright().chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  }, 30_000);
+
+  async function open(path: string, size: typeof DESKTOP | typeof PHONE = DESKTOP) {
+    const context = await browser.newContext(size);
+    const page = await context.newPage();
+    await page.goto(`${server.url}${path}`);
+    return { context, page };
+  }
+
+  it('desktop 1366×768: "Become a player" does not cover the score box', async () => {
+    const { context, page } = await open('/');
+    await page.getByTestId('pile-t7').waitFor();
+    const signUp = await box(page, '[data-testid=sign-up]');
+    const stats = await box(page, '.stats');
+    expect(overlaps(signUp, stats)).toBe(false);
+    expect(signUp.x + signUp.width).toBeLessThanOrEqual(1366);
+    await context.close();
+  }, 60_000);
+
+  for (const path of ['/', '/daily', '/race', '/leaderboard'])
+    it(`phone 390×844 ${path}: the whole nav row fits, "Become a player" included`, async () => {
+      const { context, page } = await open(path, PHONE);
+      await page.getByTestId('sign-up').waitFor();
+      const signUp = await box(page, '[data-testid=sign-up]');
+      expect(signUp.x).toBeGreaterThanOrEqual(0);
+      expect(signUp.x + signUp.width).toBeLessThanOrEqual(390);
+      for (const id of ['nav-play', 'nav-daily', 'nav-race', 'nav-leaderboard']) {
+        const b = await box(page, `[data-testid=${id}]`);
+        expect(b.x + b.width, id).toBeLessThanOrEqual(390);
+        expect(overlaps(b, signUp), id).toBe(false);
+      }
+      await context.close();
+    }, 60_000);
+
+  it('phone: the table says which rules and which deal it is', async () => {
+    const { context, page } = await open('/?deal=4242&preset=classic-draw3', PHONE);
+    await page.getByTestId('pile-t7').waitFor();
+    const caption = page.getByTestId('phone-rules');
+    expect(await caption.isVisible()).toBe(true);
+    expect(await caption.textContent()).toMatch(/Draw 3.*Deal #4242/s);
+    await context.close();
+  }, 60_000);
+
+  it('a daily that does not exist: a sentence and a way on, no "Live", no endless loading', async () => {
+    const { context, page } = await open('/daily/2099-01-01/classic-draw1/leaderboard');
+    const error = page.getByTestId('load-error');
+    await error.waitFor({ timeout: 20_000 });
+    expect(await error.textContent()).toContain('There is no daily challenge of these rules on 2099-01-01.');
+    expect(await page.getByTestId('live').count()).toBe(0);
+    expect(await page.locator('text=Loading…').count()).toBe(0);
+    expect(await page.locator('text=/no daily for/').count()).toBe(0); // the server's own wording
+    await context.close();
+  }, 60_000);
+
+  it('an unknown player or replay: said in words, not the server message', async () => {
+    const { context, page } = await open('/players/nope');
+    await page.getByTestId('load-error').waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('load-error').textContent()).toContain('Player not found');
+    expect(await page.locator('text=/no player nope/').count()).toBe(0);
+    await page.goto(`${server.url}/replay/nope`);
+    await page.getByTestId('replay-error').waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('replay-error').textContent()).toContain('No replay here');
+    await context.close();
+  }, 60_000);
+
+  it('an unknown race: "No such race", and no toast about a missing game', async () => {
+    const { context, page } = await open('/race/ABCDEFGHJK');
+    await page.getByTestId('race-missing').waitFor({ timeout: 20_000 });
+    await page.waitForTimeout(1000); // a late error frame would toast now
+    expect(await page.locator('text=That game does not exist').count()).toBe(0);
+    await context.close();
+  }, 60_000);
+
+  it('an unknown address is a "not found" page at the same address, and deals nothing', async () => {
+    const { context, page } = await open('/no/such/page');
+    await page.getByTestId('not-found').waitFor({ timeout: 20_000 });
+    expect(new URL(page.url()).pathname).toBe('/no/such/page');
+    expect(await page.getByTestId('table').count()).toBe(0);
+    await context.close();
+  }, 60_000);
+
+  it('closing the tab loses nothing: `/` resumes the last unfinished game, as it was left', async () => {
+    const context = await browser.newContext(DESKTOP);
+    const first = await context.newPage();
+    await first.goto(server.url);
+    await first.waitForURL(/\/game\/[A-Za-z0-9_-]+$/);
+    const id = new URL(first.url()).pathname.split('/').pop();
+    await first.getByTestId('pile-t7').waitFor();
+    await first.keyboard.press('d'); // a draw
+    await first.waitForFunction(
+      () => document.querySelector('[data-testid=table]')?.getAttribute('data-version') === '1',
+    );
+    await first.close();
+
+    const again = await context.newPage();
+    await again.goto(server.url);
+    await again.waitForURL(/\/game\/[A-Za-z0-9_-]+$/);
+    expect(new URL(again.url()).pathname).toBe(`/game/${id}`);
+    await again.waitForFunction(
+      () => document.querySelector('[data-testid=table]')?.getAttribute('data-version') === '1',
+    );
+    await context.close();
+  }, 60_000);
+
+  it("a closed daily's solution plays on the table, move by move in words, to the win", async () => {
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const { context, page } = await open(`/daily/${yesterday}/classic-draw1/solution`);
+    await page.getByTestId('replay-page').waitFor({ timeout: 60_000 });
+    await page.locator('h1', { hasText: 'The solver’s winning line' }).waitFor({ timeout: 60_000 });
+    await page.getByTestId('pile-t7').waitFor({ timeout: 60_000 });
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(
+      () => (document.querySelector('.caption .what')?.textContent ?? '').length > 0,
+    );
+    const caption = (await page.locator('.caption .what').textContent()) ?? '';
+    expect(caption).toMatch(/^(Moved|Drew|Turned|Last pass)/); // words, not notation
+    expect(caption).not.toMatch(/\bt\d|→|×/);
+    await page.keyboard.press('End');
+    await page.locator('.st.won').waitFor({ timeout: 20_000 });
+    await context.close();
+  }, 120_000);
+
+  it('a win plays the classic cascade from the foundations, and a click skips it', async () => {
+    const post = async (path: string, body: unknown) =>
+      (await (
+        await fetch(`${server.url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).json()) as { id?: string; version: number; view: PlayerView };
+    const created = await post('/api/games', {
+      preset: 'classic-draw1',
+      deal: dealText(AUTO_PILES, AUTO_STOCK),
+    });
+    let { version, view } = created;
+    for (let i = 0; i < 200 && !view.canAutoComplete; i++) {
+      const move = nextFoundationMove(view) ?? { type: 'draw' as const };
+      ({ version, view } = await post(`/api/games/${created.id}/moves`, { move, version }));
+    }
+    const { context, page } = await open(`/game/${created.id}`);
+    await page.getByTestId('auto-complete').click();
+    await page.getByTestId('win-screen').waitFor({ timeout: 30_000 });
+    const cascade = page.getByTestId('win-cascade');
+    expect(await cascade.getAttribute('data-state')).toBe('running');
+    await page.waitForTimeout(600);
+    // Cards have been drawn: the canvas is no longer blank.
+    const painted = await cascade.evaluate((c) => {
+      const canvas = c as HTMLCanvasElement;
+      const data = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data ?? [];
+      for (let i = 3; i < data.length; i += 4) if ((data[i] ?? 0) > 0) return true;
+      return false;
+    });
+    expect(painted).toBe(true);
+    await page.mouse.click(10, 700); // on the cascade, away from the win panel
+    expect(await cascade.getAttribute('data-state')).toBe('skipped');
+    expect(await page.getByTestId('win-replay').isVisible()).toBe(true);
+    await context.close();
+  }, 90_000);
+
+  it('offline: the table says the connection is lost, and says when it is back', async () => {
+    const { context, page } = await open('/');
+    await page.getByTestId('pile-t7').waitFor();
+    expect(await page.getByTestId('offline-banner').count()).toBe(0);
+    await server.stop(true);
+    await page.getByTestId('offline-banner').waitFor({ timeout: 20_000 });
+    server = await startServer({ port: server.port, dataDir: server.dataDir }, { DAILY_ARCHIVE_DAYS: '1' });
+    await page.getByTestId('offline-banner').waitFor({ state: 'detached', timeout: 30_000 });
+    await context.close();
+  }, 90_000);
+});
