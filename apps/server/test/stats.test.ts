@@ -17,13 +17,40 @@ import {
 import { type Move, resolveOptions } from '@klondike/rules';
 import { winnableDeal, winningLine } from '@klondike/rules/testing';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_BUCKETS, timeHistogram, winStreaks } from '../src/players/stats.js';
 import { describeEachDatabase, testApp } from './helpers.js';
 
 const DAY0 = '2026-03-09';
 const DAY1 = '2026-03-10';
 const DAY2 = '2026-03-11';
 const at = (date: string, time = '12:00:00.000') => Date.parse(`${date}T${time}Z`);
+
+describe('histogram and streaks (pure)', () => {
+  it('no time → no bucket; one time → one bucket holding it', () => {
+    expect(timeHistogram([]).buckets).toEqual([]);
+    expect(timeHistogram([61_000])).toEqual({
+      bucketMs: 5_000,
+      buckets: [{ fromMs: 60_000, toMs: 65_000, count: 1 }],
+    });
+  });
+  it('the narrowest width that fits in MAX_BUCKETS; every time counted once, in its [from, to) bucket', () => {
+    const times = [30_000, 95_000, 119_999, 120_000, 400_000];
+    const h = timeHistogram(times);
+    expect(h.bucketMs).toBe(60_000); // 30 s buckets would need 13 (0:30 … 6:40)
+    expect(h.buckets.length).toBeLessThanOrEqual(MAX_BUCKETS);
+    expect(h.buckets[0]).toEqual({ fromMs: 0, toMs: 60_000, count: 1 });
+    expect(h.buckets.find((b) => b.fromMs === 60_000)?.count).toBe(2);
+    expect(h.buckets.find((b) => b.fromMs === 120_000)?.count).toBe(1);
+    expect(h.buckets.reduce((n, b) => n + b.count, 0)).toBe(times.length);
+    for (const b of h.buckets) expect(b.toMs - b.fromMs).toBe(h.bucketMs);
+  });
+  it('win streaks: the run ending with the last game, and the longest', () => {
+    expect(winStreaks([])).toEqual({ current: 0, best: 0 });
+    expect(winStreaks([true, true, false, true])).toEqual({ current: 1, best: 2 });
+    expect(winStreaks([false, true, true, true])).toEqual({ current: 3, best: 3 });
+  });
+});
 
 describeEachDatabase('statistics and history', (db) => {
   let clock = at(DAY0);
