@@ -36,14 +36,26 @@
  * the server process (all its threads), the Postgres backends serving its pool (found through the server's
  * TCP connections), this client, and the whole machine (which includes any other work running).
  *
- * Other environment: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/klondike_test),
+ * The report also counts the server's garbage collections in each measured window (a perf_hooks observer
+ * installed through the inspector): scavenges, mark-compacts, their pauses and the longest one.
+ *
+ * Other environment: BENCH_SERVER_FLAGS adds node/V8 flags to the server's (which are the production start
+ * script's, package.json "start"), BENCH_SERVER_LOG=file copies the server's standard output there (with
+ * --trace-gc, the measured windows are marked in it), BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/klondike_test),
  * BENCH_WRITE=1 also writes the report to apps/server/BENCHMARKS.md, BENCH_TIMEOUT_SECONDS (default 600)
  * aborts a run that hangs. Everything is stopped at the end, also on errors and Ctrl-C: sockets closed, the
  * server sent SIGTERM (SIGKILL after 10 s), the schema dropped.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -76,6 +88,10 @@ const PROFILE_SECONDS = Math.max(1, Math.min(60, envNumber('BENCH_PROFILE_SECOND
 const INSPECT = process.env.BENCH_INSPECT !== '0' || PROFILE;
 const WRITE = process.env.BENCH_WRITE === '1';
 const ROUNDS = Math.max(1, Math.min(10, Math.round(envNumber('BENCH_ROUNDS', 2))));
+/** Extra node/V8 flags for the real server (space-separated), e.g. BENCH_SERVER_FLAGS=--trace-gc. */
+const SERVER_FLAGS = (process.env.BENCH_SERVER_FLAGS ?? '').split(/\s+/).filter((f) => f !== '');
+/** BENCH_SERVER_LOG=file: the real server's standard output is also written there (e.g. with --trace-gc). */
+const SERVER_LOG = process.env.BENCH_SERVER_LOG || undefined;
 const TIMEOUT_SECONDS = Math.max(30, envNumber('BENCH_TIMEOUT_SECONDS', 600));
 
 /** PRODUCT.md "Performance budgets". */
@@ -229,7 +245,74 @@ interface CpuUse {
   /** The server's read and write system calls in the window. */
   readonly reads: number;
   readonly writes: number;
+  /** The server's garbage collections in the window (through its inspector), or undefined without one. */
+  readonly gc: GcUse | undefined;
 }
+
+/** Garbage collections of the server in a window (perf_hooks `gc` entries: pauses of the main thread). */
+interface GcUse {
+  /** Scavenges (young generation). */
+  readonly minor: number;
+  readonly minorMs: number;
+  /** Mark-compacts (old generation; the incremental marking steps counted apart). */
+  readonly major: number;
+  readonly majorMs: number;
+  /** Incremental marking steps and weak-callback processing. */
+  readonly other: number;
+  readonly otherMs: number;
+  /** Longest single pause. */
+  readonly maxMs: number;
+}
+
+/**
+ * Installs a perf_hooks GC observer in the server through its inspector (evaluated once, after start); each
+ * CPU window reads its counters at its start and end (`gcCounters`): totals since installation, and the
+ * longest pause since the window's start.
+ */
+const GC_OBSERVER = `(() => {
+  if (globalThis.__benchGc) return true;
+  const { PerformanceObserver, constants: c } = process.getBuiltinModule('node:perf_hooks');
+  const s = (globalThis.__benchGc = { minor: 0, minorMs: 0, major: 0, majorMs: 0, other: 0, otherMs: 0, maxMs: 0 });
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const kind = e.detail?.kind;
+      const key = kind === c.NODE_PERFORMANCE_GC_MINOR ? 'minor' : kind === c.NODE_PERFORMANCE_GC_MAJOR ? 'major' : 'other';
+      s[key]++;
+      s[key + 'Ms'] += e.duration;
+      if (e.duration > s.maxMs) s.maxMs = e.duration;
+    }
+  }).observe({ entryTypes: ['gc'] });
+  return true;
+})()`;
+
+/** The GC observer's counters now (undefined when the server or its observer is gone); `resetMax` restarts the longest pause. */
+async function gcCounters(inspector: Inspector, resetMax: boolean): Promise<GcUse | undefined> {
+  try {
+    const r = await inspector.call<{ result: { value: string } }>('Runtime.evaluate', {
+      expression: `(() => { const s = globalThis.__benchGc; if (!s) return 'null'; const j = JSON.stringify(s); ${
+        resetMax ? 's.maxMs = 0;' : ''
+      } return j; })()`,
+      returnByValue: true,
+    });
+    return JSON.parse(r.result.value) as GcUse | undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes a line into the server's standard output (BENCH_SERVER_LOG), to place its --trace-gc lines. */
+async function mark(inspector: Inspector, what: string): Promise<void> {
+  try {
+    await inspector.call('Runtime.evaluate', {
+      expression: `process.stdout.write('[bench] ' + ${JSON.stringify(what)} + ' at ' + Math.round(performance.now()) + ' ms\\n')`,
+    });
+  } catch {
+    // the server is gone
+  }
+}
+
+/** The inspector of the real server while it runs (GC counters for the CPU windows). */
+let gcInspector: Inspector | undefined;
 
 // ---------- the server child ----------
 
@@ -243,18 +326,32 @@ interface Server {
 }
 
 /**
- * How the server runs: the production build (`node dist/main.js`, as `pnpm start` runs it) when it exists,
- * else the sources through tsx.
+ * The node flags of the production start (`pnpm start`: `… && node <flags> dist/main.js` in package.json), so
+ * that the benchmark runs the server exactly as production does.
+ */
+function productionNodeFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(join(SERVER_DIR, 'package.json'), 'utf8')) as {
+    scripts?: Record<string, string>;
+  };
+  const m = /(?:^|&&\s*)node\s+((?:--\S+\s+)*)dist\/main\.js/.exec(pkg.scripts?.start ?? '');
+  if (!m) throw new Error('package.json "start" does not run `node [flags] dist/main.js`');
+  return (m[1] ?? '').split(/\s+/).filter((f) => f !== '');
+}
+
+/**
+ * How the server runs: the production build with the production flags (`node <flags> dist/main.js`, as
+ * `pnpm start` runs it) when it exists, else the sources through tsx.
  */
 const SERVER_ENTRY: readonly string[] = existsSync(join(SERVER_DIR, 'dist', 'main.js'))
-  ? ['dist/main.js']
+  ? [...productionNodeFlags(), 'dist/main.js']
   : ['--import', 'tsx', 'src/main.ts'];
 
 /** Starts the real server (`entry` default) or, with `entry` = the bare server's, the platform baseline. */
 async function startServer(databaseUrl: string, entry: readonly string[] = SERVER_ENTRY): Promise<Server> {
   const port = await freePort();
   const inspect = INSPECT && entry === SERVER_ENTRY;
-  const args = [...(inspect ? ['--inspect=127.0.0.1:0'] : []), ...entry];
+  const flags = entry === SERVER_ENTRY ? SERVER_FLAGS : [];
+  const args = [...(inspect ? ['--inspect=127.0.0.1:0'] : []), ...flags, ...entry];
   const child = spawn(process.execPath, args, {
     cwd: SERVER_DIR,
     env: {
@@ -274,6 +371,10 @@ async function startServer(databaseUrl: string, entry: readonly string[] = SERVE
   });
   let out = '';
   let inspectorUrl: string | undefined;
+  if (SERVER_LOG !== undefined && entry === SERVER_ENTRY) {
+    const log = createWriteStream(SERVER_LOG);
+    child.stdout?.pipe(log);
+  }
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => {
     out += d.toString();
@@ -590,11 +691,16 @@ class CpuWindow {
   private end: CpuSnapshot | undefined;
   private backendPids: number[] = [];
   private ready: Promise<void> = Promise.resolve();
+  private gcStart: Promise<GcUse | undefined> = Promise.resolve(undefined);
+  private gcEnd: Promise<GcUse | undefined> = Promise.resolve(undefined);
+  private readonly inspector: Inspector | undefined;
 
   constructor(
     private readonly server: Server,
     private readonly db: pg.Client,
-  ) {}
+  ) {
+    this.inspector = server === running ? gcInspector : undefined;
+  }
 
   private snapshot(): CpuSnapshot {
     return {
@@ -608,6 +714,8 @@ class CpuWindow {
   }
 
   begin(): void {
+    if (this.inspector) this.gcStart = gcCounters(this.inspector, true);
+    if (this.inspector && SERVER_LOG !== undefined) void mark(this.inspector, 'measured window begins');
     this.ready = (async () => {
       const ports = localPortsTo(this.server.pid, Number(new URL(DATABASE_URL).port || 5432));
       const r = await this.db.query<{ pid: number }>(
@@ -619,8 +727,12 @@ class CpuWindow {
     })();
   }
 
+  /** Ends the window (once: a later call changes nothing). */
   finish(): void {
+    if (this.end) return;
     this.end = this.snapshot();
+    if (this.inspector) this.gcEnd = gcCounters(this.inspector, false);
+    if (this.inspector && SERVER_LOG !== undefined) void mark(this.inspector, 'measured window ends');
   }
 
   async use(): Promise<CpuUse | undefined> {
@@ -635,7 +747,21 @@ class CpuWindow {
       if (t1 !== undefined && Number.isFinite(t0) && Number.isFinite(t1)) postgres += t1 - t0;
     }
     const pct = (v: number): number => (100 * v) / secs;
+    const [g0, g1] = await Promise.all([this.gcStart, this.gcEnd]);
+    const gc: GcUse | undefined =
+      g0 && g1
+        ? {
+            minor: g1.minor - g0.minor,
+            minorMs: g1.minorMs - g0.minorMs,
+            major: g1.major - g0.major,
+            majorMs: g1.majorMs - g0.majorMs,
+            other: g1.other - g0.other,
+            otherMs: g1.otherMs - g0.otherMs,
+            maxMs: g1.maxMs,
+          }
+        : undefined;
     return {
+      gc,
       server: pct(b.server - a.server),
       postgres: pct(postgres),
       client: pct(b.client - a.client),
@@ -698,13 +824,28 @@ async function closedLoop(
   clearTimeout(endTimer);
   for (const s of list) s.onDone = null;
   // A loop that ended early (history reached) is measured up to its end.
-  if (stoppedAt < end) {
-    end = stoppedAt;
-    cpu?.finish();
-  }
+  if (stoppedAt < end) end = stoppedAt;
+  // Also when the end timer had not fired yet (a loaded machine runs timers late): the window still ends.
+  cpu?.finish();
   const seconds = Math.max(0.001, (end - from) / 1000);
   rtt.sort((a, b) => a - b);
   return { rate: acked / seconds, acked, errors, rtt, fromSchedule: [], cpu: await cpu?.use(), seconds };
+}
+
+/** GC counts of several windows summed (longest pause: the longest of all); undefined if one is missing. */
+function mergeGc(parts: readonly (GcUse | undefined)[]): GcUse | undefined {
+  if (parts.length === 0 || parts.some((g) => g === undefined)) return undefined;
+  const gs = parts as readonly GcUse[];
+  const sum = (k: Exclude<keyof GcUse, 'maxMs'>): number => gs.reduce((a, g) => a + g[k], 0);
+  return {
+    minor: sum('minor'),
+    minorMs: sum('minorMs'),
+    major: sum('major'),
+    majorMs: sum('majorMs'),
+    other: sum('other'),
+    otherMs: sum('otherMs'),
+    maxMs: Math.max(...gs.map((g) => g.maxMs)),
+  };
 }
 
 /** Several measured windows of one kind as one result (counts and times summed, CPU weighted by time). */
@@ -723,6 +864,7 @@ function mergeResults(parts: readonly PhaseResult[]): PhaseResult {
           machine: avg('machine'),
           reads: cpus.reduce((a, { c }) => a + c.reads, 0),
           writes: cpus.reduce((a, { c }) => a + c.writes, 0),
+          gc: mergeGc(cpus.map(({ c }) => c.gc)),
         }
       : undefined;
   return {
@@ -822,6 +964,7 @@ async function openLoop(
   });
   clearTimeout(startTimer);
   clearTimeout(endTimer);
+  cpu?.finish(); // when the end timer had not fired yet
   for (const s of list) s.onDone = null;
   rtt.sort((a, b) => a - b);
   fromSchedule.sort((a, b) => a - b);
@@ -986,6 +1129,24 @@ function gitHead(): string {
   }
 }
 
+function gcRow(name: string, p: PhaseResult): string[] {
+  const g = p.cpu?.gc;
+  if (!g) return [name, '–', '–', '–', '–', '–', '–', '–', '–'];
+  const f = (v: number): string => v.toFixed(1);
+  const share = (100 * (g.minorMs + g.majorMs + g.otherMs)) / (1000 * p.seconds);
+  return [
+    name,
+    int(g.minor),
+    f(g.minorMs),
+    int(g.major),
+    f(g.majorMs),
+    int(g.other),
+    f(g.otherMs),
+    f(g.maxMs),
+    `${share.toFixed(1)} %`,
+  ];
+}
+
 function cpuRow(name: string, c: CpuUse | undefined, rate: number, moves: number): string[] {
   if (!c) return [name, '–', '–', '–', '–', '–', '–', '–'];
   const f = (v: number): string => `${v.toFixed(0)} %`;
@@ -1023,7 +1184,11 @@ async function main(): Promise<string[]> {
     const pgSetting = (n: string): string => settings.rows.find((r) => r.name === n)?.setting ?? '?';
     console.error(`starting the server (schema ${schema}) …`);
     server = await startServer(url);
-    if (server.inspectorUrl) inspector = await Inspector.connect(server.inspectorUrl);
+    if (server.inspectorUrl) {
+      inspector = await Inspector.connect(server.inspectorUrl);
+      await inspector.call('Runtime.evaluate', { expression: GC_OBSERVER, returnByValue: true });
+      gcInspector = inspector;
+    }
     const startedRss = rssOf(server.pid);
 
     // 1. Throughput, and the platform's ceiling: the bare server (bench/bare-server.ts) with the same number
@@ -1168,7 +1333,8 @@ async function main(): Promise<string[]> {
     const lines: string[] = [
       `Run on ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}: ${availableParallelism()} cores (nproc), ${cpu}, ` +
         `node ${process.version}, PostgreSQL ${pgSetting('server_version')} on 127.0.0.1 ` +
-        `(synchronous_commit ${pgSetting('synchronous_commit')}, fsync ${pgSetting('fsync')}), git ${gitHead()}.`,
+        `(synchronous_commit ${pgSetting('synchronous_commit')}, fsync ${pgSetting('fsync')}), git ${gitHead()}; ` +
+        `server started as \`node ${[...SERVER_FLAGS, ...SERVER_ENTRY].join(' ')}\`.`,
       `1-minute load average (start → after each phase → end): ${loads}. The load generator runs on the same ` +
         `machine; any other work running there competes for the same cores.`,
       '',
@@ -1320,6 +1486,28 @@ async function main(): Promise<string[]> {
           cpuRow('latency', latency.cpu, latency.rate, latency.acked),
           ...(history ? [cpuRow('history', history.cpu, history.rate, history.acked)] : []),
           cpuRow('overload', overload.cpu, overload.rate, overload.acked),
+        ],
+      ),
+      '',
+      '### Garbage collection in the server during the measured windows (main-thread pauses, perf_hooks)',
+      '',
+      ...table(
+        [
+          'phase',
+          'scavenges',
+          'ms',
+          'mark-compacts',
+          'ms',
+          'other (incremental, weak)',
+          'ms',
+          'longest pause ms',
+          'GC % of window',
+        ],
+        [
+          gcRow('throughput', throughput),
+          gcRow('latency', latency),
+          ...(history ? [gcRow('history', history)] : []),
+          gcRow('overload', overload),
         ],
       ),
       '',

@@ -164,6 +164,13 @@ describeEachDatabase('daily challenge', (db) => {
       expect(c).toMatchObject({ date: DAY1, closed: false, players: 0, you: null });
       expect(c.closesAt).toBe(`${DAY2}T00:00:00.000Z`);
       expect(c.par).toBe((await line(DAY1, c.preset)).length);
+      // Par from the minimal search: proven exactly when the stored lower bound meets it, never above it.
+      const row = await daily(DAY1, c.preset);
+      expect(c.parProven).toBe(row.parProven);
+      expect(row.parLowerBound).not.toBeNull();
+      expect(row.parLowerBound ?? Infinity).toBeLessThanOrEqual(row.par);
+      expect(row.parLowerBound ?? 0).toBeGreaterThanOrEqual(52); // every card needs its foundation move
+      expect(row.parProven).toBe(row.parLowerBound === row.par);
     }
     // Tomorrow is stored before it opens, and invisible.
     for (const preset of ['classic-draw1', 'classic-draw3'])
@@ -335,6 +342,9 @@ describeEachDatabase('daily challenge', (db) => {
       limit: 20,
       me: null,
     });
+    // Rows can show their moves against par: the board carries the daily's par.
+    const stored1 = await daily(DAY1, 'classic-draw1');
+    expect(lb).toMatchObject({ par: stored1.par, parProven: stored1.parProven });
     expect(lb.entries.map((e) => [e.rank, e.name, e.status])).toEqual([
       [1, 'Alice', 'won'],
       [2, 'Bob', 'resigned'],
@@ -518,7 +528,14 @@ describeEachDatabase('daily challenge', (db) => {
 
     const reveal = DailyRevealSchema.parse((await call('GET', `/api/daily/${DAY1}/classic-draw1`)).json());
     const stored = await daily(DAY1, 'classic-draw1');
-    expect(reveal).toMatchObject({ date: DAY1, preset: 'classic-draw1', deal: stored.deal, par: stored.par });
+    expect(reveal).toMatchObject({
+      date: DAY1,
+      preset: 'classic-draw1',
+      deal: stored.deal,
+      par: stored.par,
+      parProven: stored.parProven,
+      parLowerBound: stored.parLowerBound,
+    });
     expect(reveal.line).toHaveLength(reveal.par);
     expect(replaysToWin(reveal.deal, 'classic-draw1', reveal.line)).toBe(true);
 

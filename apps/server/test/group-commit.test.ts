@@ -11,7 +11,13 @@ import {
 } from '@klondike/protocol';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CommitFailedError, GroupCommitter, type MoveCommit } from '../src/db/move-log.js';
+import {
+  COMMIT_MOVES_SQL,
+  CommitFailedError,
+  GroupCommitter,
+  type MoveCommit,
+  batchParameter,
+} from '../src/db/move-log.js';
 import { WsClient, describeEachDatabase, testApp, wsUrl } from './helpers.js';
 
 const DRAW = { type: 'draw' } as const;
@@ -168,6 +174,98 @@ describeEachDatabase('group commit', (db) => {
       for (const id of ids.slice(6)) expect(log.get(id)).toEqual({ seqs: [1], version: 1 });
     } finally {
       await app.prisma.$executeRawUnsafe(`ALTER TABLE "Move" DROP CONSTRAINT "test_refuse_victim"`);
+    }
+  });
+
+  it('the statement stores the times it is given (ms since the epoch) as those instants, and null as null', async () => {
+    const [id] = await newGames(1);
+    const gameId = id as string;
+    const startedAt = Date.UTC(2026, 0, 31, 23, 59, 59, 7);
+    const at = Date.UTC(2026, 1, 1, 0, 0, 1, 999);
+    const committed = await app.db.writeMoves([
+      {
+        gameId,
+        version: 1,
+        status: 'playing',
+        score: 5,
+        moves: 1,
+        startedAt,
+        endedAt: null,
+        at,
+        kind: 'move',
+        move: DRAW,
+      },
+    ]);
+    expect([...committed]).toEqual([gameId]);
+    const game = await app.prisma.game.findUniqueOrThrow({ where: { id: gameId } });
+    expect(game.startedAt?.getTime()).toBe(startedAt);
+    expect(game.updatedAt.getTime()).toBe(at);
+    expect(game.endedAt).toBeNull();
+    expect({ version: game.version, score: game.score, moves: game.moves }).toEqual({
+      version: 1,
+      score: 5,
+      moves: 1,
+    });
+    const [row] = await app.prisma.move.findMany({ where: { gameId } });
+    expect(row?.createdAt.getTime()).toBe(at);
+    expect(row?.move).toEqual(DRAW);
+    const ended = await app.db.writeMoves([
+      {
+        gameId,
+        version: 2,
+        status: 'resigned',
+        score: 5,
+        moves: 1,
+        startedAt,
+        endedAt: at + 1,
+        at: at + 1,
+        kind: 'resign',
+        move: null,
+      },
+    ]);
+    expect([...ended]).toEqual([gameId]);
+    const after = await app.prisma.game.findUniqueOrThrow({ where: { id: gameId } });
+    expect(after.endedAt?.getTime()).toBe(at + 1);
+    expect(after.status).toBe('resigned');
+    const log = await app.prisma.move.findMany({ where: { gameId }, orderBy: { seq: 'asc' } });
+    expect(log.map((m) => [m.seq, m.kind, m.move])).toEqual([
+      [1, 'move', DRAW],
+      [2, 'resign', null],
+    ]);
+  });
+
+  it('the statement probes "Game" by primary key per entry, never scans it (5,000 games, batches of 1 and 1,000)', async () => {
+    // Games inserted directly (5,000 over REST would be slow); the plan is what is tested, not their moves.
+    await app.prisma.$executeRawUnsafe(
+      `INSERT INTO "Game" (id, options, deal, "updatedAt")
+       SELECT 'plan-' || i, '{}', 'x', now() FROM generate_series(1, 5000) AS i`,
+    );
+    try {
+      const entry = (i: number): MoveCommit => ({
+        gameId: `plan-${i}`,
+        version: 1,
+        status: 'playing',
+        score: 0,
+        moves: 1,
+        startedAt: 0,
+        endedAt: null,
+        at: 0,
+        kind: 'move',
+        move: DRAW,
+      });
+      for (const n of [1, 1000]) {
+        const batch = Array.from({ length: n }, (_, i) => entry(i + 1));
+        // EXPLAIN plans the statement with this parameter without running it.
+        const plan = await app.prisma.$queryRawUnsafe<Record<string, string>[]>(
+          `EXPLAIN ${COMMIT_MOVES_SQL}`,
+          batchParameter(batch),
+        );
+        const text = plan.map((r) => Object.values(r)[0]).join('\n');
+        expect(text).not.toMatch(/Seq Scan on "Game"/);
+        expect(text.match(/Index Scan using "Game_pkey"/g)).toHaveLength(2);
+      }
+    } finally {
+      await app.prisma.$executeRawUnsafe(`DELETE FROM "Game" WHERE id LIKE 'plan-%'`);
     }
   });
 

@@ -103,6 +103,7 @@ describe('prisma/ layout', () => {
       'Player',
       'PlayerToken',
       'Race',
+      'RacePresence',
       'RaceRacer',
       'ServerNode',
       'Setting',

@@ -46,6 +46,8 @@ async function main(): Promise<void> {
       { name: 'player', path: `/players/${created.id}`, ready: 'main' },
       { name: 'statistics', path: `/players/${stats.id}/stats`, ready: '[data-testid=chart-times] canvas' },
       { name: 'race', path: '/race', ready: 'main' },
+      { name: 'settings', path: '/settings', ready: '[data-testid=settings-page]' },
+      { name: 'help', path: '/help', ready: '[data-testid=help-page]' },
       { name: 'not-found', path: '/no/such/page', ready: '[data-testid=not-found]' },
       ...(process.env.SCREENSHOT_PATHS ?? '')
         .split(',')

@@ -1,10 +1,21 @@
 import { createApp } from 'vue';
 import App from './App.vue';
 import { usePlayer } from './composables/usePlayer';
+import { applySettingsToDocument, connectSettings } from './composables/useSettings';
 import { useSocket } from './composables/useSocket';
+import { patchMySettings } from './lib/api';
 import { createAppRouter } from './router';
 import './style.css';
 
 // The player first: a sign-in link's code is taken out of the address before the router reads it.
 usePlayer().start(useSocket());
+// The settings: applied to the page now, kept on the server for a signed-in player.
+applySettingsToDocument();
+connectSettings(usePlayer().me, patchMySettings);
 createApp(App).use(createAppRouter()).mount('#app');
+// The service worker (dist/sw.js, a build only): the app shell loads with no network.
+if (import.meta.env.PROD && 'serviceWorker' in navigator)
+  window.addEventListener(
+    'load',
+    () => void navigator.serviceWorker.register('/sw.js').catch(() => undefined),
+  );

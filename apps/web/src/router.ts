@@ -6,6 +6,7 @@
  * - `/leaderboard` the all-time leaderboard; `/players/<id>` a player's page; `/players/<id>/stats` their
  *   statistics with charts (the chart library loads with that page only); `/replay/<gameId>` a replay;
  * - `/race` sets up a live race; `/race/<code>` a race room (lobby, race, results);
+ * - `/settings` the player's settings; `/help` the rules of every preset and the keyboard shortcuts;
  * - anything else: a "not found" page (never a silent new deal).
  * `meta.layout` says whether a route is the card table (its own top bar) or a page under the page bar;
  * `meta.nav` which section link is lit.
@@ -99,6 +100,18 @@ export function createAppRouter(history: RouterHistory = createWebHistory()): Ro
         component: () => import('./pages/RacePage.vue'),
         props: true,
         meta: { layout: 'page', nav: 'race', fill: true },
+      },
+      {
+        path: '/settings',
+        name: 'settings',
+        component: () => import('./pages/SettingsPage.vue'),
+        meta: { layout: 'page', nav: null },
+      },
+      {
+        path: '/help',
+        name: 'help',
+        component: () => import('./pages/HelpPage.vue'),
+        meta: { layout: 'page', nav: null },
       },
       {
         path: '/:pathMatch(.*)*',

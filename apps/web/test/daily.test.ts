@@ -14,10 +14,12 @@ import {
   formatDate,
   formatRate,
   offsetOfPage,
+  movesVsPar,
   offsetOfRank,
   pageCount,
   pageIndex,
   pageWindow,
+  parLabel,
   rangeText,
   shareText,
 } from '../src/lib/daily';
@@ -224,5 +226,18 @@ describe('replay stepping', () => {
     expect(clampFrame(9, 4)).toBe(3);
     expect(clampFrame(2.4, 4)).toBe(2);
     expect(clampFrame(5, 0)).toBe(0);
+  });
+});
+
+describe('par labels', () => {
+  it('a proven par reads "par N (proven shortest)", an unproven one "par ≤ N"', () => {
+    expect(parLabel(104, true)).toBe('par 104 (proven shortest)');
+    expect(parLabel(118, false)).toBe('par ≤ 118');
+  });
+
+  it("a row's moves against par: over, under and on par", () => {
+    expect(movesVsPar(130, 118)).toBe('+12');
+    expect(movesVsPar(115, 118)).toBe('\u22123');
+    expect(movesVsPar(118, 118)).toBe('±0');
   });
 });

@@ -101,3 +101,17 @@ describe('keyboard mapping', () => {
     expect(keyAction({ key: 'n' }, null, over)).toEqual({ type: 'new-game' });
   });
 });
+
+describe('the shortcut sheet (lib/shortcuts.ts)', () => {
+  it('every key it lists does something on the table ("?" is the sheet itself, handled by the play page)', async () => {
+    const { SHORTCUTS } = await import('../src/lib/shortcuts');
+    const keys = SHORTCUTS.filter((s) => s.press[0] !== '?').flatMap((s) => s.press);
+    expect(keys.length).toBeGreaterThanOrEqual(12);
+    for (const key of keys) {
+      const input = key === 'z' ? { key, ctrlKey: true } : { key };
+      const selection = key === 'f' || key === 'Escape' ? { pile: 't4' as const } : null;
+      const onPreset = key === 'l' ? makeView({ preset: 'draw3-last-pass', waste: ['2C'] }) : view;
+      expect(keyAction(input, selection, onPreset), key).not.toBeNull();
+    }
+  });
+});

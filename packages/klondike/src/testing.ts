@@ -2,12 +2,13 @@
  * Test fixtures shared by the rules, server and web tests (import from `@klondike/rules/testing`).
  * Pure, like the rest of the package.
  */
-import { type Card, makeCard } from './cards.js';
+import { type Card, type CardCode, makeCard } from './cards.js';
 import { type Deal, dealRandom, formatDeal, parseDeal } from './deal.js';
 import { applyMove, gameStatus, legalMoves, newGame } from './game.js';
-import type { Move } from './moves.js';
-import type { GameOptions } from './options.js';
+import type { FoundationPileId, Move } from './moves.js';
+import { type GameOptions, type PresetName, resolveOptions } from './options.js';
 import type { GameState } from './state.js';
+import type { PlayerView } from './view.js';
 
 /** Inverse of R2's cross-wise deal: the deal order that puts `piles[p]` (bottom first) on pile p. */
 function dealOrder(piles: readonly (readonly Card[])[], stockDrawOrder: readonly Card[]): Deal {
@@ -76,4 +77,42 @@ export function winningLine(options: GameOptions): Move[] {
 export function testRandom(seed: number): () => number {
   const next = dealRandom(Math.trunc(seed));
   return () => next() / 0x1_0000_0000;
+}
+
+/** Describes a player view for `makeView`: tableau piles as `[faceDown, faceUp codes]`, missing ones empty. */
+export interface ViewSpec {
+  tableau?: Array<[number, CardCode[]]>;
+  foundations?: Partial<Record<FoundationPileId, CardCode | null>>;
+  stock?: number;
+  waste?: CardCode[];
+  preset?: PresetName;
+  status?: PlayerView['status'];
+  redealsLeft?: number | null;
+  /** R16; default: `available` when the preset has the last pass, else `none`. */
+  lastPass?: PlayerView['lastPass'];
+}
+
+/** A hand-made player view (it need not hide exactly the cards it does not show). */
+export function makeView(spec: ViewSpec = {}): PlayerView {
+  const tableau = Array.from({ length: 7 }, (_, i) => {
+    const t = spec.tableau?.[i] ?? [0, []];
+    return { faceDown: t[0], faceUp: t[1] };
+  });
+  const options = resolveOptions(spec.preset ?? 'classic-draw1');
+  return {
+    options,
+    tableau,
+    foundations: { fC: null, fD: null, fH: null, fS: null, ...spec.foundations },
+    stock: { count: spec.stock ?? 0 },
+    waste: spec.waste ?? [],
+    status: spec.status ?? 'playing',
+    score: 0,
+    moves: 0,
+    recycles: 0,
+    redealsLeft: spec.redealsLeft === undefined ? null : spec.redealsLeft,
+    lastPass: spec.lastPass ?? (options.finalSinglePass ? 'available' : 'none'),
+    canUndo: false,
+    canAutoComplete: false,
+    elapsedMs: 0,
+  };
 }

@@ -11,7 +11,7 @@
  * property test `view-rules.test.ts` checks that on thousands of random positions.
  */
 import { type Card, type CardCode, RANK, SUIT_INDEX, cardCode, parseCard } from './cards.js';
-import { applyMove, canAutoComplete } from './game.js';
+import { applyMove, canAutoComplete, safeAutoMove } from './game.js';
 import {
   FOUNDATION_PILES,
   type FoundationPileId,
@@ -253,6 +253,18 @@ export function nextFoundationMove(view: PlayerView): Move | null {
     if (!best || rank < best.rank) best = { move, rank };
   }
   return best?.move ?? null;
+}
+
+/**
+ * The client's "auto-move to foundation" setting: a foundation move that can never be needed on the tableau
+ * (R15's safe moves, `safeAutoMove`), asked of the view. Null when the game is not being played, when no such
+ * move exists, or when the card it names is not face up in the view (a card the server has not revealed yet).
+ */
+export function safeViewAutoMove(view: PlayerView): Move | null {
+  if (view.status !== 'playing') return null;
+  const move = safeAutoMove(viewState(view));
+  if (!move || move.type !== 'move') return null;
+  return topCard(view, move.from) !== null && isLegalViewMove(view, move) ? move : null;
 }
 
 /**

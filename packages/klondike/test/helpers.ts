@@ -1,8 +1,5 @@
 /** Test-only builders: positions written in card codes. */
 import {
-  type CardCode,
-  type FoundationPileId,
-  type PlayerView,
   type Card,
   type GameOptions,
   type GameState,
@@ -60,40 +57,4 @@ export function position(spec: PositionSpec): GameState {
   };
 }
 
-/** Describes a player view for `makeView`: tableau piles as `[faceDown, faceUp codes]`, missing ones empty. */
-export interface ViewSpec {
-  tableau?: Array<[number, CardCode[]]>;
-  foundations?: Partial<Record<FoundationPileId, CardCode | null>>;
-  stock?: number;
-  waste?: CardCode[];
-  preset?: PresetName;
-  status?: PlayerView['status'];
-  redealsLeft?: number | null;
-  /** R16; default: `available` when the preset has the last pass, else `none`. */
-  lastPass?: PlayerView['lastPass'];
-}
-
-/** A hand-made player view (it need not hide exactly the cards it does not show). */
-export function makeView(spec: ViewSpec = {}): PlayerView {
-  const tableau = Array.from({ length: 7 }, (_, i) => {
-    const t = spec.tableau?.[i] ?? [0, []];
-    return { faceDown: t[0], faceUp: t[1] };
-  });
-  const options = resolveOptions(spec.preset ?? 'classic-draw1');
-  return {
-    options,
-    tableau,
-    foundations: { fC: null, fD: null, fH: null, fS: null, ...spec.foundations },
-    stock: { count: spec.stock ?? 0 },
-    waste: spec.waste ?? [],
-    status: spec.status ?? 'playing',
-    score: 0,
-    moves: 0,
-    recycles: 0,
-    redealsLeft: spec.redealsLeft === undefined ? null : spec.redealsLeft,
-    lastPass: spec.lastPass ?? (options.finalSinglePass ? 'available' : 'none'),
-    canUndo: false,
-    canAutoComplete: false,
-    elapsedMs: 0,
-  };
-}
+export { makeView, type ViewSpec } from '../src/testing.js';

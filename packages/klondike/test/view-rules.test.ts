@@ -25,6 +25,7 @@ import {
   playerView,
   resolveCount,
   resolveOptions,
+  safeViewAutoMove,
   smartMove,
   stockMove,
   validateMove,
@@ -369,6 +370,32 @@ describe('optimistic application and auto-complete (R6, R8, R9, R15)', () => {
       foundations: { fH: 'AH', fC: 'AC' },
     });
     expect(nextFoundationMove(v)).toEqual({ type: 'move', from: 't2', to: 'fC', count: 1 });
+  });
+
+  it('R15: the safe auto-move of a view sends low cards up and keeps needed ones', () => {
+    const v = makeView({
+      tableau: [
+        [0, ['3H']],
+        [0, ['4D']],
+      ],
+      foundations: { fH: '2H', fC: 'AC', fS: 'AS', fD: '3D' },
+    });
+    // 3H: rank 3 ≤ min(black foundations 1, 1) + 2 → safe; 4D: 4 > 3 → may be needed for a black 3.
+    expect(safeViewAutoMove(v)).toEqual({ type: 'move', from: 't1', to: 'fH', count: 1 });
+    const kept = makeView({ tableau: [[0, ['4D']]], foundations: { fD: '3D', fC: 'AC', fS: 'AS' } });
+    expect(safeViewAutoMove(kept)).toBeNull();
+    expect(safeViewAutoMove(makeView({ waste: ['AS'] }))).toEqual({
+      type: 'move',
+      from: 'waste',
+      to: 'fS',
+      count: 1,
+    });
+  });
+
+  it('R15: no safe auto-move from a card the view does not show (a pile whose top is face down)', () => {
+    // The hidden cards are the four Kings, each safe on its Queen: the made-up one must never be sent up.
+    const v = makeView({ tableau: [[1, []]], foundations: { fH: 'QH', fD: 'QD', fC: 'QC', fS: 'QS' } });
+    expect(safeViewAutoMove(v)).toBeNull();
   });
 
   it('R8: the cards on the foundations are the sum of their top ranks', () => {

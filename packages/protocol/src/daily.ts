@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { GameIdSchema, MoveSchema, PresetSchema, GameOptionsSchema } from './game.js';
 import { DailyPresetSchema, DateSchema } from './refs.js';
+import { SettingsPatchSchema } from './settings.js';
 
 // ---------- Players ----------
 
@@ -26,8 +27,20 @@ export const PlayerNameSchema = z
   .max(20)
   .regex(/^[\p{L}\p{N}_.-]+( [\p{L}\p{N}_.-]+)*$/u, 'letters, digits, _ . - and single spaces only');
 
-/** PATCH /api/me body. */
+/** A new name alone (the rename part of PATCH /api/me). */
 export const PlayerNameBodySchema = z.object({ name: PlayerNameSchema }).strict();
+
+/**
+ * PATCH /api/me body: a new name, a change of settings (the keys sent replace the stored ones; the others
+ * stay), or both. Unknown keys, here or among the settings, are refused (400); so is an empty body.
+ */
+export const PatchMeBodySchema = z
+  .object({ name: PlayerNameSchema.optional(), settings: SettingsPatchSchema.optional() })
+  .strict()
+  .refine((b) => b.name !== undefined || b.settings !== undefined, 'send a name, settings or both')
+  .meta({ id: 'PatchMe' });
+/** PATCH /api/me body. */
+export type PatchMeBody = z.infer<typeof PatchMeBodySchema>;
 
 /**
  * POST /api/players body. `bot: true` creates a bot account: labelled as a bot wherever players are shown,
@@ -77,6 +90,8 @@ export const MeSchema = z
     bot: BotFlagSchema,
     createdAt: z.string(),
     stats: PlayerStatsSchema,
+    /** The settings the player stored (missing keys: the defaults, `DEFAULT_SETTINGS`). */
+    settings: SettingsPatchSchema,
   })
   .meta({ id: 'Me' });
 
@@ -145,6 +160,11 @@ export const DailyChallengeSchema = z.object({
   closed: z.boolean(),
   /** Length of the solver's line for the deal (public: it reveals nothing of the deal). */
   par: z.number().int().min(0),
+  /**
+   * Whether `par` is proven to be the fewest moves of any winning line ("par N (proven shortest)"); false:
+   * some line may be shorter ("par ≤ N"). Public like `par` (one bit about the length, nothing of the deal).
+   */
+  parProven: z.boolean(),
   /** The caller's own result, when a player token is sent. */
   you: DailyResultSchema.nullable(),
 });
@@ -172,6 +192,10 @@ export const DailyRevealSchema = z
     /** 52 card codes in deal order. */
     deal: z.string(),
     par: z.number().int().min(0),
+    /** Whether `par` (the line's length) is proven shortest. */
+    parProven: z.boolean(),
+    /** A proven lower bound on the moves of any winning line (= par when proven); null when not computed. */
+    parLowerBound: z.number().int().min(0).nullable(),
     line: z.array(MoveSchema),
   })
   .meta({ id: 'DailyReveal' });
@@ -254,6 +278,10 @@ export const LeaderboardSchema = z
     date: DateSchema,
     preset: DailyPresetSchema,
     board: BoardSchema,
+    /** The daily's par (as in the challenge list), so rows can show their moves against it. */
+    par: z.number().int().min(0),
+    /** Whether `par` is proven shortest. */
+    parProven: z.boolean(),
     /** Finished ranked attempts. */
     total: z.number().int().min(0),
     offset: z.number().int().min(0),

@@ -7,4 +7,5 @@ export * from './game.js';
 export * from './daily.js';
 export * from './race.js';
 export * from './frames.js';
+export * from './settings.js';
 export * from './stats.js';

@@ -169,6 +169,13 @@ export interface EngineTuning {
   readonly talonRule?: boolean;
   /** Use the static impossibility certificate (P8). Default true. */
   readonly deadlock?: boolean;
+  /**
+   * Draw 1, unlimited redeals: also send talon cards up automatically under P2 (needs `autoMoves`).
+   * Default true; the minimal search turns it off (reaching the card costs draws).
+   */
+  readonly talonAuto?: boolean;
+  /** Key the talon pointer exactly (no P7): the minimal search, where the pointer decides the draws. */
+  readonly exactPointer?: boolean;
 }
 
 /** Outcome of `Engine.search`. */
@@ -184,6 +191,8 @@ export class Engine {
   private readonly deadlockCheck: boolean;
   private readonly twinRule: boolean;
   private readonly talonRule: boolean;
+  private readonly talonAuto: boolean;
+  private readonly exactPointer: boolean;
   /** Draw 1 with unlimited redeals: every talon card is reachable at any time (P7). */
   private readonly freeTalon: boolean;
   // Position.
@@ -222,6 +231,8 @@ export class Engine {
     this.greedyAuto = tuning.greedyAuto ?? false;
     this.deadlockCheck = tuning.deadlock ?? true;
     this.twinRule = tuning.partialRule ?? true;
+    this.talonAuto = tuning.talonAuto ?? true;
+    this.exactPointer = tuning.exactPointer ?? false;
     // P7, P10 and the talon part of P2 rely on every talon card being reachable at any time: not after R16.
     const freeTalon = rules.draw === 1 && rules.redealLimit < 0 && start.lastPass !== true;
     this.talonRule = (tuning.talonRule ?? true) && freeTalon;
@@ -237,7 +248,7 @@ export class Engine {
     this.ptr = start.pointer;
     this.recycles = start.recycles;
     this.lastPass = start.lastPass === true ? 1 : 0;
-    this.keyWidth = rules.redealLimit < 0 ? 7 : 8;
+    this.keyWidth = rules.redealLimit < 0 ? 5 : 6;
     this.freeTalon = freeTalon;
     this.key = new Uint32Array(this.keyWidth);
   }
@@ -403,7 +414,7 @@ export class Engine {
    */
   private keyPointer(): number {
     const p = this.ptr;
-    if (this.rules.redealLimit >= 0 || this.lastPass === 1) return p;
+    if (this.exactPointer || this.rules.redealLimit >= 0 || this.lastPass === 1) return p;
     if (this.rules.draw === 1) return 0;
     return p % 3 === 0 || p === this.talLen ? 0 : p;
   }
@@ -412,14 +423,19 @@ export class Engine {
    * Writes the exact key of the current position into `this.key` (P6: piles without face-down cards are
    * interchangeable, so the key does not say which pile they are in).
    *
-   * Layout: 2 bits per card in words 0-3 (0 = not a face-up tableau card, 1 = the lowest face-up card of
-   * its pile, 2/3 = lies on the clubs-or-diamonds / hearts-or-spades card one rank higher); word 3 also holds
-   * the foundation heights (bits 8-23), the talon pointer (bits 24-28) and whether the last pass (R16) was
-   * taken (bit 29); words 4-6 hold, per pile with
-   * face-down cards, its face-down count and lowest face-up card (9 bits per pile, 0 for the others); word 7
-   * (limited redeals only) the recycles made. The talon's remaining cards are exactly the cards not
-   * elsewhere, and their order never changes, so this determines the position up to the order of the piles
-   * without face-down cards.
+   * Layout (packed, 5 words; 6 with limited redeals): 2 bits per card in words 0-3 (0 = not a face-up
+   * tableau card, 1 = the lowest face-up card of its pile, 2/3 = lies on the clubs-or-diamonds /
+   * hearts-or-spades card one rank higher); word 3 also holds the foundation heights (bits 8-23), the talon
+   * pointer (bits 24-28) and whether the last pass (R16) was taken (bit 29); word 4 the face-down count of
+   * each pile (3 bits per pile, bits 0-20); word 5 (limited redeals only) the recycles made. Bit 31 of the
+   * last word stays free for the table (`KeyTable`).
+   *
+   * Why this determines the position (up to the order of the piles without face-down cards): the lowest
+   * face-up card of a pile with `f > 0` face-down cards is always the card that lay at height `f` of that
+   * pile at the start of the search — it can only leave the pile by uncovering the card below it, which
+   * turns that card up and lowers `f` — so the face-down counts name those cards, and the codes chain the
+   * rest of each pile upwards (of the two cards that may lie on a card, the code says which one does). The
+   * talon's remaining cards are exactly the cards found nowhere else, in an order that never changes.
    */
   computeKey(): Uint32Array {
     const key = this.key;
@@ -429,8 +445,6 @@ export class Engine {
     kw[2] = 0;
     kw[3] = 0;
     let k4 = 0;
-    let k5 = 0;
-    let k6 = 0;
     const cards = this.cards;
     for (let i = 0; i < 7; i++) {
       const l = this.len[i] as number;
@@ -446,28 +460,18 @@ export class Engine {
         kw[c >> 4] |= (prev >= 26 ? 3 : 2) << ((c & 15) * 2);
         prev = c;
       }
-      if (f > 0) {
-        const pw = f | ((cards[base + f] as number) << 3);
-        if (i < 3) k4 |= pw << (9 * i);
-        else if (i < 6) k5 |= pw << (9 * (i - 3));
-        else k6 |= pw;
-      }
+      k4 |= f << (3 * i);
     }
-    const k0 = kw[0] as number;
-    const k1 = kw[1] as number;
-    const k2 = kw[2] as number;
     let k3 = kw[3] as number;
     const fo = this.found;
     k3 |= ((fo[0] as number) << 8) | ((fo[1] as number) << 12) | ((fo[2] as number) << 16);
     k3 |= ((fo[3] as number) << 20) | (this.keyPointer() << 24) | (this.lastPass << 29);
-    key[0] = k0;
-    key[1] = k1;
-    key[2] = k2;
+    key[0] = kw[0] as number;
+    key[1] = kw[1] as number;
+    key[2] = kw[2] as number;
     key[3] = k3;
     key[4] = k4;
-    key[5] = k5;
-    key[6] = k6;
-    if (this.keyWidth === 8) key[7] = this.recycles;
+    if (this.keyWidth === 6) key[5] = this.recycles;
     return key;
   }
 
@@ -523,7 +527,7 @@ export class Engine {
       }
     }
     // P2 for the talon: with draw 1 and unlimited redeals every talon card can be reached at any time.
-    if (this.autoMoves && this.freeTalon) {
+    if (this.autoMoves && this.talonAuto && this.freeTalon) {
       const tal = this.tal;
       for (let q = 1; q <= this.talLen; q++) {
         const c = tal[q - 1] as number;
@@ -665,6 +669,49 @@ export class Engine {
       }
     }
     return false;
+  }
+
+  /**
+   * The move buffer `generate(at)` writes to, grown first so that it holds at least `at + 512` entries (the
+   * minimal search keeps one list per depth in it).
+   */
+  moveBuffer(at: number): Int32Array {
+    if (at + 512 > this.moves.length) {
+      const bigger = new Int32Array(Math.max(this.moves.length * 2, at + 512));
+      bigger.set(this.moves);
+      this.moves = bigger;
+    }
+    return this.moves;
+  }
+
+  /**
+   * Public moves an encoded move stands for, from the current position (before it is applied): 1 for a
+   * tableau or foundation move; for a talon move (P3) its draws, the recycle or last pass (R11, R16) if
+   * flagged, and the waste move itself — exactly what `toPublicLine` in index.ts expands it into.
+   */
+  moveCost(m: number): number {
+    const kind = m & 7;
+    if (kind !== K_W2F && kind !== K_W2T) return 1;
+    const q = (m >> 9) & 31;
+    const flag = (m >> 14) & 3;
+    const L = this.talLen;
+    let p = this.ptr;
+    let d = this.drawSize();
+    let k = 1;
+    if (flag !== 0) {
+      while (p < L) {
+        p = Math.min(p + d, L);
+        k++;
+      }
+      k++;
+      p = 0;
+      if (flag === FLAG_LAST_PASS) d = 1;
+    }
+    while (p !== q) {
+      p = Math.min(p + d, L);
+      k++;
+    }
+    return k;
   }
 
   /** The moves `generate` gives for the current position, in search order (for tests). */

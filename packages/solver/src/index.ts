@@ -40,8 +40,9 @@ import {
   moveN,
 } from './engine.js';
 import { aStarMinimal } from './minimal.js';
+import { optimalSearch } from './optimal.js';
 import { shortenLine } from './shorten.js';
-import { KeySet } from './table.js';
+import { KeyTable } from './table.js';
 
 /** The answer of a search: a win was found, no win exists (proven), or the limits were hit first. */
 export type Verdict = 'won' | 'impossible' | 'unknown';
@@ -53,8 +54,10 @@ export interface SolveLimits {
   /** Most positions to generate (moves applied during the search, repeats included). Default unlimited. */
   readonly maxNodes?: number;
   /**
-   * Most distinct positions to remember in the transposition table — the memory bound: about 43 bytes
-   * per position (48 with limited redeals), as the table keeps its load under 3/4. Default 4 000 000.
+   * Most distinct positions to remember in the transposition table — the memory bound: a packed key of
+   * 20 bytes (24 with limited redeals) per slot, at a load of up to 0.85 once the table is at full size, so
+   * about 24 bytes per position (the table doubles on the way, briefly holding old and new arrays).
+   * Default 10 000 000 (≈ 235 MB).
    */
   readonly maxStates?: number;
   /**
@@ -96,7 +99,7 @@ export const DEFAULT_TIME_LIMIT_MS = 10_000;
 /** Default time for shortening a found line, ms. */
 export const DEFAULT_SHORTEN_MS = 200;
 /** Default bound on transposition-table entries. */
-export const DEFAULT_MAX_STATES = 4_000_000;
+export const DEFAULT_MAX_STATES = 10_000_000;
 
 /** Options for tests and experiments only. */
 export interface SolveTuning extends EngineTuning {
@@ -281,7 +284,7 @@ export function solve(
   const timeLimit = limits.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
   const maxNodes = limits.maxNodes ?? Infinity;
   const maxStates = limits.maxStates ?? DEFAULT_MAX_STATES;
-  const seen = new KeySet(engine.keyWidth);
+  const seen = new KeyTable(engine.keyWidth, maxStates);
   seen.add(engine.computeKey());
   const deadline = t0 + timeLimit;
   const stop = (): boolean =>
@@ -348,6 +351,11 @@ export interface MinimalLimits {
    * (`optimal: false`). Default: `solve`'s defaults (10 s, line shortening on).
    */
   readonly fallback?: SolveLimits;
+  /**
+   * When the proof does not finish: node budget of each weighted pass of the minimal search (weights 2, 1.5,
+   * 1.3; README O6) that looks for a line shorter than the fallback's. Default `maxNodes / 4`; 0 = none.
+   */
+  readonly improveNodes?: number;
 }
 
 /** Result of `solveMinimal`. */
@@ -369,10 +377,29 @@ export interface MinimalResult {
   readonly ms: number;
 }
 
-/** Default node budget of the A* search of `solveMinimal`. */
-export const DEFAULT_MINIMAL_NODES = 200_000;
-/** Default state budget of the A* search of `solveMinimal`. */
-export const DEFAULT_MINIMAL_STATES = 300_000;
+/** Default node budget of the minimal search of `solveMinimal`. */
+export const DEFAULT_MINIMAL_NODES = 2_000_000;
+/** Default state budget of the minimal search of `solveMinimal` (the packed table: ~28 bytes each). */
+export const DEFAULT_MINIMAL_STATES = 2_000_000;
+/** Weights of the passes that look for shorter lines when the proof does not finish (README O6). */
+const IMPROVE_WEIGHTS = [2, 1.5, 1.3] as const;
+/** Most positions the GameState A* (used for the last pass, R16) stores: ~1 KB each. */
+const DEFAULT_ASTAR_STATES = 300_000;
+
+/** The engine search's answer in the shape of the A* one, its line expanded into public moves. */
+function fromOptimal(
+  rules: EngineRules,
+  pos: EnginePosition,
+  r: ReturnType<typeof optimalSearch>,
+): { outcome: 'won' | 'exhausted' | 'aborted'; line?: Move[]; lowerBound: number; nodes: number } {
+  if (r.outcome !== 'won' || r.path === undefined)
+    return { outcome: r.outcome, lowerBound: r.lowerBound, nodes: r.nodes };
+  const line = toPublicLine(rules, pos, r.path, r.path.length);
+  // The search weighs each engine move by the public moves it expands into, so the two must agree.
+  if (line.length !== r.lowerBound)
+    throw new Error(`solver: internal error, minimal line of ${line.length} moves, cost ${r.lowerBound}`);
+  return { outcome: 'won', line, lowerBound: r.lowerBound, nodes: r.nodes };
+}
 
 /**
  * A shortest winning line, counting public moves (`draw`, `recycle`, `last-pass` and each move, a run move
@@ -396,12 +423,14 @@ export function solveMinimal(
   engineRules(options); // validates options.redeals
   if (isWon(state)) return { verdict: 'won', line: [], optimal: true, lowerBound: 0, nodes: 0, ms: 0 };
   if (state.resigned) return { verdict: 'impossible', optimal: false, nodes: 0, ms: performance.now() - t0 };
-  toEnginePosition(state); // validates the position
-  const a = aStarMinimal(
-    { ...state, history: null },
-    limits.maxNodes ?? DEFAULT_MINIMAL_NODES,
-    limits.maxStates ?? DEFAULT_MINIMAL_STATES,
-  );
+  const pos = toEnginePosition(state); // also validates the position
+  const rules = engineRules(options);
+  const maxNodes = limits.maxNodes ?? DEFAULT_MINIMAL_NODES;
+  const maxStates = limits.maxStates ?? DEFAULT_MINIMAL_STATES;
+  const a =
+    rules.finalSinglePass === true && !state.lastPass
+      ? aStarMinimal({ ...state, history: null }, maxNodes, limits.maxStates ?? DEFAULT_ASTAR_STATES)
+      : fromOptimal(rules, pos, optimalSearch(rules, pos, maxNodes, maxStates));
   if (a.outcome === 'won' && a.line !== undefined) {
     verifyLine(state, a.line);
     const n = a.line.length;
@@ -417,10 +446,23 @@ export function solveMinimal(
   if (a.outcome === 'exhausted')
     return { verdict: 'impossible', optimal: false, nodes: a.nodes, ms: performance.now() - t0 };
   const r = solve(state, options, limits.fallback ?? {});
-  const nodes = a.nodes + r.nodes;
+  let nodes = a.nodes + r.nodes;
   if (r.verdict === 'impossible')
     return { verdict: 'impossible', optimal: false, nodes, ms: performance.now() - t0 };
-  if (r.verdict !== 'won' || r.line === undefined)
+  let best = r.verdict === 'won' && r.line !== undefined ? r.line : undefined;
+  // Shorter lines (upper bounds) from weighted passes of the engine search (O6): f = g + w·h.
+  const improve = limits.improveNodes ?? Math.floor(maxNodes / 4);
+  if (improve > 0 && !(rules.finalSinglePass === true && !state.lastPass)) {
+    for (const w of IMPROVE_WEIGHTS) {
+      const o = optimalSearch(rules, pos, improve, maxStates, w);
+      nodes += o.nodes;
+      if (o.outcome !== 'won' || o.path === undefined) continue;
+      const line = toPublicLine(rules, pos, o.path, o.path.length);
+      if ((best === undefined || line.length < best.length) && replaysToWin(state, line)) best = line;
+      if (best !== undefined && best.length <= a.lowerBound) break;
+    }
+  }
+  if (best === undefined)
     return {
       verdict: 'unknown',
       optimal: false,
@@ -428,10 +470,10 @@ export function solveMinimal(
       nodes,
       ms: performance.now() - t0,
     };
-  const optimal = r.line.length <= a.lowerBound;
+  const optimal = best.length <= a.lowerBound;
   return {
     verdict: 'won',
-    line: r.line,
+    line: best,
     optimal,
     lowerBound: a.lowerBound,
     nodes,

@@ -1,100 +1,162 @@
+/** Bit that `KeyTable` sets in the last word of every stored key: a slot whose last word is 0 is empty. */
+const STORED = 0x80000000;
+/** Load factor at which the table doubles while it may still grow. */
+const GROW_LOAD = 0.75;
+/** Highest load factor: the last allocation is sized so that `maxEntries` fit at this load. */
+const MAX_LOAD = 0.85;
+
 /**
- * An exact hash set of fixed-width keys (`width` unsigned 32-bit words each): the solver's transposition
- * table. Open addressing with linear probing over flat typed arrays, so an entry costs `4 * (width + 1)`
- * bytes divided by the load factor (at most 0.75). Keys are compared word by word, never by hash alone, so a
- * hash collision can never make the search skip a position it has not seen (no false "impossible").
+ * The solver's transposition table (P1 in README.md): an exact hash table of fixed-width keys (`width`
+ * unsigned 32-bit words each), packed into one flat `Uint32Array` — no per-entry objects, no stored hash,
+ * no pointers — with optional 32-bit values in a parallel array. Open addressing with linear probing; the
+ * slot index is `hash * capacity / 2^32`, so the capacity need not be a power of two and the last growth
+ * step is sized to `maxEntries` exactly. An entry costs `4 * width` bytes (plus 4 with values) divided by
+ * the load factor (≤ 0.75 while growing, ≤ 0.85 at the end).
+ *
+ * Keys are compared word by word, never by hash alone, so a hash collision can never make the search skip
+ * a position it has not seen (no false "impossible"). The caller must leave bit 31 of the last key word
+ * free: the table sets it in every stored key to tell full slots from empty ones.
  */
-export class KeySet {
+export class KeyTable {
   /** Words per key. */
   readonly width: number;
+  /** Entries the caller means to store (its memory bound); the last growth step is sized for them. */
+  readonly maxEntries: number;
   private capacity: number;
-  private mask: number;
-  /** Stored hash of each slot, with bit 0 forced to 1; 0 marks an empty slot. */
-  private hashes: Uint32Array;
   private keys: Uint32Array;
+  private vals: Uint32Array | null;
   /** Entries stored. */
   size = 0;
+  /** Highest number of bytes the arrays held at once (growth keeps the old and new arrays briefly). */
+  peakBytes = 0;
 
   /**
-   * @param width words per key (≥ 1)
-   * @param initialCapacity slots to start with (rounded up to a power of two, at least 1024)
+   * @param width words per key (≥ 1); bit 31 of the last word must be 0 in every key
+   * @param maxEntries most entries (the memory bound); the table grows up to `maxEntries / 0.85` slots
+   * @param withValues keep one 32-bit value per entry (`value` / `setValue`)
    */
-  constructor(width: number, initialCapacity = 1 << 16) {
+  constructor(width: number, maxEntries = 4_000_000, withValues = false) {
     this.width = width;
-    let cap = 1024;
-    while (cap < initialCapacity) cap *= 2;
-    this.capacity = cap;
-    this.mask = cap - 1;
-    this.hashes = new Uint32Array(cap);
-    this.keys = new Uint32Array(cap * width);
+    this.maxEntries = Math.max(1, Math.floor(maxEntries));
+    this.capacity = Math.max(16, Math.min(1 << 16, Math.ceil(this.maxEntries / MAX_LOAD)));
+    this.keys = new Uint32Array(this.capacity * width);
+    this.vals = withValues ? new Uint32Array(this.capacity) : null;
+    this.peakBytes = this.bytes;
   }
 
-  /** Bytes held by the table's arrays. */
+  /** Bytes held by the table's arrays now. */
   get bytes(): number {
-    return this.hashes.byteLength + this.keys.byteLength;
+    return this.keys.byteLength + (this.vals === null ? 0 : this.vals.byteLength);
   }
 
-  /**
-   * Adds the key held in `key[0 .. width-1]`. Returns true when it was new, false when it was already there.
-   */
-  add(key: Uint32Array): boolean {
+  /** True when no further entry can be added. */
+  get full(): boolean {
+    return this.size >= this.maxEntries;
+  }
+
+  private hash(key: Uint32Array): number {
     const w = this.width;
     let h = 0x811c9dc5;
     for (let i = 0; i < w; i++) {
-      h = Math.imul(h ^ (key[i] as number), 0x01000193);
+      let x = key[i] as number;
+      if (i === w - 1) x = (x | STORED) >>> 0;
+      h = Math.imul(h ^ x, 0x01000193);
       h ^= h >>> 15;
     }
     h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
     h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-    h = ((h ^ (h >>> 16)) | 1) >>> 0;
-    const hashes = this.hashes;
+    return (h ^ (h >>> 16)) >>> 0;
+  }
+
+  /**
+   * The slot of `key[0 .. width-1]`, inserting it when absent (then `inserted` is true). Never refuses a key
+   * (the caller stops its search once `full`). A slot number stays valid only until the next insertion.
+   */
+  insert(key: Uint32Array): number {
+    const w = this.width;
+    const last = ((key[w - 1] as number) | STORED) >>> 0;
     const keys = this.keys;
-    let slot = h & this.mask;
+    const cap = this.capacity;
+    let slot = Math.floor((this.hash(key) / 4294967296) * cap);
     for (;;) {
-      const s = hashes[slot] as number;
+      const base = slot * w;
+      const s = keys[base + w - 1] as number;
       if (s === 0) break;
-      if (s === h) {
-        const base = slot * w;
+      if (s === last) {
         let same = true;
-        for (let i = 0; i < w; i++) {
+        for (let i = 0; i < w - 1; i++) {
           if (keys[base + i] !== key[i]) {
             same = false;
             break;
           }
         }
-        if (same) return false;
+        if (same) {
+          this.inserted = false;
+          return slot;
+        }
       }
-      slot = (slot + 1) & this.mask;
+      slot = slot + 1 === cap ? 0 : slot + 1;
     }
-    hashes[slot] = h;
     const base = slot * w;
-    for (let i = 0; i < w; i++) keys[base + i] = key[i] as number;
+    for (let i = 0; i < w - 1; i++) keys[base + i] = key[i] as number;
+    keys[base + w - 1] = last;
     this.size++;
-    if (this.size * 4 > this.capacity * 3) this.grow();
-    return true;
+    this.inserted = true;
+    // Past `maxEntries` (the caller polls `full` and stops) the table still grows rather than refuse a key:
+    // a refused key would look "seen" and could hide a win.
+    if (this.size > this.capacity * (this.canGrow() ? GROW_LOAD : 0.95)) return this.grow(slot);
+    return slot;
   }
 
-  private grow(): void {
+  /** Whether the last `insert` added the key. */
+  inserted = false;
+
+  /**
+   * Adds the key held in `key[0 .. width-1]`. Returns true when it was new, false when it was already there.
+   */
+  add(key: Uint32Array): boolean {
+    this.insert(key);
+    return this.inserted;
+  }
+
+  /** The value of a slot returned by `insert` (0 for a new entry). Needs `withValues`. */
+  value(slot: number): number {
+    return (this.vals as Uint32Array)[slot] as number;
+  }
+
+  /** Sets the value of a slot returned by `insert`. Needs `withValues`. */
+  setValue(slot: number, v: number): void {
+    (this.vals as Uint32Array)[slot] = v;
+  }
+
+  private canGrow(): boolean {
+    return this.capacity < Math.ceil(this.maxEntries / MAX_LOAD);
+  }
+
+  /** Re-inserts every entry into a larger array; returns the new slot of the entry that was at `follow`. */
+  private grow(follow: number): number {
     const w = this.width;
-    const oldHashes = this.hashes;
     const oldKeys = this.keys;
-    const cap = this.capacity * 2;
-    const mask = cap - 1;
-    const hashes = new Uint32Array(cap);
+    const oldVals = this.vals;
+    const oldCap = this.capacity;
+    const cap = this.canGrow() ? Math.min(oldCap * 2, Math.ceil(this.maxEntries / MAX_LOAD)) : oldCap * 2;
     const keys = new Uint32Array(cap * w);
-    for (let slot = 0; slot < oldHashes.length; slot++) {
-      const h = oldHashes[slot] as number;
-      if (h === 0) continue;
-      let to = h & mask;
-      while (hashes[to] !== 0) to = (to + 1) & mask;
-      hashes[to] = h;
+    const vals = oldVals === null ? null : new Uint32Array(cap);
+    this.peakBytes = Math.max(this.peakBytes, this.bytes + keys.byteLength + (vals?.byteLength ?? 0));
+    this.capacity = cap;
+    let moved = -1;
+    for (let slot = 0; slot < oldCap; slot++) {
       const a = slot * w;
+      if (oldKeys[a + w - 1] === 0) continue;
+      let to = Math.floor((this.hash(oldKeys.subarray(a, a + w)) / 4294967296) * cap);
+      while (keys[to * w + w - 1] !== 0) to = to + 1 === cap ? 0 : to + 1;
       const b = to * w;
       for (let i = 0; i < w; i++) keys[b + i] = oldKeys[a + i] as number;
+      if (vals !== null && oldVals !== null) vals[to] = oldVals[slot] as number;
+      if (slot === follow) moved = to;
     }
-    this.capacity = cap;
-    this.mask = mask;
-    this.hashes = hashes;
     this.keys = keys;
+    this.vals = vals;
+    return moved;
   }
 }

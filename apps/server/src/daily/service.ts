@@ -38,12 +38,12 @@ import type { EventBus } from '../bus/event-bus.js';
 import type { z } from 'zod';
 import { ApiError } from '../errors.js';
 import type { DailyDeal, Prisma, PrismaClient } from '../generated/prisma/client.js';
-import type { AuthedPlayer } from '../players/players.js';
+import { type AuthedPlayer, storedSettings } from '../players/players.js';
 import type { SolverPool } from '../solver/task.js';
 import type { DailyRef, GameRooms, Subscriber } from '../rooms/game-rooms.js';
 import { recordSignals } from '../fairness/signals.js';
 import { addDays, closesAt, isCalendarDate, startOfDate, streaks, utcDate } from './dates.js';
-import { type DailyPreset, GenerationStopped, generateDaily } from './generate.js';
+import { type DailyPreset, GenerationStopped, MINIMAL_NODES_PER_MS, generateDaily } from './generate.js';
 
 type DailyToday = z.infer<typeof DailyTodaySchema>;
 type DailyArchive = z.infer<typeof DailyArchiveSchema>;
@@ -321,6 +321,9 @@ export class DailyService {
     const started = Date.now();
     const g = await generateDaily(this.opts.solver, await this.secret(), date, preset, {
       timeLimitMs: this.opts.solveMs,
+      // The minimal search is node-limited (its answer must not depend on load): about the positions it
+      // searches in the candidate time on one core.
+      minimalNodes: this.opts.solveMs * MINIMAL_NODES_PER_MS,
       stopped: () => this.stopped,
     });
     // Another node may have stored it meanwhile: the first one stored wins.
@@ -333,6 +336,8 @@ export class DailyService {
           dealKey: g.dealKey,
           candidate: g.candidate,
           par: g.par,
+          parProven: g.parProven,
+          parLowerBound: g.parLowerBound,
           line: g.line.map((m) => ({ ...m })),
         },
       ],
@@ -412,6 +417,7 @@ export class DailyService {
       closesAt: new Date(closesAt(r.date)).toISOString(),
       closed: !this.isOpen(r),
       par: r.par,
+      parProven: r.parProven,
       you: yours.get(r.id) ?? null,
     }));
   }
@@ -469,6 +475,8 @@ export class DailyService {
       preset,
       deal: row.deal,
       par: row.par,
+      parProven: row.parProven,
+      parLowerBound: row.parLowerBound,
       line: MoveSchema.array().parse(row.line),
     };
   }
@@ -631,6 +639,8 @@ export class DailyService {
       date: row.date,
       preset,
       board,
+      par: row.par,
+      parProven: row.parProven,
       total,
       offset,
       limit,
@@ -721,6 +731,7 @@ export class DailyService {
       bot: row.bot,
       createdAt: row.createdAt.toISOString(),
       stats: await this.stats(row.id),
+      settings: storedSettings(row.settings),
     };
   }
 

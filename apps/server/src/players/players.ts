@@ -3,6 +3,7 @@
  * keeps only its SHA-256 (`PlayerToken.tokenHash`, one row per signed-in device). Names are unique ignoring case (`Player.nameKey`).
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { SettingsPatchSchema, type SettingsPatch } from '@klondike/protocol';
 import { ApiError } from '../errors.js';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 
@@ -193,4 +194,38 @@ export function bearerToken(header: string | undefined): string | undefined {
   const m = /^Bearer[ ]+([A-Za-z0-9._~+/=-]{1,200})\s*$/i.exec(header);
   if (!m) throw new ApiError('unauthorized', 'the Authorization header must be "Bearer <token>"');
   return m[1];
+}
+
+/**
+ * The settings a player stored, as `SettingsPatchSchema` reads them: keys a later version no longer knows (or
+ * values it no longer accepts) are dropped rather than failing the player's requests.
+ */
+export function storedSettings(json: unknown): SettingsPatch {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return {};
+  const out: Record<string, unknown> = {};
+  const shape = SettingsPatchSchema.shape;
+  for (const [key, value] of Object.entries(json)) {
+    if (!(key in shape)) continue;
+    const parsed = shape[key as keyof typeof shape].safeParse(value);
+    if (parsed.success && parsed.data !== undefined) out[key] = parsed.data;
+  }
+  return out as SettingsPatch;
+}
+
+/**
+ * PATCH /api/me `settings`: merges `patch` (already validated) into the player's stored settings in one
+ * statement (`settings || patch`), so two devices changing different settings at once both keep their change.
+ * Returns the settings now stored. Errors: `not-found` when the player no longer exists.
+ */
+export async function updateSettings(
+  prisma: PrismaClient,
+  id: string,
+  patch: SettingsPatch,
+): Promise<SettingsPatch> {
+  const rows = await prisma.$queryRaw<{ settings: unknown }[]>`
+    UPDATE "Player" SET "settings" = "settings" || ${JSON.stringify(patch)}::jsonb
+    WHERE "id" = ${id} RETURNING "settings"`;
+  const row = rows[0];
+  if (!row) throw new ApiError('not-found', `no player ${id}`);
+  return storedSettings(row.settings);
 }

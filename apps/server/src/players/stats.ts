@@ -94,6 +94,7 @@ const GAME_SELECT = {
   endedAt: true,
   ranked: true,
   dailyId: true,
+  raceCode: true,
   daily: { select: { date: true, preset: true } },
   raceEntry: { select: { race: { select: { status: true } } } },
 } as const satisfies Prisma.GameSelect;
@@ -313,7 +314,7 @@ export async function playerHistory(
   const games: HistoryEntry[] = page.map((g) => ({
     gameId: g.id,
     kind:
-      g.raceEntry !== null
+      g.raceCode !== null || g.raceEntry !== null
         ? 'race'
         : g.dailyId !== null
           ? g.ranked

@@ -1,12 +1,19 @@
 /**
  * Plugin `races`: decorates `app.races` (races/service.ts) with its `RaceEvents` channel: in-process on one
  * node, through the bus with `REDIS_URL`. Its policy for racers' games is declared with the others in
- * plugins/game-policies.ts. One node: at start-up, races a previous run left unfinished are ended as
- * `interrupted` (not restored). Several nodes: each node beats (`ServerNode.seenAt`) every
- * `nodeHeartbeatMs` and ends only the races of nodes that stopped beating. On close every race timer is
- * cleared before the rooms drain.
+ * plugins/game-policies.ts.
+ *
+ * The race sweeper (the cluster's race timers) runs under a lease (bus/lease.ts): one node alone always
+ * holds it; several nodes share a Redis lease whose holder renews it every `nodeHeartbeatMs` and which
+ * another node takes within 3 × `nodeHeartbeatMs` of the holder's death. Several nodes: each node also
+ * beats (`ServerNode.seenAt`) every `nodeHeartbeatMs` and reloads its index of unfinished rooms; nobody ends
+ * another node's races. One node: at start-up, races a previous run left unfinished are ended as
+ * `interrupted` (not restored). On close the lease is given up and every race timer cleared before the
+ * rooms drain.
  */
 import fp from 'fastify-plugin';
+import { type Lease, LocalLease, RedisLease } from '../bus/lease.js';
+import { RedisBus } from '../bus/event-bus.js';
 import { BusRaceEvents, InProcessRaceEvents } from '../races/events.js';
 import { RaceService } from '../races/service.js';
 import '../types.js';
@@ -14,11 +21,13 @@ import '../types.js';
 /** Registers the races service. */
 export const racesPlugin = fp(
   async (app) => {
+    const multiNode = app.bus.kind !== 'single';
+    const nodeDeadMs = 3 * app.config.nodeHeartbeatMs;
     const races = new RaceService({
       prisma: app.prisma,
       rooms: app.rooms,
       solver: app.solver,
-      events: app.bus.kind === 'single' ? new InProcessRaceEvents() : new BusRaceEvents(app.bus),
+      events: multiNode ? new BusRaceEvents(app.bus) : new InProcessRaceEvents(),
       now: app.now,
       log: app.log,
       countdownMs: app.config.raceCountdownMs,
@@ -26,33 +35,45 @@ export const racesPlugin = fp(
       certifyMs: app.config.raceCertifyMs,
       embargo: app.embargo,
       nodeId: app.bus.nodeId,
-      multiNode: app.bus.kind !== 'single',
-      nodeDeadMs: 3 * app.config.nodeHeartbeatMs,
+      multiNode,
+      nodeDeadMs,
+      sweepMs: Math.min(1000, app.config.nodeHeartbeatMs),
     });
     app.decorate('races', races);
-    // Several nodes: a heartbeat, and a sweep that ends the races of nodes that stopped beating (a starting
-    // node never ends the races of a node alive). One node: every race of a previous run ends at start-up.
+    const lease: Lease =
+      app.bus instanceof RedisBus
+        ? new RedisLease(
+            app.bus.commands,
+            `${app.config.redisPrefix}lease:race-sweeper`,
+            app.bus.nodeId,
+            nodeDeadMs,
+          )
+        : new LocalLease();
     let beat: NodeJS.Timeout | undefined;
-    const sweep = (): void => {
-      races.heartbeat().then(
-        (n) => {
-          if (n > 0) app.log.info({ races: n }, 'races of a node that stopped ended as interrupted');
-        },
-        (err: unknown) => app.log.warn({ err }, 'node heartbeat failed'),
-      );
+    const heartbeat = (): void => {
+      races.heartbeat().catch((err: unknown) => app.log.warn({ err }, 'node heartbeat failed'));
     };
     app.addHook('onReady', async () => {
-      const n = app.bus.kind === 'single' ? await races.interruptStale() : await races.heartbeat();
-      if (n > 0) app.log.info({ races: n }, 'unfinished races no live node holds ended as interrupted');
-      if (app.bus.kind !== 'single') {
-        beat = setInterval(sweep, app.config.nodeHeartbeatMs);
+      if (multiNode) await races.heartbeat();
+      else {
+        const n = await races.interruptStale();
+        if (n > 0) app.log.info({ races: n }, 'unfinished races of a previous run ended as interrupted');
+        await races.loadIndex();
+      }
+      lease.start((held) => {
+        if (held) app.log.info('this node runs the race sweeper');
+        races.setSweeper(held);
+      });
+      if (multiNode) {
+        beat = setInterval(heartbeat, app.config.nodeHeartbeatMs);
         beat.unref();
       }
     });
     app.addHook('preClose', async () => {
       if (beat) clearInterval(beat);
+      await lease.stop();
       await races.stop();
-      if (app.bus.kind !== 'single') await races.leave().catch(() => {});
+      if (multiNode) await races.leave().catch(() => {});
     });
   },
   {

@@ -3,7 +3,9 @@
  * present). Files are looked up per request (`wildcard: true`), so a rebuilt client's new asset names are
  * served without a restart. Unknown non-/api GET paths (e.g. /game/:id) fall back to index.html — see
  * `notFound` in app.ts. Hashed build assets (`/assets/*`) are cached for a year; everything else is
- * revalidated. Files are sent as the build's brotli or gzip copy when the browser accepts it.
+ * revalidated — index.html, and the installable app's manifest.webmanifest (application/manifest+json) and
+ * service worker sw.js, so that a new build's worker and shell are found at once. Files are sent as the
+ * build's brotli or gzip copy when the browser accepts it (test/static-pwa.test.ts).
  */
 import { existsSync } from 'node:fs';
 import { join, sep } from 'node:path';

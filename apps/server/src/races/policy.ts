@@ -10,7 +10,7 @@ import type { RaceService } from './service.js';
 export function racePolicy(races: RaceService): GamePolicy {
   return {
     checkRead(game, actor, what) {
-      races.guard(game.id, actor, what);
+      races.guard(game.id, game.raceCode, actor, what);
     },
     afterCommit(action) {
       races.onAction(action);

@@ -1,11 +1,15 @@
 /**
- * Live races: several players race the same deal (README "Races").
+ * Races: several players race the same deal (README "Races").
  *
- * A room lives in memory on the node that created it while it is active (lobby → countdown → running →
- * finished); its rows (`Race`, `RaceRacer`) are written when it is created, joined, started and finished and
- * when a rematch is made. Ready flags and presence are memory only. Every change of a room goes through the
- * `RaceEvents` channel (events.ts); the sockets subscribed to the room hear it as `race` frames (the room as
- * that viewer sees it) and `race-progress` frames (counts only, never a card).
+ * A room is its rows (`Race`, `RaceRacer`, `RacePresence`), whichever node serves it: every operation
+ * (create, join, ready, start, a racer's progress, the end, rematch, a race socket coming or going) is one
+ * transaction that locks the room's `Race` row (SELECT … FOR UPDATE), changes the rows and bumps
+ * `Race.version`. After the commit the node publishes the room through the `RaceEvents` channel (events.ts:
+ * in-process on one node, the event bus with several), and the sockets subscribed to the room on every node
+ * hear it as `race` frames (the room as that viewer sees it; a node drops a version older than one it has
+ * sent) and `race-progress` frames (counts only, never a card). What a node keeps in memory is a cache:
+ * the index of unfinished rooms (status, start, game ids: `announce`d after each change of status, reloaded
+ * at start-up and at every heartbeat), its own sockets, and the timers of the sweeper while it holds it.
  *
  * Start: the host starts (≥ 2 racers) or the room starts itself when every seat is taken and everyone is
  * ready. `startsAt` = now + the countdown; at that instant the server creates every racer's game — same deal,
@@ -13,16 +17,27 @@
  * server's clock.
  *
  * End: the first racer to win ends the race at once; otherwise it ends when every racer is won, blocked,
- * resigned or forfeited, or when the time limit runs out (a server timer). Placement: winners first (by time),
+ * resigned or forfeited, or when the time limit runs out (`endsAt`). Placement: winners first (by time),
  * then by cards on the foundations (more first), score (higher first), time (less first); racers who forfeited
  * come last. Then the games still open are resigned by the server (so nobody plays on and every replay is
  * final), and the games' replays are public.
  *
- * Presence: a racer whose last race socket closes is `away`; back within RACE_AWAY_FORFEIT_MS they carry on
- * (their game resyncs through the normal game subscribe), away longer during the race they forfeit.
+ * Presence: each node stores how many race sockets it holds per racer (`RacePresence`); a racer without a
+ * socket on any live node is `away` (`forfeitAt` = then + RACE_AWAY_FORFEIT_MS while the race runs); back
+ * in time they carry on (their game resyncs through the normal game subscribe), away longer they forfeit.
  *
- * Restart: races are not restored. At start-up every race left in lobby, countdown or running is ended as
- * `interrupted` (running ones ranked from their games as stored, their games resigned).
+ * Timers are facts in the rows — the countdown's end (`startsAt`), the time limit (`endsAt`), each
+ * forfeit (`forfeitAt`) — evaluated by ONE sweeper in the cluster (`sweep`), run by the node holding the
+ * lease (bus/lease.ts; one node alone always holds it). It arms a timer for each fact and is woken by
+ * `RaceEvents.due` when a fact changes on any node; every transition re-checks its fact under the row lock,
+ * so a late or doubled timer changes nothing. The sweeper also removes the presence rows of nodes whose
+ * heartbeat stopped (`ServerNode.seenAt` older than `nodeDeadMs`): their racers are away since the node's
+ * last beat. So a node's death moves its races' timers to the next lease holder, and a node that starts
+ * ends nobody's race.
+ *
+ * One node alone (the embedded default): a restart does not restore races; at start-up every race left in
+ * lobby, countdown or running is ended as `interrupted` (running ones ranked from their games as stored,
+ * their games resigned).
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -43,6 +58,7 @@ import {
   formatDeal,
   foundationCount,
   isPresetName,
+  parseDeal,
   resolveOptions,
 } from '@klondike/rules';
 import type { FastifyBaseLogger } from 'fastify';
@@ -54,7 +70,7 @@ import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import type { AuthedPlayer } from '../players/players.js';
 import type { SolverPool } from '../solver/task.js';
 import type { Actor, CommittedAction, GameRooms, Subscriber, WireView } from '../rooms/game-rooms.js';
-import type { RaceEvent, RaceEvents, RaceProgress, RaceSnapshot } from './events.js';
+import type { RaceEvent, RaceEvents, RaceIndexEntry, RaceProgress, RaceSnapshot } from './events.js';
 
 /** GET /api/races/:code/results response. */
 export type RaceResults = z.infer<typeof RaceResultsSchema>;
@@ -63,8 +79,8 @@ export type RaceResults = z.infer<typeof RaceResultsSchema>;
 export const RACE_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 /** Characters of an invite code (10 × 5 bits = 50 bits). */
 export const RACE_CODE_LENGTH = 10;
-/** Longest wait between two checks of a race's time limit against the server clock, ms. */
-const LIMIT_TICK_MS = 1000;
+/** Longest wait between two checks of a timer fact against the server clock, ms. */
+const TIMER_TICK_MS = 1000;
 /** Random deal numbers tried for a `certified` race before giving up (503 solver-busy). */
 export const CERTIFY_TRIES = 20;
 
@@ -132,50 +148,9 @@ const TERMINAL = new Set<RaceProgress['status']>([
 
 type RaceStatus = Race['status'];
 type DealKind = 'random' | 'certified' | 'number';
-
-interface LiveRacer {
-  readonly playerId: string;
-  readonly name: string;
-  /** A bot account (a room holds only bots or only people). */
-  readonly bot: boolean;
-  readonly seat: number;
-  ready: boolean;
-  gameId: string | null;
-  progress: RaceProgress | null;
-  placement: number | null;
-  /** Race sockets of this racer on this node. */
-  sockets: number;
-  away: boolean;
-  forfeited: boolean;
-  awayTimer: NodeJS.Timeout | undefined;
-}
-
-interface LiveRace {
-  readonly code: string;
-  status: RaceStatus;
-  readonly preset: PresetName | null;
-  readonly options: GameOptions;
-  readonly dealKind: DealKind;
-  /** The host chose a known deal (a deal number): shown to everyone, marked in the results. */
-  readonly knownDeal: boolean;
-  /** The deal (secret until the race has finished). */
-  readonly deal: Deal;
-  /** Its v2 key (hex) for a random or certified race, else null. Never sent. */
-  readonly dealKey: string | null;
-  readonly maxPlayers: number;
-  readonly timeLimitMs: number | null;
-  readonly hostId: string;
-  /** When the room was created (server clock, ms): a lobby nobody starts is closed after RACE_LOBBY_TTL_MS. */
-  readonly createdAt: number;
-  startsAt: number | null;
-  endedAt: number | null;
-  rematchCode: string | null;
-  readonly racers: LiveRacer[];
-  /** Countdown and time-limit timers. */
-  readonly timers: Set<NodeJS.Timeout>;
-  /** Tail of the room's operation queue. */
-  tail: Promise<void>;
-}
+const UNFINISHED: RaceStatus[] = ['lobby', 'countdown', 'running'];
+/** RacePresence.viewer of a node's spectators. */
+const SPECTATORS = '';
 
 /** What the service needs. */
 export interface RaceServiceOptions {
@@ -193,15 +168,17 @@ export interface RaceServiceOptions {
   readonly certifyMs: number;
   /** Keyed deal hashes (a race's deal is embargoed elsewhere while the race is on). */
   readonly embargo: DealEmbargo;
-  /** This node's id (stored with the rooms it holds). */
+  /** This node's id (its presence rows, the rooms it creates). */
   readonly nodeId: string;
   /**
-   * Several nodes share the database: a node then ends only the races of nodes whose heartbeat
-   * (`ServerNode.seenAt`) is older than `nodeDeadMs`. False (one node): every race not held here is stale.
+   * Several nodes share the database: nodes beat (`ServerNode.seenAt`), and the sweeper takes the presence of
+   * a node whose beat is older than `nodeDeadMs` away. False (one node): this node is the only one alive.
    */
   readonly multiNode: boolean;
-  /** How old a node's heartbeat may be before its races are ended, ms (several nodes only). */
+  /** How old a node's heartbeat may be before its race sockets count as gone, ms (several nodes only). */
   readonly nodeDeadMs: number;
+  /** How often the sweeper looks at the timer facts when nothing woke it, ms. */
+  readonly sweepMs: number;
 }
 
 const isUniqueViolation = (e: unknown): boolean =>
@@ -220,24 +197,84 @@ function presetOf(base: PresetName, options: GameOptions): PresetName | null {
 
 const raceRowInclude = {
   racers: { include: { player: { select: { name: true, bot: true } } }, orderBy: { seat: 'asc' } },
+  presence: true,
 } as const satisfies Prisma.RaceInclude;
 type RaceRow = Prisma.RaceGetPayload<{ include: typeof raceRowInclude }>;
+type RacerRow = RaceRow['racers'][number];
+type Tx = Prisma.TransactionClient;
 
-/** The races of this node. All public methods throw `ApiError` for refusals. */
+/** What one room transaction did, for what follows its commit. */
+interface Change<T> {
+  readonly result: T;
+  /** Rows changed: the version is bumped and the room published. */
+  readonly changed: boolean;
+  /** Racers' games the server resigns after the commit, before anyone hears of it. */
+  readonly resign?: readonly { gameId: string; owner: string }[];
+  /** Progress events published before the room. */
+  readonly progress?: readonly { playerId: string; progress: RaceProgress }[];
+  /** A timer fact changed: wake the sweeper. */
+  readonly due?: boolean;
+}
+
+const unchanged = <T>(result: T): Change<T> => ({ result, changed: false });
+
+/** A racer's stored progress, or null before the race ran. */
+function progressOfRow(r: RacerRow): RaceProgress | null {
+  if (r.progress === null) return null;
+  const p = RaceProgressSchema.parse(r.progress);
+  return r.forfeited ? { ...p, status: 'forfeited' } : p;
+}
+
+/** Every racer has a final status (won, blocked, resigned, forfeited …). */
+function allDone(row: RaceRow): boolean {
+  return row.racers.every((r) => {
+    const p = progressOfRow(r);
+    return p !== null && TERMINAL.has(p.status);
+  });
+}
+
+/** A timer of the sweeper: its fact's due time and its timeout. */
+interface ArmedTimer {
+  readonly due: number;
+  readonly timeout: NodeJS.Timeout;
+}
+
+/** The races of the cluster, as one node serves them. All public methods throw `ApiError` for refusals. */
 export class RaceService {
-  private readonly live = new Map<string, LiveRace>();
-  /** game id → its race (while the race is in memory). */
-  private readonly byGame = new Map<string, LiveRace>();
+  /** Index of the unfinished rooms: code → where it stands. */
+  private readonly known = new Map<string, RaceIndexEntry>();
+  /** game id → its race's code (unfinished races). */
+  private readonly raceOfGame = new Map<string, string>();
   /** Local sockets of each room: subscriber → its racer id, or null for a spectator. */
   private readonly local = new Map<string, Map<Subscriber, string | null>>();
   /** Stop-listening functions of the rooms this node has sockets in. */
   private readonly listening = new Map<string, () => void>();
   /** Rooms each socket is in. */
   private readonly roomsOf = new Map<Subscriber, Set<string>>();
+  /** Latest room version sent to this node's sockets, per room. */
+  private readonly sent = new Map<string, number>();
+  /** Tail of each room's presence writes on this node (they run in order). */
+  private readonly presenceTail = new Map<string, Promise<void>>();
+  /** Rooms whose games this node is creating (the countdown's end). */
+  private readonly starting = new Set<string>();
+  /** Room transactions in flight (awaited on stop). */
+  private readonly inFlight = new Set<Promise<unknown>>();
+  /** The sweeper's timers (while this node holds the lease), by fact. */
+  private readonly timers = new Map<string, ArmedTimer>();
+  private sweeping = false;
+  private sweepRun: Promise<void> | null = null;
+  private sweepAgain = false;
+  private sweepTicker: NodeJS.Timeout | undefined;
+  private readonly stopListening: (() => void)[] = [];
   private stopped = false;
 
-  /** See `RaceServiceOptions`. */
-  constructor(private readonly opts: RaceServiceOptions) {}
+  /** See `RaceServiceOptions`. Listens to the room index of every node at once. */
+  constructor(private readonly opts: RaceServiceOptions) {
+    this.stopListening.push(
+      opts.events.onAnnounce((e) => this.index(e)),
+      opts.events.onDue(() => this.requestSweep()),
+    );
+  }
 
   // ---------- REST ----------
 
@@ -256,7 +293,7 @@ export class RaceService {
       host.id,
       typeof body.deal === 'object' ? body.deal.dealNumber : undefined,
     );
-    const race = await this.insertRace({
+    const code = await this.insertRace({
       preset: presetOf(base, options),
       options,
       dealKind: kind,
@@ -264,17 +301,15 @@ export class RaceService {
       maxPlayers: body.maxPlayers,
       timeLimitMs: body.timeLimitMs ?? null,
       hostId: host.id,
-      racers: [{ playerId: host.id, name: host.name, bot: host.bot }],
+      racers: [host.id],
     });
-    if (race === null) throw new Error('unreachable: a new race without rematch');
-    return this.viewOf(race, host.id);
+    if (code === null) throw new Error('unreachable: a new race without rematch');
+    return this.personalise(this.snapshotOf(await this.row(code)), host.id);
   }
 
   /** A room as `viewer` sees it (GET /api/races/:code). Errors: `not-found`. */
   async get(code: string, viewer: Actor): Promise<Race> {
-    const race = this.live.get(code);
-    if (race) return this.viewOf(race, viewer);
-    return this.personalise(this.snapshotOfRow(await this.row(code)), viewer);
+    return this.personalise(this.snapshotOf(await this.row(code)), viewer);
   }
 
   /**
@@ -284,10 +319,10 @@ export class RaceService {
    * for a bot joining people's room or a person joining a bots' room.
    */
   async join(code: string, player: AuthedPlayer): Promise<Race> {
-    const race = await this.liveOrRefuse(code);
-    return this.exclusive(race, async () => {
-      if (race.racers.some((r) => r.playerId === player.id)) return this.viewOf(race, player.id);
-      const botRoom = race.racers.find((r) => r.playerId === race.hostId)?.bot ?? false;
+    const { row } = await this.mutate(code, async (race, tx) => {
+      if (race.status === 'finished') throw new ApiError('conflict', 'the race is finished');
+      if (race.racers.some((r) => r.playerId === player.id)) return unchanged(null);
+      const botRoom = race.racers.find((r) => r.playerId === race.hostId)?.player.bot ?? false;
       if (player.bot !== botRoom)
         throw new ApiError(
           'forbidden',
@@ -297,14 +332,17 @@ export class RaceService {
         throw new ApiError('conflict', `the race is ${race.status}: no more seats`);
       if (race.racers.length >= race.maxPlayers)
         throw new ApiError('conflict', `the room is full (${race.maxPlayers} racers)`);
-      const seat = race.racers.length;
-      await this.opts.prisma.raceRacer.create({
-        data: { raceCode: code, playerId: player.id, seat, joinedAt: new Date(this.opts.now()) },
+      await tx.raceRacer.create({
+        data: {
+          raceCode: code,
+          playerId: player.id,
+          seat: race.racers.length,
+          joinedAt: new Date(this.opts.now()),
+        },
       });
-      race.racers.push(this.newRacer(player.id, player.name, player.bot, seat));
-      this.publishRoom(race);
-      return this.viewOf(race, player.id);
+      return { result: null, changed: true };
     });
+    return this.personalise(this.snapshotOf(row), player.id);
   }
 
   /**
@@ -313,16 +351,19 @@ export class RaceService {
    * countdown has begun.
    */
   async ready(code: string, player: AuthedPlayer, ready: boolean): Promise<Race> {
-    const race = await this.liveOrRefuse(code);
-    return this.exclusive(race, async () => {
-      const racer = this.racerOf(race, player.id);
+    const { row } = await this.mutate(code, async (race, tx) => {
+      this.racerOf(race, player.id);
       if (race.status !== 'lobby') throw new ApiError('conflict', `the race is ${race.status}`);
-      racer.ready = ready;
-      if (race.racers.length === race.maxPlayers && race.racers.every((r) => r.ready))
-        await this.beginCountdown(race);
-      else this.publishRoom(race);
-      return this.viewOf(race, player.id);
+      await tx.raceRacer.update({
+        where: { raceCode_playerId: { raceCode: code, playerId: player.id } },
+        data: { ready },
+      });
+      const full = race.racers.length === race.maxPlayers;
+      if (full && race.racers.every((r) => (r.playerId === player.id ? ready : r.ready)))
+        return this.beginCountdown(code, tx);
+      return { result: null, changed: true };
     });
+    return this.personalise(this.snapshotOf(row), player.id);
   }
 
   /**
@@ -330,14 +371,13 @@ export class RaceService {
    * is the host; `conflict` when the race is not in the lobby or has fewer than 2 racers.
    */
   async start(code: string, player: AuthedPlayer): Promise<Race> {
-    const race = await this.liveOrRefuse(code);
-    return this.exclusive(race, async () => {
+    const { row } = await this.mutate(code, async (race, tx) => {
       if (race.hostId !== player.id) throw new ApiError('forbidden', 'only the host starts the race');
       if (race.status !== 'lobby') throw new ApiError('conflict', `the race is ${race.status}`);
       if (race.racers.length < 2) throw new ApiError('conflict', 'a race needs at least 2 racers');
-      await this.beginCountdown(race);
-      return this.viewOf(race, player.id);
+      return this.beginCountdown(code, tx);
     });
+    return this.personalise(this.snapshotOf(row), player.id);
   }
 
   /** Placements, final progress and game ids (GET /api/races/:code/results). Errors: `not-found`; `forbidden` before the end. */
@@ -374,7 +414,7 @@ export class RaceService {
     const options = GameOptionsSchema.parse(row.options);
     const kind: DealKind = row.dealKind === 'certified' ? 'certified' : 'random';
     const picked = await this.pickDeal(kind, options, player.id);
-    const race = await this.insertRace(
+    const made = await this.insertRace(
       {
         preset: row.preset !== null && isPresetName(row.preset) ? row.preset : null,
         options,
@@ -383,20 +423,17 @@ export class RaceService {
         maxPlayers: row.maxPlayers,
         timeLimitMs: row.timeLimitMs,
         hostId: player.id,
-        racers: row.racers.map((r) => ({ playerId: r.playerId, name: r.player.name, bot: r.player.bot })),
+        racers: row.racers.map((r) => r.playerId),
       },
       code,
     );
-    if (race === null) {
+    if (made === null) {
       const again = await this.row(code);
       return { race: await this.get(again.rematchCode ?? code, player.id), created: false };
     }
-    const old = this.live.get(code);
-    if (old) {
-      old.rematchCode = race.code;
-      this.publishRoom(old);
-    }
-    return { race: this.viewOf(race, player.id), created: true };
+    // The old room now names its rematch: its listeners (on every node) hear it.
+    this.publishRoom(await this.row(code));
+    return { race: await this.get(made, player.id), created: true };
   }
 
   // ---------- sockets ----------
@@ -404,21 +441,15 @@ export class RaceService {
   /**
    * Adds a socket to a room (`race-subscribe`): as its racer when `player` is one, else as a spectator. It
    * gets a `race` frame at once (and every room member one, as presence or the spectator count changed).
-   * A finished race that is no longer in memory answers with one frame and no subscription.
    * Errors: `not-found`.
    */
   async subscribe(code: string, sub: Subscriber, player: Actor): Promise<void> {
-    const race = this.live.get(code);
-    if (!race) {
-      const view = this.personalise(this.snapshotOfRow(await this.row(code)), player);
-      sub.send(JSON.stringify({ type: 'race', race: view } satisfies ServerFrame));
-      return;
-    }
-    const racer = player === null ? undefined : race.racers.find((r) => r.playerId === player);
+    const row = await this.row(code);
+    const who = player !== null && row.racers.some((r) => r.playerId === player) ? player : null;
     const filed = this.local.get(code);
     if (filed?.has(sub)) {
-      if ((filed.get(sub) ?? null) === (racer ? racer.playerId : null)) {
-        sub.send(JSON.stringify({ type: 'race', race: this.viewOf(race, player) } satisfies ServerFrame));
+      if ((filed.get(sub) ?? null) === who) {
+        this.sendRoom(sub, row, player);
         return;
       }
       // The socket's role changed since it subscribed (it authed, or its player joined): file it anew.
@@ -433,45 +464,36 @@ export class RaceService {
         this.opts.events.subscribe(code, (e) => this.fanOut(code, e)),
       );
     }
-    members.set(sub, racer ? racer.playerId : null);
+    members.set(sub, who);
     let mine = this.roomsOf.get(sub);
     if (!mine) {
       mine = new Set();
       this.roomsOf.set(sub, mine);
     }
     mine.add(code);
-    if (racer) {
-      racer.sockets++;
-      racer.away = false;
-      if (racer.awayTimer) clearTimeout(racer.awayTimer);
-      racer.awayTimer = undefined;
-    }
-    this.publishRoom(race);
+    const published = row.status !== 'finished' && (await this.syncPresence(code, who ?? SPECTATORS));
+    // A finished room (or one that finished meanwhile) is not re-published: this socket alone hears it.
+    if (!published) this.sendRoom(sub, await this.row(code), player);
   }
 
   /** Removes a socket from a room (`race-unsubscribe`, or its socket closed). */
   unsubscribe(code: string, sub: Subscriber): void {
     const members = this.local.get(code);
     if (!members || !members.has(sub)) return;
-    const playerId = members.get(sub) ?? null;
+    const who = members.get(sub) ?? null;
     members.delete(sub);
     this.roomsOf.get(sub)?.delete(code);
     if (this.roomsOf.get(sub)?.size === 0) this.roomsOf.delete(sub);
-    const race = this.live.get(code);
-    if (race && playerId !== null) {
-      const racer = race.racers.find((r) => r.playerId === playerId);
-      if (racer && --racer.sockets === 0 && race.status !== 'finished') {
-        racer.away = true;
-        if (race.status === 'running') this.armForfeit(race, racer);
-      }
-    }
     if (members.size === 0) {
       this.local.delete(code);
       this.listening.get(code)?.();
       this.listening.delete(code);
-      if (race?.status === 'finished') this.forget(race);
+      this.sent.delete(code);
     }
-    if (race && race.status !== 'finished') this.publishRoom(race);
+    if (!this.stopped)
+      this.syncPresence(code, who ?? SPECTATORS).catch((err: unknown) =>
+        this.opts.log.error({ err, code }, 'race presence update failed'),
+      );
   }
 
   /** Removes a socket from every room (its connection closed). */
@@ -481,66 +503,75 @@ export class RaceService {
 
   // ---------- hooks of the game rooms ----------
 
-  /** GameRooms' move listener: a racer's action → their progress, and maybe the end of the race. */
+  /**
+   * GameRooms' move listener (on whichever node committed the action): a racer's action → their stored
+   * progress, a `progress` event, and maybe the end of the race.
+   */
   onAction(action: CommittedAction): void {
-    const race = this.byGame.get(action.gameId);
-    if (!race || race.status !== 'running' || race.startsAt === null) return;
-    const racer = race.racers.find((r) => r.gameId === action.gameId);
-    if (!racer || racer.forfeited) return;
-    racer.progress = progressOf(action.view, action.at - race.startsAt);
-    this.opts.events.publish(race.code, {
-      type: 'progress',
-      playerId: racer.playerId,
-      progress: racer.progress,
-    });
-    if (racer.progress.status === 'won') this.enqueueFinish(race, 'won');
-    else if (this.allDone(race)) this.enqueueFinish(race, 'done');
+    this.track(this.recordProgress(action)).catch((err: unknown) =>
+      this.opts.log.error({ err, gameId: action.gameId }, 'race progress failed'),
+    );
   }
 
   /**
    * GameRooms' access guard: while a race is on, a racer's game is readable by that racer only, and its
-   * deal by nobody.
+   * deal by nobody. `raceCode`: the game's race (GameFacts.raceCode).
    */
-  guard(gameId: string, actor: Actor, what: 'read' | 'reveal'): void {
-    const race = this.byGame.get(gameId);
+  guard(gameId: string, raceCode: string | null, actor: Actor, what: 'read' | 'reveal'): void {
+    const code = raceCode ?? this.raceOfGame.get(gameId);
+    const race = code === undefined ? undefined : this.known.get(code);
+    // Not in the index of unfinished races: finished.
     if (!race || race.status === 'finished') return;
     if (what === 'reveal')
       throw new ApiError('forbidden', 'the deal of a race stays secret until the race has finished');
-    const racer = race.racers.find((r) => r.gameId === gameId);
     if (actor === null) throw new ApiError('unauthorized', "this is a racer's game: send that racer's token");
-    if (racer?.playerId !== actor) throw new ApiError('forbidden', "another racer's game cannot be seen");
+    const owner = Object.entries(race.gameIds).find(([, g]) => g === gameId)?.[0];
+    if (owner !== actor) throw new ApiError('forbidden', "another racer's game cannot be seen");
   }
 
   // ---------- lifecycle ----------
 
   /**
-   * Ends as `interrupted` every unfinished race no live node holds: on one node (start-up), every race not
-   * held here (a previous run's); with several nodes (start-up and every heartbeat), the races of nodes
-   * whose heartbeat stopped (`nodeDeadMs`), so a node that starts never ends a race another node holds.
-   * Running races are ranked from their games as stored and their games resigned; lobby and countdown
-   * rooms end without results. Each race is claimed by one conditional update, so two nodes sweeping at
-   * once end it once. Returns how many races this call ended.
+   * Loads the index of the unfinished rooms (start-up, and every heartbeat with several nodes, so that a
+   * lost announcement heals).
+   */
+  async loadIndex(): Promise<void> {
+    const rows = await this.opts.prisma.race.findMany({
+      where: { status: { in: UNFINISHED } },
+      select: {
+        code: true,
+        status: true,
+        startsAt: true,
+        racers: { select: { playerId: true, gameId: true } },
+      },
+    });
+    const seen = new Set<string>();
+    for (const r of rows) {
+      seen.add(r.code);
+      const gameIds: Record<string, string> = {};
+      for (const x of r.racers) if (x.gameId !== null) gameIds[x.playerId] = x.gameId;
+      this.index({ code: r.code, status: r.status, startsAt: r.startsAt?.getTime() ?? null, gameIds });
+    }
+    for (const code of [...this.known.keys()])
+      if (!seen.has(code)) {
+        // Finished (or gone) since: only if no newer announcement came in while the query ran.
+        const still = await this.opts.prisma.race.findUnique({ where: { code }, select: { status: true } });
+        if (!still || still.status === 'finished') this.forgetRoom(code);
+      }
+  }
+
+  /**
+   * One node alone, at start-up: ends as `interrupted` every unfinished race (a previous run's). Running
+   * races are ranked from their games as stored and their games resigned; lobby and countdown rooms end
+   * without results. Returns how many races it ended.
    */
   async interruptStale(): Promise<number> {
-    const now0 = this.opts.now();
-    const alive = this.opts.multiNode
-      ? (
-          await this.opts.prisma.serverNode.findMany({
-            where: { seenAt: { gte: new Date(now0 - this.opts.nodeDeadMs) } },
-            select: { id: true },
-          })
-        ).map((n) => n.id)
-      : [];
     const rows = await this.opts.prisma.race.findMany({
-      where: {
-        status: { in: ['lobby', 'countdown', 'running'] },
-        ...(this.opts.multiNode ? { OR: [{ nodeId: null }, { nodeId: { notIn: alive } }] } : {}),
-      },
+      where: { status: { in: UNFINISHED } },
       include: { racers: { include: { game: { select: { updatedAt: true, endedAt: true } } } } },
     });
     let ended = 0;
     for (const row of rows) {
-      if (this.live.has(row.code)) continue;
       const now = this.opts.now();
       const startsAt = row.startsAt?.getTime() ?? now;
       const entries: RankEntry[] = [];
@@ -561,19 +592,27 @@ export class RaceService {
       const places = rankRacers(entries);
       const claimed = await this.opts.prisma.$transaction(async (tx) => {
         const c = await tx.race.updateMany({
-          where: { code: row.code, status: { in: ['lobby', 'countdown', 'running'] } },
-          data: { status: 'finished', endedAt: new Date(now), endReason: 'interrupted' },
+          where: { code: row.code, status: { in: UNFINISHED } },
+          data: {
+            status: 'finished',
+            endedAt: new Date(now),
+            endReason: 'interrupted',
+            endsAt: null,
+            version: { increment: 1 },
+          },
         });
-        if (c.count !== 1) return false; // another node ended it first
+        if (c.count !== 1) return false;
+        await tx.racePresence.deleteMany({ where: { raceCode: row.code } });
         for (const e of entries)
           await tx.raceRacer.update({
             where: { raceCode_playerId: { raceCode: row.code, playerId: e.playerId } },
-            data: { placement: places.get(e.playerId) ?? null, progress: { ...e.progress } },
+            data: { placement: places.get(e.playerId) ?? null, progress: { ...e.progress }, forfeitAt: null },
           });
         return true;
       });
       if (!claimed) continue;
       ended++;
+      this.forgetRoom(row.code);
       for (const e of entries) {
         const r = row.racers.find((x) => x.playerId === e.playerId);
         if (r?.gameId && (e.progress.status === 'playing' || e.progress.status === 'blocked'))
@@ -584,59 +623,597 @@ export class RaceService {
   }
 
   /**
-   * Several nodes: records this node's heartbeat (`ServerNode.seenAt` = now), then ends the races of nodes
-   * whose heartbeat stopped. Returns how many races it ended.
+   * Several nodes: records this node's heartbeat (`ServerNode.seenAt` = now) and reloads the room index.
    */
-  async heartbeat(): Promise<number> {
+  async heartbeat(): Promise<void> {
     const seenAt = new Date(this.opts.now());
     await this.opts.prisma.serverNode.upsert({
       where: { id: this.opts.nodeId },
       create: { id: this.opts.nodeId, seenAt },
       update: { seenAt },
     });
-    return this.interruptStale();
+    await this.loadIndex();
   }
 
-  /** Several nodes, closing: this node's heartbeat row goes (its races are ended by whoever sweeps next). */
+  /**
+   * Several nodes, closing: this node's heartbeat row goes, so the sweeper (wherever it runs) takes this
+   * node's race sockets away at once.
+   */
   async leave(): Promise<void> {
     await this.opts.prisma.serverNode.deleteMany({ where: { id: this.opts.nodeId } });
+    this.opts.events.due();
   }
 
-  /** Clears every timer and stops taking operations (server closing). */
+  /**
+   * Closes every lobby older than `maxAgeMs` that nobody started (end reason `abandoned`), whichever node
+   * created it. Returns how many this call closed.
+   */
+  async closeStaleLobbies(maxAgeMs: number): Promise<number> {
+    const rows = await this.opts.prisma.race.findMany({
+      where: { status: 'lobby', createdAt: { lt: new Date(this.opts.now() - maxAgeMs) } },
+      select: { code: true },
+    });
+    let closed = 0;
+    for (const { code } of rows) {
+      const { result } = await this.mutate(code, async (race, tx) => {
+        if (race.status !== 'lobby') return unchanged(false);
+        return { ...(await this.endIn(tx, race, 'abandoned')), result: true };
+      });
+      if (result) closed++;
+    }
+    return closed;
+  }
+
+  /** Unfinished rooms in this node's index (bounded by the lobby sweep and by the races' ends). */
+  get liveCount(): number {
+    return this.known.size;
+  }
+
+  /** Rooms in this node's index (tests, metrics). */
+  get size(): number {
+    return this.known.size;
+  }
+
+  /**
+   * The lease of the sweeper was taken (true) or lost (false): while held, this node runs the cluster's
+   * race timers (see the module comment).
+   */
+  setSweeper(held: boolean): void {
+    if (held === this.sweeping) return;
+    this.sweeping = held;
+    if (held && !this.stopped) {
+      this.sweepTicker = setInterval(() => this.requestSweep(), this.opts.sweepMs);
+      this.sweepTicker.unref();
+      this.requestSweep();
+    } else {
+      if (this.sweepTicker) clearInterval(this.sweepTicker);
+      this.sweepTicker = undefined;
+      for (const t of this.timers.values()) clearTimeout(t.timeout);
+      this.timers.clear();
+    }
+  }
+
+  /** Whether this node runs the sweeper now. */
+  get isSweeper(): boolean {
+    return this.sweeping;
+  }
+
+  /** Clears every timer and stops taking operations (server closing); waits for the transactions in flight. */
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const race of this.live.values()) {
-      for (const t of race.timers) clearTimeout(t);
-      race.timers.clear();
-      for (const r of race.racers) if (r.awayTimer) clearTimeout(r.awayTimer);
-    }
-    await Promise.allSettled([...this.live.values()].map((r) => r.tail));
+    this.setSweeper(false);
+    for (const off of this.stopListening) off();
+    await Promise.allSettled([...this.inFlight, this.sweepRun]);
     for (const off of this.listening.values()) off();
     this.listening.clear();
   }
 
-  /** Races in memory (tests, metrics). */
-  get size(): number {
-    return this.live.size;
+  // ---------- the sweeper ----------
+
+  /** Runs `sweep` now, or once more after the run in progress. */
+  private requestSweep(): void {
+    if (!this.sweeping || this.stopped) return;
+    if (this.sweepRun) {
+      this.sweepAgain = true;
+      return;
+    }
+    this.sweepRun = (async () => {
+      do {
+        this.sweepAgain = false;
+        try {
+          await this.sweep();
+        } catch (err) {
+          this.opts.log.warn({ err }, 'race sweep failed');
+        }
+      } while (this.sweepAgain && this.sweeping && !this.stopped);
+    })().finally(() => {
+      this.sweepRun = null;
+    });
+  }
+
+  /**
+   * One pass of the sweeper: takes away the race sockets of dead nodes, then arms a timer for each timer
+   * fact of the unfinished races (countdown ends, time limits, forfeits) and drops the timers of facts gone.
+   */
+  private async sweep(): Promise<void> {
+    await this.sweepDeadNodes();
+    const rows = await this.opts.prisma.race.findMany({
+      where: { status: { in: ['countdown', 'running'] } },
+      select: {
+        code: true,
+        status: true,
+        startsAt: true,
+        endsAt: true,
+        racers: {
+          where: { forfeitAt: { not: null }, forfeited: false },
+          select: { playerId: true, forfeitAt: true },
+        },
+      },
+    });
+    if (!this.sweeping || this.stopped) return;
+    const wanted = new Set<string>();
+    for (const r of rows) {
+      if (r.status === 'countdown' && r.startsAt) {
+        const key = `begin:${r.code}`;
+        wanted.add(key);
+        this.arm(key, r.startsAt.getTime(), () => this.begin(r.code));
+      }
+      if (r.status !== 'running') continue;
+      if (r.endsAt) {
+        const key = `limit:${r.code}`;
+        wanted.add(key);
+        this.arm(key, r.endsAt.getTime(), () => this.timeUp(r.code));
+      }
+      for (const x of r.racers) {
+        if (!x.forfeitAt) continue;
+        const key = `forfeit:${r.code}:${x.playerId}`;
+        wanted.add(key);
+        this.arm(key, x.forfeitAt.getTime(), () => this.forfeit(r.code, x.playerId));
+      }
+    }
+    for (const [key, t] of this.timers)
+      if (!wanted.has(key)) {
+        clearTimeout(t.timeout);
+        this.timers.delete(key);
+      }
+  }
+
+  /**
+   * Arms (or keeps) the timer of a fact due at `due` (server clock). It re-checks `now()` at least every
+   * TIMER_TICK_MS until the fact is due, then runs `fire` (which re-checks the fact under the row lock).
+   */
+  private arm(key: string, due: number, fire: () => Promise<void>): void {
+    const have = this.timers.get(key);
+    if (have?.due === due) return;
+    if (have) clearTimeout(have.timeout);
+    const left = due - this.opts.now();
+    const timeout = setTimeout(
+      () => {
+        if (this.timers.get(key)?.timeout !== timeout) return;
+        this.timers.delete(key);
+        if (!this.sweeping || this.stopped) return;
+        if (this.opts.now() < due) {
+          this.arm(key, due, fire);
+          return;
+        }
+        this.track(fire()).catch((err: unknown) => this.opts.log.error({ err, key }, 'race timer failed'));
+      },
+      Math.min(Math.max(0, left), TIMER_TICK_MS),
+    );
+    this.timers.set(key, { due, timeout });
+  }
+
+  /**
+   * Presence rows of nodes whose heartbeat stopped (several nodes; one node: of any other node, a previous
+   * run's) go; their racers without a socket elsewhere are away since the node's last beat.
+   */
+  private async sweepDeadNodes(): Promise<void> {
+    const now = this.opts.now();
+    const nodes = this.opts.multiNode
+      ? await this.opts.prisma.serverNode.findMany({ select: { id: true, seenAt: true } })
+      : [];
+    const alive = new Set([this.opts.nodeId]);
+    const lastSeen = new Map<string, number>();
+    for (const n of nodes) {
+      if (n.seenAt.getTime() >= now - this.opts.nodeDeadMs) alive.add(n.id);
+      else lastSeen.set(n.id, n.seenAt.getTime());
+    }
+    const stale = await this.opts.prisma.racePresence.findMany({
+      where: { nodeId: { notIn: [...alive] } },
+      select: { raceCode: true, nodeId: true },
+    });
+    const codes = new Set(stale.map((s) => s.raceCode));
+    for (const code of codes) {
+      await this.mutate(code, async (race, tx) => {
+        const gone = race.presence.filter((p) => !alive.has(p.nodeId));
+        if (gone.length === 0) return unchanged(null);
+        await tx.racePresence.deleteMany({ where: { raceCode: code, nodeId: { notIn: [...alive] } } });
+        let due = false;
+        for (const racer of race.racers) {
+          const had = gone.filter((p) => p.viewer === racer.playerId);
+          if (had.length === 0 || racer.away) continue;
+          if (race.presence.some((p) => p.viewer === racer.playerId && alive.has(p.nodeId))) continue;
+          // Away since the last beat of the node that held their socket.
+          const since = Math.max(...had.map((p) => lastSeen.get(p.nodeId) ?? now));
+          const forfeits = race.status === 'running' && !racer.forfeited;
+          await tx.raceRacer.update({
+            where: { raceCode_playerId: { raceCode: code, playerId: racer.playerId } },
+            data: { away: true, forfeitAt: forfeits ? new Date(since + this.opts.awayForfeitMs) : null },
+          });
+          due ||= forfeits;
+        }
+        return { result: null, changed: true, due };
+      });
+    }
+  }
+
+  /** The countdown's end: every racer's game is created, then the race runs (once, under the row lock). */
+  private async begin(code: string): Promise<void> {
+    if (this.starting.has(code)) return;
+    this.starting.add(code);
+    try {
+      const row = await this.row(code);
+      if (row.status !== 'countdown' || row.startsAt === null || row.startsAt.getTime() > this.opts.now())
+        return;
+      if (row.racers.some((r) => r.gameId !== null)) return;
+      const deal = parseDeal(row.deal);
+      if (!deal.ok) throw new Error(`race ${code}: stored deal unreadable`);
+      const options = GameOptionsSchema.parse(row.options);
+      const preset = row.preset !== null && isPresetName(row.preset) ? row.preset : null;
+      const games: { playerId: string; id: string; view: WireView }[] = [];
+      try {
+        for (const racer of row.racers) {
+          const game = await this.opts.rooms.createForRacer({
+            deal: deal.value,
+            dealKey: row.dealKey,
+            options,
+            preset,
+            owner: racer.playerId,
+            raceCode: code,
+          });
+          games.push({ playerId: racer.playerId, id: game.id, view: game.view });
+        }
+      } catch (err) {
+        this.opts.log.error({ err, code }, 'race start failed');
+        await this.mutate(code, async (race, tx) =>
+          race.status === 'countdown' ? this.endIn(tx, race, 'interrupted') : unchanged(null),
+        );
+        return;
+      }
+      await this.mutate(code, async (race, tx) => {
+        if (race.status !== 'countdown' || race.racers.some((r) => r.gameId !== null))
+          // Another run started it first: these games are nobody's.
+          return { ...unchanged(null), resign: games.map((g) => ({ gameId: g.id, owner: g.playerId })) };
+        const now = this.opts.now();
+        const startsAt = race.startsAt?.getTime() ?? now;
+        await tx.race.update({
+          where: { code },
+          data: {
+            status: 'running',
+            endsAt: race.timeLimitMs === null ? null : new Date(startsAt + race.timeLimitMs),
+          },
+        });
+        for (const r of race.racers) {
+          const g = games.find((x) => x.playerId === r.playerId);
+          if (!g) continue;
+          await tx.raceRacer.update({
+            where: { raceCode_playerId: { raceCode: code, playerId: r.playerId } },
+            data: {
+              gameId: g.id,
+              progress: { ...progressOf(g.view, 0) },
+              progressVersion: 0,
+              forfeitAt: r.away ? new Date(now + this.opts.awayForfeitMs) : null,
+            },
+          });
+        }
+        return { result: null, changed: true, due: true };
+      });
+    } finally {
+      this.starting.delete(code);
+    }
+  }
+
+  /** The time limit (`endsAt`) has passed: the race ends (`timeout`). */
+  private async timeUp(code: string): Promise<void> {
+    await this.mutate(code, async (race, tx) => {
+      if (race.status !== 'running' || race.endsAt === null || race.endsAt.getTime() > this.opts.now())
+        return unchanged(null);
+      return this.endIn(tx, race, 'timeout');
+    });
+  }
+
+  /** A racer away past `forfeitAt` forfeits; the race ends when nobody is left playing. */
+  private async forfeit(code: string, playerId: string): Promise<void> {
+    await this.mutate(code, async (race, tx) => {
+      const racer = race.racers.find((r) => r.playerId === playerId);
+      if (
+        race.status !== 'running' ||
+        !racer ||
+        racer.forfeited ||
+        !racer.away ||
+        racer.forfeitAt === null ||
+        racer.forfeitAt.getTime() > this.opts.now()
+      )
+        return unchanged(null);
+      const before = progressOfRow(racer);
+      const progress: RaceProgress | null = before === null ? null : { ...before, status: 'forfeited' };
+      await tx.raceRacer.update({
+        where: { raceCode_playerId: { raceCode: code, playerId } },
+        data: {
+          forfeited: true,
+          forfeitAt: null,
+          ...(progress === null ? {} : { progress: { ...progress } }),
+        },
+      });
+      // The game ends first (after the commit), so whoever hears of the forfeit finds it resigned.
+      const resign = racer.gameId === null ? [] : [{ gameId: racer.gameId, owner: playerId }];
+      const events = progress === null ? [] : [{ playerId, progress }];
+      const after = await this.lockedRow(tx, code);
+      if (allDone(after)) {
+        const end = await this.endIn(tx, after, 'done');
+        return { ...end, resign: [...resign, ...(end.resign ?? [])], progress: events };
+      }
+      return { result: null, changed: true, resign, progress: events };
+    });
+  }
+
+  // ---------- progress and the end ----------
+
+  /** Stores a racer's progress after their action (a later game version only), publishes it, maybe ends. */
+  private async recordProgress(action: CommittedAction): Promise<void> {
+    let code = this.raceOfGame.get(action.gameId);
+    if (code === undefined) {
+      // Not in this node's index (yet): ask the database.
+      const seat = await this.opts.prisma.raceRacer.findUnique({
+        where: { gameId: action.gameId },
+        select: { raceCode: true },
+      });
+      if (!seat) return;
+      code = seat.raceCode;
+    }
+    let startsAt = this.known.get(code)?.startsAt ?? null;
+    if (startsAt === null) {
+      const row = await this.opts.prisma.race.findUnique({ where: { code }, select: { startsAt: true } });
+      startsAt = row?.startsAt?.getTime() ?? null;
+    }
+    if (startsAt === null) return;
+    const progress = progressOf(action.view, action.at - startsAt);
+    const stored = await this.opts.prisma.$executeRaw`
+      UPDATE "RaceRacer" AS rr
+         SET "progress" = ${JSON.stringify(progress)}::jsonb, "progressVersion" = ${action.version}
+        FROM "Race" AS r
+       WHERE rr."gameId" = ${action.gameId} AND rr."raceCode" = r."code" AND r."status" = 'running'
+         AND NOT rr."forfeited" AND (rr."progressVersion" IS NULL OR rr."progressVersion" < ${action.version})`;
+    if (stored === 0) return;
+    const playerId = action.owner;
+    if (playerId !== null) this.opts.events.publish(code, { type: 'progress', playerId, progress });
+    if (progress.status === 'won') await this.finishIf(code, 'won');
+    else if (TERMINAL.has(progress.status)) await this.finishIf(code, 'done');
+  }
+
+  /** Ends the running race for `reason` (`won`, or `done` once every racer has finished). */
+  private async finishIf(code: string, reason: 'won' | 'done'): Promise<void> {
+    await this.mutate(code, async (race, tx) => {
+      if (race.status !== 'running') return unchanged(null);
+      if (reason === 'done' && !allDone(race)) return unchanged(null);
+      return this.endIn(tx, race, reason);
+    });
+  }
+
+  /**
+   * Ends the room inside its transaction: placements, final progress, `finished`. Returns the change, with
+   * the racers' games still open to resign after the commit (before anyone hears of the end).
+   */
+  private async endIn(tx: Tx, race: RaceRow, reason: string): Promise<Change<null>> {
+    const now = this.opts.now();
+    const finals = race.racers.map((r) => {
+      let p = progressOfRow(r);
+      // Racers still playing when the race ends ran out of time, or were overtaken by a winner.
+      if (p?.status === 'playing') p = { ...p, status: reason === 'timeout' ? 'timeout' : 'unfinished' };
+      return { racer: r, progress: p };
+    });
+    const entries: RankEntry[] = finals.flatMap((f) =>
+      f.progress === null ? [] : [{ playerId: f.racer.playerId, seat: f.racer.seat, progress: f.progress }],
+    );
+    const places = rankRacers(entries);
+    await tx.race.update({
+      where: { code: race.code },
+      data: { status: 'finished', endedAt: new Date(now), endReason: reason, endsAt: null },
+    });
+    // A finished room has nobody present (its sockets still hear it, e.g. its rematch).
+    await tx.racePresence.deleteMany({ where: { raceCode: race.code } });
+    for (const f of finals)
+      await tx.raceRacer.update({
+        where: { raceCode_playerId: { raceCode: race.code, playerId: f.racer.playerId } },
+        data: {
+          placement: places.get(f.racer.playerId) ?? null,
+          progress: f.progress === null ? Prisma.DbNull : { ...f.progress },
+          forfeitAt: null,
+        },
+      });
+    const resign = finals.flatMap((f) => {
+      const s = f.progress?.status;
+      return f.racer.gameId !== null &&
+        (s === 'unfinished' || s === 'timeout' || s === 'blocked' || s === 'playing')
+        ? [{ gameId: f.racer.gameId, owner: f.racer.playerId }]
+        : [];
+    });
+    return { result: null, changed: true, resign };
+  }
+
+  /** The server resigns a racer's game (race over or forfeited); failures are logged. */
+  private async resignGame(gameId: string, owner: string): Promise<void> {
+    try {
+      await this.opts.rooms.act(gameId, { type: 'resign' }, undefined, undefined, owner);
+    } catch (err) {
+      if (!(err instanceof ApiError)) this.opts.log.error({ err, gameId }, 'race game resign failed');
+    }
   }
 
   // ---------- internals ----------
 
-  private newRacer(playerId: string, name: string, bot: boolean, seat: number): LiveRacer {
-    return {
-      playerId,
-      name,
-      bot,
-      seat,
-      ready: false,
-      gameId: null,
-      progress: null,
-      placement: null,
-      sockets: 0,
-      away: false,
-      forfeited: false,
-      awayTimer: undefined,
+  /**
+   * Runs `fn` on the room under its row lock (SELECT … FOR UPDATE) in one transaction; when it changed
+   * something, bumps the version, then after the commit resigns the games it names, publishes its progress
+   * events and the room, announces a change of status and wakes the sweeper for a changed timer fact.
+   * Errors: `not-found`; `conflict` while the server is closing; whatever `fn` throws (nothing is changed).
+   */
+  private async mutate<T>(
+    code: string,
+    fn: (race: RaceRow, tx: Tx) => Promise<Change<T>>,
+  ): Promise<{ result: T; row: RaceRow }> {
+    if (this.stopped) throw new ApiError('conflict', 'the server is shutting down');
+    return this.track(
+      (async () => {
+        const out = await this.opts.prisma.$transaction(async (tx) => {
+          const before = await this.lockedRow(tx, code);
+          const change = await fn(before, tx);
+          if (!change.changed) return { change, before, row: before };
+          await tx.race.update({ where: { code }, data: { version: { increment: 1 } } });
+          return { change, before, row: await this.lockedRow(tx, code, false) };
+        });
+        const { change, before, row } = out;
+        for (const g of change.resign ?? []) await this.resignGame(g.gameId, g.owner);
+        if (change.changed) {
+          for (const p of change.progress ?? [])
+            this.opts.events.publish(code, { type: 'progress', playerId: p.playerId, progress: p.progress });
+          this.publishRoom(row);
+          if (row.status !== before.status) this.announce(row);
+        }
+        if (change.due) this.opts.events.due();
+        return { result: change.result, row };
+      })(),
+    );
+  }
+
+  /** The room's rows, its `Race` row locked first (unless `lock` is false). Errors: `not-found`. */
+  private async lockedRow(tx: Tx, code: string, lock = true): Promise<RaceRow> {
+    if (lock) {
+      const locked = await tx.$queryRaw<{ code: string }[]>`
+        SELECT "code" FROM "Race" WHERE "code" = ${code} FOR UPDATE`;
+      if (locked.length === 0) throw new ApiError('not-found', `no race ${code}`);
+    }
+    const row = await tx.race.findUnique({ where: { code }, include: raceRowInclude });
+    if (!row) throw new ApiError('not-found', `no race ${code}`);
+    return row;
+  }
+
+  /** Keeps `p` in the set awaited on stop. */
+  private track<T>(p: Promise<T>): Promise<T> {
+    this.inFlight.add(p);
+    const done = (): void => {
+      this.inFlight.delete(p);
     };
+    p.then(done, done);
+    return p;
+  }
+
+  /** Begins the countdown (inside a room transaction): `startsAt` = now + the countdown, everyone ready. */
+  private async beginCountdown(code: string, tx: Tx): Promise<Change<null>> {
+    const startsAt = this.opts.now() + this.opts.countdownMs;
+    await tx.race.update({ where: { code }, data: { status: 'countdown', startsAt: new Date(startsAt) } });
+    await tx.raceRacer.updateMany({ where: { raceCode: code }, data: { ready: true } });
+    return { result: null, changed: true, due: true };
+  }
+
+  /**
+   * Writes this node's socket count of `viewer` (a racer, or SPECTATORS) in room `code` (after the earlier
+   * writes of this room): the racer is here while any node has a socket of theirs, else away (and forfeits
+   * at `forfeitAt` while the race runs). Returns whether the room was published.
+   */
+  private syncPresence(code: string, viewer: string): Promise<boolean> {
+    const run = (this.presenceTail.get(code) ?? Promise.resolve()).then(async () => {
+      if (this.stopped) return false;
+      let sockets = 0;
+      for (const who of this.local.get(code)?.values() ?? []) if ((who ?? SPECTATORS) === viewer) sockets++;
+      const { result } = await this.mutate(code, async (race, tx) => {
+        if (race.status === 'finished') return unchanged(false);
+        const key = { raceCode_nodeId_viewer: { raceCode: code, nodeId: this.opts.nodeId, viewer } };
+        if (sockets > 0)
+          await tx.racePresence.upsert({
+            where: key,
+            create: { raceCode: code, nodeId: this.opts.nodeId, viewer, sockets },
+            update: { sockets },
+          });
+        else
+          await tx.racePresence.deleteMany({ where: { raceCode: code, nodeId: this.opts.nodeId, viewer } });
+        const racer = viewer === SPECTATORS ? undefined : race.racers.find((r) => r.playerId === viewer);
+        let due = false;
+        if (racer && sockets > 0 && (racer.away || racer.forfeitAt !== null)) {
+          await tx.raceRacer.update({
+            where: { raceCode_playerId: { raceCode: code, playerId: viewer } },
+            data: { away: false, forfeitAt: null },
+          });
+          due = racer.forfeitAt !== null;
+        } else if (racer && sockets === 0 && !racer.away) {
+          const elsewhere = race.presence.some((p) => p.viewer === viewer && p.nodeId !== this.opts.nodeId);
+          if (!elsewhere) {
+            const forfeits = race.status === 'running' && !racer.forfeited;
+            await tx.raceRacer.update({
+              where: { raceCode_playerId: { raceCode: code, playerId: viewer } },
+              data: {
+                away: true,
+                forfeitAt: forfeits ? new Date(this.opts.now() + this.opts.awayForfeitMs) : null,
+              },
+            });
+            due = forfeits;
+          }
+        }
+        return { result: true, changed: true, due };
+      });
+      return result;
+    });
+    this.presenceTail.set(
+      code,
+      run.then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
+    return run;
+  }
+
+  /** Records a room in this node's index (or drops it once finished). */
+  private index(e: RaceIndexEntry): void {
+    if (e.status === 'finished') {
+      this.forgetRoom(e.code);
+      return;
+    }
+    const old = this.known.get(e.code);
+    if (old) for (const g of Object.values(old.gameIds)) this.raceOfGame.delete(g);
+    this.known.set(e.code, e);
+    for (const g of Object.values(e.gameIds)) this.raceOfGame.set(g, e.code);
+  }
+
+  private forgetRoom(code: string): void {
+    const old = this.known.get(code);
+    if (old) for (const g of Object.values(old.gameIds)) this.raceOfGame.delete(g);
+    this.known.delete(code);
+    if (!this.local.has(code)) this.presenceTail.delete(code);
+  }
+
+  private announce(row: RaceRow): void {
+    const gameIds: Record<string, string> = {};
+    for (const r of row.racers) if (r.gameId !== null) gameIds[r.playerId] = r.gameId;
+    this.opts.events.announce({
+      code: row.code,
+      status: row.status,
+      startsAt: row.startsAt?.getTime() ?? null,
+      gameIds,
+    });
+  }
+
+  private racerOf(race: RaceRow, playerId: string): RacerRow {
+    const racer = race.racers.find((r) => r.playerId === playerId);
+    if (!racer) throw new ApiError('forbidden', 'you are not a racer of this race');
+    return racer;
+  }
+
+  /** The stored room. Errors: `not-found`. */
+  private async row(code: string): Promise<RaceRow> {
+    const row = await this.opts.prisma.race.findUnique({ where: { code }, include: raceRowInclude });
+    if (!row) throw new ApiError('not-found', `no race ${code}`);
+    return row;
   }
 
   /**
@@ -673,9 +1250,9 @@ export class RaceService {
   }
 
   /**
-   * Stores a new room and its racers (a fresh code; retried on the rare collision) and keeps it in memory.
-   * With `rematchOf`, the old room's `rematchCode` is set in the same transaction; returns null when
-   * another request set it first.
+   * Stores a new room and its racers (a fresh code; retried on the rare collision) and announces it. With
+   * `rematchOf`, the old room's `rematchCode` is set (and its version bumped) in the same transaction;
+   * returns null when another request set it first. Returns the new room's code.
    */
   private async insertRace(
     r: {
@@ -688,10 +1265,10 @@ export class RaceService {
       maxPlayers: number;
       timeLimitMs: number | null;
       hostId: string;
-      racers: { playerId: string; name: string; bot: boolean }[];
+      racers: string[];
     },
     rematchOf?: string,
-  ): Promise<LiveRace | null> {
+  ): Promise<string | null> {
     const knownDeal = r.dealKind === 'number';
     const dealHash = await this.opts.embargo.hash(r.deal);
     const now = this.opts.now();
@@ -702,7 +1279,7 @@ export class RaceService {
           if (rematchOf !== undefined) {
             const set = await tx.race.updateMany({
               where: { code: rematchOf, rematchCode: null },
-              data: { rematchCode: code },
+              data: { rematchCode: code, version: { increment: 1 } },
             });
             if (set.count !== 1) return true;
           }
@@ -724,11 +1301,7 @@ export class RaceService {
               createdAt: new Date(now),
               nodeId: this.opts.nodeId,
               racers: {
-                create: r.racers.map((x, seat) => ({
-                  playerId: x.playerId,
-                  seat,
-                  joinedAt: new Date(now),
-                })),
+                create: r.racers.map((playerId, seat) => ({ playerId, seat, joinedAt: new Date(now) })),
               },
             },
           });
@@ -739,302 +1312,16 @@ export class RaceService {
         if (isUniqueViolation(e) && attempt < 5) continue;
         throw e;
       }
-      const race: LiveRace = {
-        code,
-        status: 'lobby',
-        preset: r.preset,
-        options: r.options,
-        dealKind: r.dealKind,
-        knownDeal,
-        deal: r.deal,
-        dealKey: r.dealKey,
-        maxPlayers: r.maxPlayers,
-        timeLimitMs: r.timeLimitMs,
-        hostId: r.hostId,
-        createdAt: this.opts.now(),
-        startsAt: null,
-        endedAt: null,
-        rematchCode: null,
-        racers: r.racers.map((x, seat) => this.newRacer(x.playerId, x.name, x.bot, seat)),
-        timers: new Set(),
-        tail: Promise.resolve(),
-      };
-      this.live.set(code, race);
-      return race;
+      this.opts.events.announce({ code, status: 'lobby', startsAt: null, gameIds: {} });
+      return code;
     }
   }
 
-  /** The stored room. Errors: `not-found`. */
-  private async row(code: string): Promise<RaceRow> {
-    const row = await this.opts.prisma.race.findUnique({ where: { code }, include: raceRowInclude });
-    if (!row) throw new ApiError('not-found', `no race ${code}`);
-    return row;
+  private spectators(row: RaceRow): number {
+    return row.presence.reduce((n, p) => n + (p.viewer === SPECTATORS ? p.sockets : 0), 0);
   }
 
-  /** The live room, for an operation that needs one. Errors: `not-found`; `conflict` when it has ended. */
-  private async liveOrRefuse(code: string): Promise<LiveRace> {
-    const race = this.live.get(code);
-    if (race) return race;
-    const row = await this.row(code);
-    throw new ApiError('conflict', `the race is ${row.status}`);
-  }
-
-  private racerOf(race: LiveRace, playerId: string): LiveRacer {
-    const racer = race.racers.find((r) => r.playerId === playerId);
-    if (!racer) throw new ApiError('forbidden', 'you are not a racer of this race');
-    return racer;
-  }
-
-  /** Runs `fn` after every earlier operation of this room. */
-  private exclusive<T>(race: LiveRace, fn: () => Promise<T>): Promise<T> {
-    const run = race.tail.then(() => {
-      if (this.stopped) throw new ApiError('conflict', 'the server is shutting down');
-      return fn();
-    });
-    race.tail = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run;
-  }
-
-  private schedule(race: LiveRace, ms: number, fn: () => Promise<void>): void {
-    const t = setTimeout(
-      () => {
-        race.timers.delete(t);
-        if (this.stopped) return;
-        this.exclusive(race, fn).catch((err: unknown) =>
-          this.opts.log.error({ err, code: race.code }, 'race timer failed'),
-        );
-      },
-      Math.max(0, ms),
-    );
-    race.timers.add(t);
-  }
-
-  private async beginCountdown(race: LiveRace): Promise<void> {
-    const startsAt = this.opts.now() + this.opts.countdownMs;
-    race.status = 'countdown';
-    race.startsAt = startsAt;
-    for (const r of race.racers) r.ready = true;
-    this.publishRoom(race);
-    this.schedule(race, startsAt - this.opts.now(), () => this.begin(race));
-    // Stored after the announcement (the countdown must not wait on the database); `begin` runs after this
-    // in the room's queue.
-    await this.opts.prisma.race.update({
-      where: { code: race.code },
-      data: { status: 'countdown', startsAt: new Date(startsAt) },
-    });
-  }
-
-  /** The end of the countdown: every racer's game, the race running. */
-  private async begin(race: LiveRace): Promise<void> {
-    if (race.status !== 'countdown') return;
-    try {
-      for (const racer of race.racers) {
-        const game = await this.opts.rooms.createForRacer({
-          deal: race.deal,
-          dealKey: race.dealKey,
-          options: race.options,
-          preset: race.preset,
-          owner: racer.playerId,
-          raceCode: race.code,
-        });
-        racer.gameId = game.id;
-        racer.progress = progressOf(game.view, 0);
-        this.byGame.set(game.id, race);
-      }
-      await this.opts.prisma.$transaction([
-        this.opts.prisma.race.update({ where: { code: race.code }, data: { status: 'running' } }),
-        ...race.racers.map((r) =>
-          this.opts.prisma.raceRacer.update({
-            where: { raceCode_playerId: { raceCode: race.code, playerId: r.playerId } },
-            data: { gameId: r.gameId },
-          }),
-        ),
-      ]);
-    } catch (err) {
-      this.opts.log.error({ err, code: race.code }, 'race start failed');
-      await this.finish(race, 'interrupted');
-      return;
-    }
-    race.status = 'running';
-    this.publishRoom(race);
-    for (const r of race.racers) if (r.away) this.armForfeit(race, r);
-    if (race.timeLimitMs !== null && race.startsAt !== null)
-      this.armLimit(race, race.startsAt + race.timeLimitMs);
-  }
-
-  /**
-   * The time limit: the server clock decides. A timer re-checks `now()` at least every second until the
-   * deadline has passed, then ends the race (`timeout`).
-   */
-  private armLimit(race: LiveRace, deadline: number): void {
-    const left = deadline - this.opts.now();
-    this.schedule(race, Math.min(Math.max(0, left), LIMIT_TICK_MS), async () => {
-      if (race.status !== 'running') return;
-      if (this.opts.now() >= deadline) await this.finish(race, 'timeout');
-      else this.armLimit(race, deadline);
-    });
-  }
-
-  private armForfeit(race: LiveRace, racer: LiveRacer): void {
-    if (racer.awayTimer || racer.forfeited) return;
-    racer.awayTimer = setTimeout(() => {
-      racer.awayTimer = undefined;
-      if (this.stopped) return;
-      this.exclusive(race, async () => {
-        if (!racer.away || racer.forfeited || race.status !== 'running') return;
-        racer.forfeited = true;
-        // The game ends first, so whoever hears of the forfeit finds it resigned.
-        if (racer.gameId !== null) await this.resignGame(racer.gameId, racer.playerId);
-        if (racer.progress) {
-          racer.progress = { ...racer.progress, status: 'forfeited' };
-          this.opts.events.publish(race.code, {
-            type: 'progress',
-            playerId: racer.playerId,
-            progress: racer.progress,
-          });
-        }
-        this.publishRoom(race);
-        if (this.allDone(race)) await this.finish(race, 'done');
-      }).catch((err: unknown) => this.opts.log.error({ err, code: race.code }, 'race forfeit failed'));
-    }, this.opts.awayForfeitMs);
-  }
-
-  private allDone(race: LiveRace): boolean {
-    return race.racers.every((r) => r.progress !== null && TERMINAL.has(r.progress.status));
-  }
-
-  private enqueueFinish(race: LiveRace, reason: string): void {
-    this.exclusive(race, () => this.finish(race, reason)).catch((err: unknown) =>
-      this.opts.log.error({ err, code: race.code }, 'race end failed'),
-    );
-  }
-
-  /** Ends the race: placements, rows, the open games resigned, a last room event. */
-  private async finish(race: LiveRace, reason: string): Promise<void> {
-    if (race.status === 'finished') return;
-    const now = this.opts.now();
-    race.status = 'finished';
-    race.endedAt = now;
-    for (const t of race.timers) clearTimeout(t);
-    race.timers.clear();
-    for (const r of race.racers) {
-      if (r.awayTimer) clearTimeout(r.awayTimer);
-      r.awayTimer = undefined;
-      // Racers still playing when the race ends ran out of time, or were overtaken by a winner.
-      if (r.progress?.status === 'playing')
-        r.progress = { ...r.progress, status: reason === 'timeout' ? 'timeout' : 'unfinished' };
-    }
-    const entries: RankEntry[] = race.racers.flatMap((r) =>
-      r.progress === null ? [] : [{ playerId: r.playerId, seat: r.seat, progress: r.progress }],
-    );
-    const places = rankRacers(entries);
-    for (const r of race.racers) r.placement = places.get(r.playerId) ?? null;
-    await this.opts.prisma.$transaction([
-      this.opts.prisma.race.update({
-        where: { code: race.code },
-        data: { status: 'finished', endedAt: new Date(now), endReason: reason },
-      }),
-      ...race.racers.map((r) =>
-        this.opts.prisma.raceRacer.update({
-          where: { raceCode_playerId: { raceCode: race.code, playerId: r.playerId } },
-          data: {
-            placement: r.placement,
-            progress: r.progress === null ? Prisma.DbNull : { ...r.progress },
-          },
-        }),
-      ),
-    ]);
-    // The open games end before anyone hears of the end (so every replay is final).
-    for (const r of race.racers) {
-      const open = r.progress?.status;
-      if (
-        r.gameId !== null &&
-        (open === 'playing' || open === 'unfinished' || open === 'timeout' || open === 'blocked')
-      )
-        await this.resignGame(r.gameId, r.playerId);
-    }
-    this.publishRoom(race);
-    if (!this.local.has(race.code)) this.forget(race);
-  }
-
-  /** The server resigns a racer's game (race over or forfeited); failures are logged. */
-  private async resignGame(gameId: string, owner: string): Promise<void> {
-    try {
-      await this.opts.rooms.act(gameId, { type: 'resign' }, undefined, undefined, owner);
-    } catch (err) {
-      if (!(err instanceof ApiError)) this.opts.log.error({ err, gameId }, 'race game resign failed');
-    }
-  }
-
-  /**
-   * Closes every lobby of this node older than `maxAgeMs` that nobody started (end reason `abandoned`), so
-   * rooms do not pile up in memory. Returns how many were closed.
-   */
-  async closeStaleLobbies(maxAgeMs: number): Promise<number> {
-    const now = this.opts.now();
-    let closed = 0;
-    for (const race of [...this.live.values()]) {
-      if (race.status !== 'lobby' || now - race.createdAt < maxAgeMs) continue;
-      await this.exclusive(race, async () => {
-        if (race.status === 'lobby') await this.finish(race, 'abandoned');
-      });
-      closed++;
-    }
-    return closed;
-  }
-
-  /** Rooms this node holds in memory (bounded by the lobby sweep and by `forget` at the end). */
-  get liveCount(): number {
-    return this.live.size;
-  }
-
-  /** Drops a finished race from memory (its rows stay). */
-  private forget(race: LiveRace): void {
-    this.live.delete(race.code);
-    for (const r of race.racers) if (r.gameId !== null) this.byGame.delete(r.gameId);
-  }
-
-  private spectators(code: string): number {
-    let n = 0;
-    for (const who of this.local.get(code)?.values() ?? []) if (who === null) n++;
-    return n;
-  }
-
-  private snapshot(race: LiveRace): RaceSnapshot {
-    const gameIds: Record<string, string> = {};
-    for (const r of race.racers) if (r.gameId !== null) gameIds[r.playerId] = r.gameId;
-    return {
-      code: race.code,
-      url: raceUrl(race.code),
-      status: race.status,
-      preset: race.preset,
-      options: { ...race.options },
-      knownDeal: race.knownDeal,
-      maxPlayers: race.maxPlayers,
-      timeLimitMs: race.timeLimitMs,
-      startsAt: race.startsAt === null ? null : new Date(race.startsAt).toISOString(),
-      countdownMs: this.opts.countdownMs,
-      endedAt: race.endedAt === null ? null : new Date(race.endedAt).toISOString(),
-      racers: race.racers.map((r) => ({
-        playerId: r.playerId,
-        name: r.name,
-        bot: r.bot,
-        host: r.playerId === race.hostId,
-        ready: r.ready,
-        presence: r.forfeited ? 'forfeited' : r.away ? 'away' : 'here',
-        progress: r.progress === null ? null : { ...r.progress },
-        placement: r.placement,
-      })),
-      spectators: this.spectators(race.code),
-      rematchCode: race.rematchCode,
-      gameIds,
-    };
-  }
-
-  private snapshotOfRow(row: RaceRow): RaceSnapshot {
+  private snapshotOf(row: RaceRow): RaceSnapshot {
     const gameIds: Record<string, string> = {};
     for (const r of row.racers) if (r.gameId !== null) gameIds[r.playerId] = r.gameId;
     return {
@@ -1049,29 +1336,27 @@ export class RaceService {
       startsAt: row.startsAt?.toISOString() ?? null,
       countdownMs: this.opts.countdownMs,
       endedAt: row.endedAt?.toISOString() ?? null,
-      racers: row.racers.map((r) => {
-        const progress = r.progress === null ? null : RaceProgressSchema.parse(r.progress);
-        return {
-          playerId: r.playerId,
-          name: r.player.name,
-          bot: r.player.bot,
-          host: r.playerId === row.hostId,
-          ready: row.status !== 'lobby',
-          presence: progress?.status === 'forfeited' ? ('forfeited' as const) : ('here' as const),
-          progress,
-          placement: r.placement,
-        };
-      }),
-      spectators: this.spectators(row.code),
+      racers: row.racers.map((r) => ({
+        playerId: r.playerId,
+        name: r.player.name,
+        bot: r.player.bot,
+        host: r.playerId === row.hostId,
+        ready: row.status === 'lobby' ? r.ready : true,
+        presence: r.forfeited ? ('forfeited' as const) : r.away ? ('away' as const) : ('here' as const),
+        progress: progressOfRow(r),
+        placement: r.placement,
+      })),
+      spectators: this.spectators(row),
       rematchCode: row.rematchCode,
       gameIds,
+      version: row.version,
     };
   }
 
   /** The room as `viewer` sees it: their own game id only. */
   private personalise(s: RaceSnapshot, viewer: Actor): Race {
     const racer = viewer !== null && s.racers.some((r) => r.playerId === viewer);
-    const { gameIds, ...room } = s;
+    const { gameIds, version: _version, ...room } = s;
     return {
       ...room,
       serverNow: new Date(this.opts.now()).toISOString(),
@@ -1080,15 +1365,20 @@ export class RaceService {
     };
   }
 
-  private viewOf(race: LiveRace, viewer: Actor): Race {
-    return this.personalise(this.snapshot(race), viewer);
+  private sendRoom(sub: Subscriber, row: RaceRow, viewer: Actor): void {
+    sub.send(
+      JSON.stringify({
+        type: 'race',
+        race: this.personalise(this.snapshotOf(row), viewer),
+      } satisfies ServerFrame),
+    );
   }
 
-  private publishRoom(race: LiveRace): void {
-    this.opts.events.publish(race.code, { type: 'room', room: this.snapshot(race) });
+  private publishRoom(row: RaceRow): void {
+    this.opts.events.publish(row.code, { type: 'room', room: this.snapshotOf(row) });
   }
 
-  /** Delivers a room event to this node's sockets of the room. */
+  /** Delivers a room event to this node's sockets of the room (a room older than one already sent: dropped). */
   private fanOut(code: string, event: RaceEvent): void {
     const members = this.local.get(code);
     if (!members) return;
@@ -1102,6 +1392,9 @@ export class RaceService {
       for (const sub of members.keys()) sub.send(text);
       return;
     }
+    const last = this.sent.get(code);
+    if (last !== undefined && event.room.version < last) return;
+    this.sent.set(code, event.room.version);
     for (const [sub, who] of members) {
       sub.send(
         JSON.stringify({ type: 'race', race: this.personalise(event.room, who) } satisfies ServerFrame),

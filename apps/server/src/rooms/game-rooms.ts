@@ -477,6 +477,7 @@ export class GameRooms {
       playerId: g.owner,
       dailyId: g.daily?.id ?? null,
       ranked: g.ranked,
+      raceCode: g.raceCode,
     };
     if (g.ranked && g.daily !== null && g.owner !== null) {
       const attempt = { dailyId: g.daily.id, playerId: g.owner, gameId: room.id, createdAt: new Date(now) };
@@ -574,6 +575,9 @@ export class GameRooms {
     const policy = this.policy(room);
     return this.exclusive(room, async () => {
       policy.checkWrite?.(room, this.now(), room.version);
+      // A copy nobody here follows hears no other node's commits: a client ahead of it catches it up first.
+      if (this.bus && expectedVersion !== undefined && expectedVersion > room.version)
+        reload(room, await this.read(room.id));
       if (expectedVersion !== undefined && expectedVersion !== room.version) {
         throw new ApiError(
           'stale-version',
@@ -1083,7 +1087,8 @@ export class GameRooms {
     }
     if (row.log.length !== row.version)
       throw new Error(`game ${id}: version ${row.version} but ${row.log.length} log entries`);
-    const raceCode = row.raceEntry?.raceCode ?? null;
+    // Stored with the game at its creation; the seat's link for games dealt before that column existed.
+    const raceCode = row.raceCode ?? row.raceEntry?.raceCode ?? null;
     return {
       id,
       kind: kindOf({ dailyId: row.dailyId, ranked: row.ranked, raceCode }),

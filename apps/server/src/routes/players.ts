@@ -9,7 +9,7 @@ import {
   MeSchema,
   PlayerCreatedSchema,
   PlayerIdSchema,
-  PlayerNameBodySchema,
+  PatchMeBodySchema,
   PlayerPageSchema,
   RedeemTransferBodySchema,
   RotatedTokenSchema,
@@ -26,6 +26,7 @@ import {
   renamePlayer,
   rotateToken,
   signOutEverywhere,
+  updateSettings,
 } from '../players/players.js';
 import { requirePlayer } from '../plugins/auth.js';
 import '../types.js';
@@ -77,15 +78,23 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['players'],
-        summary: 'Rename the caller',
-        body: PlayerNameBodySchema,
+        summary: 'Rename the caller and/or change their settings',
+        description:
+          '`name`: a new name (409 when taken). `settings`: the settings sent replace the stored ones, the ' +
+          'others stay (see the Settings schema; unknown keys or values → 400).',
+        body: PatchMeBodySchema,
         response: { 200: MeSchema, ...errors(400, 401, 404, 409) },
       },
     },
     async (req) => {
-      const renamed = await renamePlayer(app.prisma, requirePlayer(req).id, req.body.name);
-      app.playerTokens.forget(renamed.id);
-      return app.daily.me(renamed);
+      let player = requirePlayer(req);
+      const { name, settings } = req.body;
+      if (name !== undefined) {
+        player = await renamePlayer(app.prisma, player.id, name);
+        app.playerTokens.forget(player.id);
+      }
+      if (settings !== undefined) await updateSettings(app.prisma, player.id, settings);
+      return app.daily.me(player);
     },
   );
 

@@ -21,6 +21,12 @@ import '../types.js';
 const errors = (...codes: (400 | 401 | 403 | 404 | 429 | 503)[]) =>
   Object.fromEntries(codes.map((c) => [c, ErrorBodySchema]));
 
+/**
+ * Node budget of a `minimal` request's search per ms of its time limit: about a quarter of the time on one
+ * core, leaving the rest for its weighted passes and the fallback search.
+ */
+const MINIMAL_NODES_PER_MS_SOLVE = 250;
+
 /** Hints remembered per game version, so asking again for the same position costs nothing. */
 const HINT_CACHE_SIZE = 2000;
 
@@ -47,8 +53,8 @@ export const solveRoutes: FastifyPluginAsyncZod = async (app) => {
           '`impossible` (proven: no win exists) or `unknown` (not decided within `timeLimitMs`, capped by the ' +
           'server). Options = `preset` (default classic-draw1) with `options` overrides. 403 `deal-embargoed` for ' +
           'the deal of an open daily or of a race that is still on. `shorten: true` runs the line-shortening ' +
-          "post-pass (default off: the search's own line). `minimal: true` searches a shortest line (A*, every " +
-          'public move counts one) and adds `optimal` (proven shortest) and `lowerBound` (proven).',
+          "post-pass (default off: the search's own line). `minimal: true` searches a shortest line (IDA*, every " +
+          'public move counts one; 250 positions per ms of the time limit) and adds `optimal` (proven shortest) and `lowerBound` (proven).',
         body: SolveBodySchema,
         response: { 200: SolveResponseSchema, ...errors(400, 403, 429, 503) },
       },
@@ -68,6 +74,8 @@ export const solveRoutes: FastifyPluginAsyncZod = async (app) => {
           timeLimitMs,
           shorten: body.shorten ?? false,
           minimal: body.minimal ?? false,
+          // The minimal search is node-limited (load-independent answers): about a quarter of the time budget.
+          minimalNodes: Math.round(timeLimitMs * MINIMAL_NODES_PER_MS_SOLVE),
         },
         { priority: 'solve', client: req.player?.id ?? req.ip },
       );

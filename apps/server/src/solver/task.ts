@@ -16,8 +16,10 @@ export interface DealTask {
   readonly timeLimitMs: number;
   /** Shorten the found line with the solver's post-pass (default true: daily par, race certification). */
   readonly shorten?: boolean;
-  /** Search a shortest line with `solveMinimal` (A*, node-limited) instead. Default false. */
+  /** Search a shortest line with `solveMinimal` (IDA*, node-limited) instead. Default false. */
   readonly minimal?: boolean;
+  /** With `minimal`: the minimal search's node budget (default the solver's, 2 000 000). */
+  readonly minimalNodes?: number;
 }
 
 /** Solve from a game's current position (GET /api/games/:id/hint). `state.history` is dropped (not needed). */
@@ -46,6 +48,7 @@ export interface SolverOutcome {
 export default function runSolverTask(task: SolverTask): SolverOutcome {
   if (task.kind === 'deal' && task.minimal === true) {
     const m = solveMinimal(task.deal, task.options, {
+      ...(task.minimalNodes !== undefined ? { maxNodes: task.minimalNodes } : {}),
       fallback: { timeLimitMs: task.timeLimitMs, ...(task.shorten === false ? { shortenMs: 0 } : {}) },
     });
     return {

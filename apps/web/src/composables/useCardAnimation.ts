@@ -2,10 +2,12 @@
  * The table's card animations, FLIP style (first, last, invert, play): every card that changes place glides
  * from where it was; a card drawn flies in from the stock; a card turned up flips; a new deal flies out from the
  * stock pile by pile. Cards are the elements with `data-key` inside `root` (`data-pile`, and `data-deal` for the
- * dealing order). Nothing moves under `prefers-reduced-motion`, while a card is dragged, or on a resize.
+ * dealing order). Durations scale with the animation-speed setting; nothing moves under reduced motion (the
+ * setting, or `prefers-reduced-motion` when it follows the system), while a card is dragged, or on a resize.
  */
 import { tableauIndex, type PlayerView } from '@klondike/rules';
 import { nextTick, watch, type Ref } from 'vue';
+import { useSettings } from './useSettings';
 
 /** What the animation follows. */
 export interface AnimatedTable {
@@ -19,8 +21,8 @@ export interface AnimatedTable {
 
 /** Animates the cards of the table in `root` as `table` changes. */
 export function useCardAnimation(root: Ref<HTMLElement | null>, table: AnimatedTable): void {
-  const reducedMotion =
-    typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+  /** The factor on every duration and delay; 0 = reduced motion (useSettings). */
+  const factor = useSettings().motionFactor;
   let before: Map<string, DOMRect> | null = null;
   let wasteBefore = 0;
   /** Waste length as last rendered (to tell a draw from a card played off the waste). */
@@ -42,8 +44,8 @@ export function useCardAnimation(root: Ref<HTMLElement | null>, table: AnimatedT
     if (Math.abs(dx) < 1 && Math.abs(dy) < 1) return;
     el.style.zIndex = '900';
     const anim = el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: 'none' }], {
-      duration,
-      delay,
+      duration: duration * factor.value,
+      delay: delay * factor.value,
       easing: 'cubic-bezier(.25,.75,.35,1)',
       fill: 'backwards',
     });
@@ -61,7 +63,7 @@ export function useCardAnimation(root: Ref<HTMLElement | null>, table: AnimatedT
     const view = table.view();
     const wasteGrew = (view?.waste.length ?? 0) > wasteBefore;
     renderedWaste = view?.waste.length ?? 0;
-    if (!r || reducedMotion) return;
+    if (!r || factor.value === 0) return;
     const stock = r.querySelector<HTMLElement>('[data-drop="stock"]')?.getBoundingClientRect();
     const dealt = table.dealSeq() !== lastDeal;
     lastDeal = table.dealSeq();
@@ -84,7 +86,7 @@ export function useCardAnimation(root: Ref<HTMLElement | null>, table: AnimatedT
       else if (el.dataset.pile === 'waste' && stock && wasteGrew) fly(el, stock, 0, 200);
       else if (el.dataset.pile && tableauIndex(el.dataset.pile) >= 0 && prev.size > 0) {
         el.animate([{ transform: 'perspective(600px) rotateY(90deg)' }, { transform: 'none' }], {
-          duration: 200,
+          duration: 200 * factor.value,
           easing: 'ease-out',
         });
       }

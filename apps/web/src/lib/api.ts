@@ -14,6 +14,7 @@ import {
   ErrorBodySchema,
   LeaderboardSchema,
   MeSchema,
+  type SettingsPatch,
   PlayerCreatedSchema,
   PlayerPageSchema,
   PlayerStatisticsSchema,
@@ -195,6 +196,11 @@ export function getMe(token?: string): Promise<z.infer<typeof MeSchema>> {
 
 export function renameMe(name: string): Promise<z.infer<typeof MeSchema>> {
   return request('PATCH', '/api/me', MeSchema, { name });
+}
+
+/** Stores a change of the signed-in player's settings (PATCH /api/me; the keys sent replace the stored ones). */
+export function patchMySettings(settings: SettingsPatch): Promise<z.infer<typeof MeSchema>> {
+  return request('PATCH', '/api/me', MeSchema, { settings });
 }
 
 /** A single-use sign-in code for another device (valid 10 minutes) and its link. */

@@ -45,6 +45,25 @@ export function formatDate(date: string, withYear = true): string {
   return withYear ? `${base} ${d.getUTCFullYear()}` : base;
 }
 
+/**
+ * How a daily's par reads: `par 104 (proven shortest)` when the solver proved no winning line is shorter,
+ * else `par ≤ 118` (a line of that length exists; a shorter one may).
+ */
+export function parLabel(par: number, proven: boolean): string {
+  return `par ${parValue(par, proven)}`;
+}
+
+/** The value part of `parLabel`: `104 (proven shortest)` or `≤ 118`. */
+export function parValue(par: number, proven: boolean): string {
+  return proven ? `${par} (proven shortest)` : `≤ ${par}`;
+}
+
+/** A result's moves against par: `+12` over, `−3` under (U+2212), `±0` on par. */
+export function movesVsPar(moves: number, par: number): string {
+  const d = moves - par;
+  return d > 0 ? `+${d}` : d < 0 ? `\u2212${-d}` : '±0';
+}
+
 /** What a share text says about one ranked result. */
 export interface ShareInput {
   readonly date: string;

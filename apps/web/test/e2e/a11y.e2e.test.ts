@@ -1,8 +1,8 @@
 /**
  * Accessibility in a real browser: axe-core (the engine behind most accessibility checkers) runs on the
- * card table, the daily page, a daily leaderboard, the all-time board, the race set-up page, a race lobby and a
- * player's statistics page (charts and their own history), on a
- * desktop (1366×768) and a phone (390×844) viewport, and finds no serious or critical violation
+ * card table, the daily page, a daily leaderboard, the all-time board, the race set-up page, a race lobby, the
+ * settings and the help page and a player's statistics page (charts and their own history), on a desktop
+ * (1366×768) and a phone (390×844) viewport, and finds no serious or critical violation
  * (WCAG 2 A/AA rules: contrast, names and roles, zoom, …).
  */
 import { readFileSync } from 'node:fs';
@@ -100,6 +100,8 @@ describe.skipIf(SKIP !== null)(
       { name: 'all-time board', path: '/leaderboard', ready: 'main' },
       { name: 'race set-up', path: '/race', ready: 'main' },
       { name: 'race lobby', path: () => lobby, ready: '[data-testid=race-lobby]' },
+      { name: 'settings', path: '/settings', ready: '[data-testid=settings-page]' },
+      { name: 'help', path: '/help', ready: '[data-testid=help-page]' },
       {
         name: 'statistics (own, with history)',
         path: () => `/players/${player.id}/stats`,

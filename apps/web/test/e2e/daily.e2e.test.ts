@@ -133,6 +133,8 @@ describe.skipIf(SKIP !== null)(`browser: the daily challenge${SKIP ? ` (skipped:
     const text = (await row.textContent()) ?? '';
     expect(text).toContain(NAME);
     expect(text).toContain('Resigned');
+    // The row's moves against par (the board carries the daily's par).
+    expect(await row.getByTestId('vs-par').textContent()).toMatch(/^\s*([+\u2212]\d+|±0)\s*$/);
     // An account made today: its result is provisional, shown to its player but not on the main board.
     expect(await page.getByTestId('provisional').isVisible()).toBe(true);
     expect(await page.getByTestId('my-rank').textContent()).toBe('#1');
@@ -141,6 +143,10 @@ describe.skipIf(SKIP !== null)(`browser: the daily challenge${SKIP ? ` (skipped:
     // The daily page now shows the result instead of "Play ranked"; practice opens only when the day closes.
     await page.getByTestId('nav-daily').click();
     await page.getByTestId('your-result').first().waitFor();
+    // Par reads "N (proven shortest)" or "≤ N".
+    expect(await page.getByTestId('par').first().textContent()).toMatch(
+      /^\s*(\d+ \(proven shortest\)|≤ \d+)\s*$/,
+    );
     expect(await page.getByTestId('play-ranked-classic-draw1').count()).toBe(0);
     expect(await page.getByTestId('practice-classic-draw1').count()).toBe(0);
     expect(await page.getByTestId('practice-later-classic-draw1').textContent()).toContain(

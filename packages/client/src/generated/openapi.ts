@@ -814,7 +814,7 @@ export interface paths {
         put?: never;
         /**
          * Solve a deal
-         * @description Decides a deal under the given rules: `won` with a winning `line` (public moves from the deal), `impossible` (proven: no win exists) or `unknown` (not decided within `timeLimitMs`, capped by the server). Options = `preset` (default classic-draw1) with `options` overrides. 403 `deal-embargoed` for the deal of an open daily or of a race that is still on. `shorten: true` runs the line-shortening post-pass (default off: the search's own line). `minimal: true` searches a shortest line (A*, every public move counts one) and adds `optimal` (proven shortest) and `lowerBound` (proven).
+         * @description Decides a deal under the given rules: `won` with a winning `line` (public moves from the deal), `impossible` (proven: no win exists) or `unknown` (not decided within `timeLimitMs`, capped by the server). Options = `preset` (default classic-draw1) with `options` overrides. 403 `deal-embargoed` for the deal of an open daily or of a race that is still on. `shorten: true` runs the line-shortening post-pass (default off: the search's own line). `minimal: true` searches a shortest line (IDA*, every public move counts one; 250 positions per ms of the time limit) and adds `optimal` (proven shortest) and `lowerBound` (proven).
          */
         post: {
             parameters: {
@@ -1215,7 +1215,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Rename the caller */
+        /**
+         * Rename the caller and/or change their settings
+         * @description `name`: a new name (409 when taken). `settings`: the settings sent replace the stored ones, the others stay (see the Settings schema; unknown keys or values → 400).
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -1225,9 +1228,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        name: string;
-                    };
+                    "application/json": components["schemas"]["PatchMeInput"];
                 };
             };
             responses: {
@@ -1775,6 +1776,7 @@ export interface paths {
                                 closesAt: string;
                                 closed: boolean;
                                 par: number;
+                                parProven: boolean;
                                 you: {
                                     gameId: string;
                                     status: ("won" | "resigned" | "blocked" | "unfinished") | "playing";
@@ -3069,6 +3071,40 @@ export interface components {
             move?: components["schemas"]["MoveInput"];
             lineLength?: number;
         };
+        SettingsInput: {
+            /** @enum {string} */
+            cardBack: "classic" | "crimson" | "forest" | "midnight" | "sunset";
+            /** @enum {string} */
+            tableColour: "green" | "blue" | "wine" | "slate" | "teal";
+            /** @enum {string} */
+            theme: "system" | "light" | "dark";
+            leftHanded: boolean;
+            sounds: boolean;
+            /** @enum {string} */
+            animationSpeed: "slow" | "normal" | "fast";
+            /** @enum {string} */
+            motion: "system" | "reduce" | "full";
+            autoFoundation: boolean;
+        };
+        SettingsPatchInput: {
+            /** @enum {string} */
+            cardBack?: "classic" | "crimson" | "forest" | "midnight" | "sunset";
+            /** @enum {string} */
+            tableColour?: "green" | "blue" | "wine" | "slate" | "teal";
+            /** @enum {string} */
+            theme?: "system" | "light" | "dark";
+            leftHanded?: boolean;
+            sounds?: boolean;
+            /** @enum {string} */
+            animationSpeed?: "slow" | "normal" | "fast";
+            /** @enum {string} */
+            motion?: "system" | "reduce" | "full";
+            autoFoundation?: boolean;
+        };
+        PatchMeInput: {
+            name?: string;
+            settings?: components["schemas"]["SettingsPatchInput"];
+        };
         CreatePlayerInput: {
             name: string;
             bot?: boolean;
@@ -3097,6 +3133,7 @@ export interface components {
                     "classic-draw3": number | null;
                 };
             };
+            settings: components["schemas"]["SettingsPatchInput"];
         };
         TransferInput: {
             code: string;
@@ -3147,6 +3184,7 @@ export interface components {
                 closesAt: string;
                 closed: boolean;
                 par: number;
+                parProven: boolean;
                 you: {
                     gameId: string;
                     status: ("won" | "resigned" | "blocked" | "unfinished") | "playing";
@@ -3163,6 +3201,8 @@ export interface components {
             preset: "classic-draw1" | "classic-draw3";
             deal: string;
             par: number;
+            parProven: boolean;
+            parLowerBound: number | null;
             line: components["schemas"]["MoveInput"][];
         };
         LeaderboardInput: {
@@ -3171,6 +3211,8 @@ export interface components {
             preset: "classic-draw1" | "classic-draw3";
             /** @enum {string} */
             board: "humans" | "bots";
+            par: number;
+            parProven: boolean;
             total: number;
             offset: number;
             limit: number;
@@ -3468,6 +3510,40 @@ export interface components {
             move?: components["schemas"]["Move"];
             lineLength?: number;
         };
+        Settings: {
+            /** @enum {string} */
+            cardBack: "classic" | "crimson" | "forest" | "midnight" | "sunset";
+            /** @enum {string} */
+            tableColour: "green" | "blue" | "wine" | "slate" | "teal";
+            /** @enum {string} */
+            theme: "system" | "light" | "dark";
+            leftHanded: boolean;
+            sounds: boolean;
+            /** @enum {string} */
+            animationSpeed: "slow" | "normal" | "fast";
+            /** @enum {string} */
+            motion: "system" | "reduce" | "full";
+            autoFoundation: boolean;
+        };
+        SettingsPatch: {
+            /** @enum {string} */
+            cardBack?: "classic" | "crimson" | "forest" | "midnight" | "sunset";
+            /** @enum {string} */
+            tableColour?: "green" | "blue" | "wine" | "slate" | "teal";
+            /** @enum {string} */
+            theme?: "system" | "light" | "dark";
+            leftHanded?: boolean;
+            sounds?: boolean;
+            /** @enum {string} */
+            animationSpeed?: "slow" | "normal" | "fast";
+            /** @enum {string} */
+            motion?: "system" | "reduce" | "full";
+            autoFoundation?: boolean;
+        };
+        PatchMe: {
+            name?: string;
+            settings?: components["schemas"]["SettingsPatch"];
+        };
         CreatePlayer: {
             name: string;
             bot?: boolean;
@@ -3496,6 +3572,7 @@ export interface components {
                     "classic-draw3": number | null;
                 };
             };
+            settings: components["schemas"]["SettingsPatch"];
         };
         Transfer: {
             code: string;
@@ -3546,6 +3623,7 @@ export interface components {
                 closesAt: string;
                 closed: boolean;
                 par: number;
+                parProven: boolean;
                 you: {
                     gameId: string;
                     status: ("won" | "resigned" | "blocked" | "unfinished") | "playing";
@@ -3562,6 +3640,8 @@ export interface components {
             preset: "classic-draw1" | "classic-draw3";
             deal: string;
             par: number;
+            parProven: boolean;
+            parLowerBound: number | null;
             line: components["schemas"]["Move"][];
         };
         Leaderboard: {
@@ -3570,6 +3650,8 @@ export interface components {
             preset: "classic-draw1" | "classic-draw3";
             /** @enum {string} */
             board: "humans" | "bots";
+            par: number;
+            parProven: boolean;
             total: number;
             offset: number;
             limit: number;

@@ -1,0 +1,233 @@
+/**
+ * The engine's minimal search (src/optimal.ts, README.md "Minimal lines" O1–O6, H1–H6) and the packed
+ * table (src/table.ts). Node limits only, never time limits.
+ */
+import {
+  type GameOptions,
+  type GameState,
+  type Move,
+  applyMove,
+  newGame,
+  resolveOptions,
+} from '@klondike/rules';
+import { describe, expect, it } from 'vitest';
+import { Engine, type EnginePosition, type EngineRules } from '../src/engine.js';
+import { solve, solveMinimal } from '../src/index.js';
+import { aStarMinimal } from '../src/minimal.js';
+import { BoundModel, optimalSearch } from '../src/optimal.js';
+import { KeyTable } from '../src/table.js';
+import { card, deal, opts, replayStatus } from './helpers.js';
+
+function enginePos(s: GameState): EnginePosition {
+  return {
+    piles: s.tableau.map((p) => p.cards.slice()),
+    faceDown: s.tableau.map((p) => p.faceDown),
+    foundations: s.foundations.slice(),
+    talon: [...s.waste, ...s.stock.slice().reverse()],
+    pointer: s.waste.length,
+    recycles: s.recycles,
+    lastPass: s.lastPass,
+  };
+}
+
+function rulesOf(o: GameOptions): EngineRules {
+  return {
+    draw: o.draw,
+    redealLimit: o.redeals === null ? -1 : o.redeals,
+    wholePile: o.tableauMoves === 'wholePile',
+    foundationToTableau: o.foundationToTableau,
+  };
+}
+
+/** The position `k` public moves before the end of `solve`'s line for deal `n`. */
+function nearEnd(n: number, o: GameOptions, k: number): GameState {
+  const r = solve(deal(n), o, { maxNodes: 300_000, timeLimitMs: 60_000, shortenMs: 0 });
+  if (r.verdict !== 'won' || r.line === undefined) throw new Error(`deal ${n} not won`);
+  let s = newGame(deal(n), o);
+  for (const m of r.line.slice(0, Math.max(0, r.line.length - k))) {
+    const a = applyMove(s, m as Move);
+    if (!a.ok) throw new Error('replay');
+    s = a.value;
+  }
+  return s;
+}
+
+describe('KeyTable (packed transposition table, P1)', () => {
+  it('stores distinct keys exactly, refuses duplicates, keeps values through growth and never refuses a new key', () => {
+    const t = new KeyTable(5, 3000, true);
+    const key = new Uint32Array(5);
+    const fill = (i: number): Uint32Array => {
+      key[0] = i;
+      key[1] = Math.imul(i, 2654435761) >>> 0;
+      key[2] = 7;
+      key[3] = i % 3;
+      key[4] = i & 0xffff; // bit 31 left free, as the engine's keys do
+      return key;
+    };
+    for (let i = 0; i < 5000; i++) {
+      const slot = t.insert(fill(i));
+      expect(t.inserted).toBe(true);
+      t.setValue(slot, i * 3);
+    }
+    expect(t.size).toBe(5000); // past maxEntries: the caller stops, the table does not refuse
+    expect(t.full).toBe(true);
+    for (let i = 0; i < 5000; i++) {
+      const slot = t.insert(fill(i));
+      expect(t.inserted).toBe(false);
+      expect(t.value(slot)).toBe(i * 3);
+    }
+    expect(t.add(fill(5000))).toBe(true);
+    expect(t.add(fill(5000))).toBe(false);
+  });
+
+  it('holds at least 35 000 positions per MB of its arrays once at full size (5-word keys, load ≤ 0.85)', () => {
+    const t = new KeyTable(5, 100_000);
+    const key = new Uint32Array(5);
+    for (let i = 0; i < 100_000; i++) {
+      key[0] = i;
+      key[4] = (i * 7) & 0x7fffffff;
+      t.add(key);
+    }
+    expect(t.size).toBe(100_000);
+    expect(t.size / (t.bytes / 1e6)).toBeGreaterThan(35_000);
+  });
+});
+
+describe('BoundModel (h of the minimal search, H1–H7)', () => {
+  const cases: { o: GameOptions; n: number; k: number }[] = [
+    { o: opts(1), n: 1, k: 45 },
+    { o: opts(1), n: 4, k: 60 },
+    { o: opts(3), n: 4, k: 30 },
+    { o: resolveOptions('strict-draw3'), n: 5, k: 30 },
+  ];
+  for (const c of cases)
+    it(`never exceeds the public moves left along a shortest line (draw ${c.o.draw}, deal ${c.n}, ${c.k} from the end)`, () => {
+      const s = nearEnd(c.n, c.o, c.k);
+      const rules = rulesOf(c.o);
+      const pos = enginePos(s);
+      const r = optimalSearch(rules, pos, 3_000_000, 2_000_000);
+      expect(r.outcome).toBe('won');
+      const path = r.path ?? [];
+      const e = new Engine(rules, pos, { autoMoves: false });
+      const full = new BoundModel(e, true);
+      const plain = new BoundModel(e, false);
+      let left = r.lowerBound;
+      for (const m of path) {
+        expect(full.bound(e)).toBeLessThanOrEqual(left);
+        expect(plain.bound(e)).toBeLessThanOrEqual(full.bound(e));
+        left -= e.moveCost(m);
+        e.apply(m);
+      }
+      expect(left).toBe(0);
+      expect(e.isWon()).toBe(true);
+    });
+
+  /** A hand-made position: the given piles, these foundation heights, every other card in the stock. */
+  function handMade(piles: string[][], faceDown: number[], foundations: number[]): EnginePosition {
+    const used = new Set<number>();
+    const ps = piles.map((p) => p.map((code) => card(code)));
+    for (const p of ps) for (const c of p) used.add(c);
+    for (let s = 0; s < 4; s++)
+      for (let r = 1; r <= (foundations[s] as number); r++) used.add(s * 13 + r - 1);
+    const talon: number[] = [];
+    for (let c = 0; c < 52; c++) if (!used.has(c)) talon.push(c);
+    while (ps.length < 7) ps.push([]);
+    while (faceDown.length < 7) faceDown.push(0);
+    return { piles: ps, faceDown, foundations, talon, pointer: 0, recycles: 0 };
+  }
+  const RULES = rulesOf(opts(1));
+
+  it('H3: a face-down card above a lower card of its suit; H4: a face-up one, once per pile', () => {
+    // Pile 1: 2♠ 9♠ face down, 5♣ up (9♠ above 2♠: H3). Pile 2: 3♠ 6♣ face down, 8♠ up (H4).
+    const pos = handMade(
+      [
+        ['2S', '9S', '5C'],
+        ['3S', '6C', '8S'],
+      ],
+      [2, 2],
+      [4, 13, 13, 1],
+    );
+    const e = new Engine(RULES, pos);
+    // H1: 52 − 31 cards; H2: 15 stock cards, one draw each; H3 + H4: 2.
+    expect(new BoundModel(e, false).bound(e)).toBe(21 + 15 + 2);
+    expect(new BoundModel(e, true).bound(e)).toBe(21 + 15 + 2);
+  });
+
+  it('H6: two leavers that wait for each other cost one tableau move', () => {
+    // 7♠ (on 4♣) needs 2♠, face down under 6♣; 6♣ (on 2♠) needs 4♣, face down under 7♠.
+    const pos = handMade(
+      [
+        ['4C', '7S'],
+        ['2S', '6C'],
+      ],
+      [1, 1],
+      [3, 13, 13, 1],
+    );
+    const e = new Engine(RULES, pos);
+    expect(new BoundModel(e, false).bound(e)).toBe(22 + 18);
+    expect(new BoundModel(e, true).bound(e)).toBe(22 + 18 + 1);
+    // …and the bound holds: the minimum from here is at least that (an independent reference: the search).
+    const r = optimalSearch(RULES, pos, 2_000_000, 1_000_000);
+    expect(r.outcome).toBe('won');
+    expect(r.lowerBound).toBeGreaterThanOrEqual(41);
+  });
+
+  it('H7: three leavers waiting in a ring (no pair waits for each other) cost one tableau move', () => {
+    // 7♠ needs 2♠ (under 6♣), 6♣ needs 4♣ (under 9♥), 9♥ needs 3♥ (under 7♠).
+    const pos = handMade(
+      [
+        ['3H', '7S'],
+        ['2S', '6C'],
+        ['4C', '9H'],
+      ],
+      [1, 1, 1],
+      [3, 13, 2, 1],
+    );
+    const e = new Engine(RULES, pos);
+    expect(new BoundModel(e, false).bound(e)).toBe(33 + 27);
+    expect(new BoundModel(e, true).bound(e)).toBe(33 + 27 + 1);
+    // (Admissibility of H6/H7 on real positions: the 'never exceeds' tests above use the full bound.)
+  });
+});
+
+describe('optimalSearch against the GameState A* (two independent minimal searches)', () => {
+  const cases: { o: GameOptions; n: number; k: number }[] = [
+    { o: opts(1), n: 2, k: 30 },
+    { o: opts(3), n: 2, k: 30 },
+    { o: opts(1, { foundationToTableau: false }), n: 6, k: 30 },
+    { o: opts(3, { tableauMoves: 'wholePile' }), n: 4, k: 25 },
+  ];
+  for (const c of cases)
+    it(`same minimum (draw ${c.o.draw}, deal ${c.n}, ${c.k} from the end, R5 ${c.o.tableauMoves}, R9 ${c.o.foundationToTableau})`, () => {
+      const s = nearEnd(c.n, c.o, c.k);
+      const a = aStarMinimal({ ...s, history: null }, 2_000_000, 500_000);
+      const r = solveMinimal(s, c.o, { maxNodes: 2_000_000 });
+      expect(a.outcome).toBe('won');
+      expect(r.optimal).toBe(true);
+      expect(r.line?.length).toBe(a.line?.length);
+      expect(replayStatus(s, r.line ?? [])).toBe('won');
+    });
+});
+
+describe('solveMinimal on whole deals (node limits)', () => {
+  it('returns a replaying line no longer than solve’s shortened one and a lower bound below it (draw 1, deal 4)', () => {
+    const o = opts(1);
+    const r = solveMinimal(deal(4), o, {
+      maxNodes: 300_000,
+      improveNodes: 400_000,
+      fallback: { maxNodes: 300_000, shortenMs: 0 },
+    });
+    const plain = solve(deal(4), o, { maxNodes: 300_000, shortenMs: 0 });
+    expect(r.verdict).toBe('won');
+    expect(replayStatus(newGame(deal(4), o), r.line ?? [])).toBe('won');
+    expect(r.line?.length).toBeLessThan(plain.line?.length ?? 0);
+    expect(r.lowerBound).toBeGreaterThan(80);
+    expect(r.lowerBound).toBeLessThanOrEqual(r.line?.length ?? 0);
+  });
+
+  it('a deal proven impossible stays impossible (draw 1, deal 3)', () => {
+    const o = opts(1);
+    expect(solve(deal(3), o, { maxNodes: 5_000_000 }).verdict).toBe('impossible');
+    expect(solveMinimal(deal(3), o, { maxNodes: 50_000, improveNodes: 0 }).verdict).toBe('impossible');
+  });
+});
