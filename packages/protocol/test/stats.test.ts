@@ -55,6 +55,8 @@ describe('statistics and distribution', () => {
       date: '2026-03-10',
       preset: 'classic-draw1',
       board: 'humans',
+      par: 90,
+      parProven: false,
       total: 0,
       offset: 0,
       limit: 20,

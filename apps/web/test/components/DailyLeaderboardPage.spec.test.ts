@@ -29,6 +29,8 @@ function board(distribution: object) {
     date: '2026-03-10',
     preset: 'classic-draw1',
     board: 'humans',
+    par: 100,
+    parProven: false,
     total: 3,
     offset: 0,
     limit: 20,
