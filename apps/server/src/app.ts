@@ -48,6 +48,7 @@ import { healthRoutes } from './routes/health.js';
 import { playerRoutes } from './routes/players.js';
 import { raceRoutes } from './routes/races.js';
 import { solveRoutes } from './routes/solve.js';
+import { statsRoutes } from './routes/stats.js';
 import { wsRoutes } from './routes/ws.js';
 import './types.js';
 
@@ -179,6 +180,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(gameRoutes);
   await app.register(solveRoutes);
   await app.register(playerRoutes);
+  await app.register(statsRoutes);
   await app.register(dailyRoutes);
   await app.register(raceRoutes);
   await app.register(wsRoutes);

@@ -152,7 +152,7 @@ describeEachDatabase('bot accounts', (db) => {
     expect(page.recent).toEqual([expect.objectContaining({ status: 'resigned', rank: 1 })]);
   });
 
-  it('bots may play casual games, with their token or without', async () => {
+  it('bots may play casual games: with their token the game is theirs, without it anonymous', async () => {
     const g = GameResponseSchema.parse(
       (await app.inject({ method: 'POST', url: '/api/games', headers: bearer(bot), payload: {} })).json(),
     );
@@ -163,11 +163,35 @@ describeEachDatabase('bot accounts', (db) => {
       payload: { move: { type: 'draw' }, version: 0 },
     });
     expect(moved.statusCode, moved.body).toBe(200);
-    const r = await app.inject({ method: 'POST', url: `/api/games/${g.id}/resign`, payload: {} });
+    // Created with the bot's token: the bot's game (README "Statistics"), so others cannot resign it.
+    expectError(
+      await app.inject({ method: 'POST', url: `/api/games/${g.id}/resign`, payload: {} }),
+      401,
+      'unauthorized',
+    );
+    const r = await app.inject({
+      method: 'POST',
+      url: `/api/games/${g.id}/resign`,
+      headers: bearer(bot),
+      payload: {},
+    });
     expect(r.statusCode, r.body).toBe(200);
     const replay = ReplaySchema.parse((await app.inject({ url: `/api/games/${g.id}/replay` })).json());
-    expect(replay.player).toBeNull();
+    expect(replay.player).toEqual({ id: bot.id, name: bot.name, bot: true });
     expect(replay.steps.map((s) => s.type)).toEqual(['move', 'resign']);
+
+    const anon = GameResponseSchema.parse(
+      (await app.inject({ method: 'POST', url: '/api/games', payload: {} })).json(),
+    );
+    const anyone = await app.inject({
+      method: 'POST',
+      url: `/api/games/${anon.id}/resign`,
+      headers: bearer(bot),
+      payload: {},
+    });
+    expect(anyone.statusCode, anyone.body).toBe(200);
+    const anonReplay = ReplaySchema.parse((await app.inject({ url: `/api/games/${anon.id}/replay` })).json());
+    expect(anonReplay.player).toBeNull();
   });
 
   it('races: bots race only bots, people only people; racers are labelled', async () => {

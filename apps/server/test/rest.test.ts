@@ -664,6 +664,8 @@ describe('HTTP plumbing', () => {
           '/api/games/{id}/replay',
           '/api/players',
           '/api/players/{id}',
+          '/api/players/{id}/stats',
+          '/api/players/{id}/games',
           '/api/players/transfer',
           '/api/me',
           '/api/me/sign-out-everywhere',

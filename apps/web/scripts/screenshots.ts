@@ -13,6 +13,7 @@ import {
   loadPlaywright,
   startServer,
 } from '../test/e2e/harness';
+import { seedPlayer } from '../test/e2e/seed';
 
 const OUT = join(WEB_DIR, 'screenshots');
 const SIZES = [
@@ -34,6 +35,8 @@ async function main(): Promise<void> {
         body: JSON.stringify({ name: 'Screenshot' }),
       })
     ).json()) as { id: string; token: string };
+    // A player with won and lost games, for the statistics page's charts (seen as a visitor: no history).
+    const stats = await seedPlayer(server.url, 'Chart Player');
     const today = new Date().toISOString().slice(0, 10);
     const pages: Array<{ name: string; path: string; ready: string }> = [
       { name: 'table', path: '/', ready: '[data-testid=pile-t7]' },
@@ -41,6 +44,7 @@ async function main(): Promise<void> {
       { name: 'daily-leaderboard', path: `/daily/${today}/classic-draw1/leaderboard`, ready: 'main' },
       { name: 'leaderboard', path: '/leaderboard', ready: 'main' },
       { name: 'player', path: `/players/${created.id}`, ready: 'main' },
+      { name: 'statistics', path: `/players/${stats.id}/stats`, ready: '[data-testid=chart-times] canvas' },
       { name: 'race', path: '/race', ready: 'main' },
       { name: 'settings', path: '/settings', ready: '[data-testid=settings-page]' },
       { name: 'help', path: '/help', ready: '[data-testid=help-page]' },

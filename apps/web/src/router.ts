@@ -3,7 +3,8 @@
  * - `/` deals a new game (`?deal=<n>&preset=<name>`: that deal, the share link); `/game/<id>` shows a game;
  * - `/daily` today's challenges and the archive; `/daily/<date>/<preset>/leaderboard` a daily's leaderboard;
  *   `/daily/<date>/<preset>/solution` a closed daily's winning line, played on the table;
- * - `/leaderboard` the all-time leaderboard; `/players/<id>` a player's page; `/replay/<gameId>` a replay;
+ * - `/leaderboard` the all-time leaderboard; `/players/<id>` a player's page; `/players/<id>/stats` their
+ *   statistics with charts (the chart library loads with that page only); `/replay/<gameId>` a replay;
  * - `/race` sets up a live race; `/race/<code>` a race room (lobby, race, results);
  * - `/settings` the player's settings; `/help` the rules of every preset and the keyboard shortcuts;
  * - anything else: a "not found" page (never a silent new deal).
@@ -70,6 +71,13 @@ export function createAppRouter(history: RouterHistory = createWebHistory()): Ro
         path: `/players/:id(${ID})`,
         name: 'player',
         component: () => import('./pages/PlayerPage.vue'),
+        props: true,
+        meta: { layout: 'page', nav: 'me' },
+      },
+      {
+        path: `/players/:id(${ID})/stats`,
+        name: 'player-stats',
+        component: () => import('./pages/StatsPage.vue'),
         props: true,
         meta: { layout: 'page', nav: 'me' },
       },

@@ -9,6 +9,7 @@ import {
   dailySolutionPath,
   gamePath,
   playerPath,
+  playerStatsPath,
   replayPath,
   shareLink,
   tableRequest,
@@ -58,6 +59,12 @@ describe('routes', () => {
     });
     expect(resolve('/leaderboard')).toMatchObject({ name: 'leaderboard', meta: { nav: 'leaderboard' } });
     expect(resolve(playerPath('abc_1'))).toMatchObject({ name: 'player', params: { id: 'abc_1' } });
+    expect(resolve(playerStatsPath('abc_1'))).toMatchObject({
+      name: 'player-stats',
+      params: { id: 'abc_1' },
+      meta: { layout: 'page', nav: 'me' },
+    });
+    expect(resolve('/players/abc_1/stats/x')).toMatchObject({ name: 'not-found' });
     expect(resolve(replayPath('g-1'))).toMatchObject({ name: 'replay', params: { gameId: 'g-1' } });
     expect(resolve('/race')).toMatchObject({ name: 'race-new', meta: { nav: 'race' } });
     expect(resolve('/race/ABCDEFGHJK')).toMatchObject({ name: 'race', params: { code: 'ABCDEFGHJK' } });

@@ -236,6 +236,42 @@ export const LeaderboardQuerySchema = z.object({
   include: z.literal('provisional').optional(),
 });
 
+/** One bucket of a histogram of winning times: [fromMs, toMs). */
+export const TimeBucketSchema = z.object({
+  fromMs: z.number().int().min(0),
+  toMs: z.number().int().min(0),
+  count: z.number().int().min(0),
+});
+
+/** A histogram of winning times: equal buckets of `bucketMs`, from the first bucket holding a win. */
+export const TimeHistogramSchema = z.object({
+  /** Width of every bucket, ms. */
+  bucketMs: z.number().int().min(1),
+  buckets: z.array(TimeBucketSchema),
+});
+/** A histogram of winning times. */
+export type TimeHistogram = z.infer<typeof TimeHistogramSchema>;
+
+/**
+ * The distribution of a daily's results on one board (part of the leaderboard response): winning times as
+ * a histogram, and where the caller stands.
+ */
+export const ResultDistributionSchema = z.object({
+  /** Finished attempts counted (the board's rows of the default view: no provisional rows). */
+  finished: z.number().int().min(0),
+  wins: z.number().int().min(0),
+  winTimes: TimeHistogramSchema,
+  /** The caller's winning time (ms), when the caller won on this board; the mark on the histogram. */
+  yourTimeMs: z.number().int().min(0).nullable(),
+  /**
+   * Share 0 … 1 of the other finished attempts the caller's row ranks above ("better than 73 %"); null
+   * without a token, without a row on this board, or when nobody else finished.
+   */
+  youBeat: z.number().min(0).max(1).nullable(),
+});
+/** A daily's result distribution. */
+export type ResultDistribution = z.infer<typeof ResultDistributionSchema>;
+
 /** GET /api/daily/:date/:preset/leaderboard. */
 export const LeaderboardSchema = z
   .object({
@@ -253,6 +289,8 @@ export const LeaderboardSchema = z
     entries: z.array(LeaderboardEntrySchema),
     /** The caller's own row, when a player token is sent and the caller has finished. */
     me: LeaderboardEntrySchema.nullable(),
+    /** The distribution of the board's results and where the caller stands. */
+    distribution: ResultDistributionSchema,
   })
   .meta({ id: 'Leaderboard' });
 

@@ -8,3 +8,4 @@ export * from './daily.js';
 export * from './race.js';
 export * from './frames.js';
 export * from './settings.js';
+export * from './stats.js';

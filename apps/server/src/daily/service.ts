@@ -588,14 +588,14 @@ export class DailyService {
    * or bots) in leaderboard order, or (`around=me`) the page holding the caller's row. Bots are ranked on the
    * bot board only: a bot asking for its place on the human board is refused.
    * Errors: `not-found`; `unauthorized` for `around=me` without a token; `forbidden` for `around=me` on the
-   * other kind's board.
+   * other kind's board. (The route adds the `distribution`: players/stats.ts.)
    */
   async leaderboard(
     date: string,
     preset: DailyPreset,
     query: LeaderboardQuery,
     player: AuthedPlayer | null,
-  ): Promise<Leaderboard> {
+  ): Promise<Omit<Leaderboard, 'distribution'>> {
     if (query.around === 'me' && player === null)
       throw new ApiError('unauthorized', 'around=me needs your player token');
     const board = query.board;

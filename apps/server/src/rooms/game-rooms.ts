@@ -312,10 +312,15 @@ export class GameRooms {
    * deal and, without preset or options, its options; its number is echoed only when it was chosen) or a
    * fresh random key (deal algorithm v2; the key stays in the database). Stores it at version 0.
    * `guard` sees every deal the caller chose (not a fresh random one) and may refuse it by throwing (the
-   * deal embargo).
+   * deal embargo). `owner`: the player whose token created it (the game then takes that player's actions
+   * only, and counts in their statistics and history), or null for an anonymous game.
    * Errors: `bad-request` for an unreadable deal or deal number; `not-found` for an unknown `sameDealAs`.
    */
-  async create(body: CreateGameBody, guard?: (deal: Deal) => Promise<void>): Promise<GameResponse> {
+  async create(
+    body: CreateGameBody,
+    guard?: (deal: Deal) => Promise<void>,
+    owner: string | null = null,
+  ): Promise<GameResponse> {
     let base = body.preset ?? DEFAULT_PRESET;
     let options = resolveOptions(base, body.options ?? {});
     let deal: Deal;
@@ -358,7 +363,7 @@ export class GameRooms {
       dealKey,
       options,
       preset,
-      owner: null,
+      owner,
       daily: null,
       ranked: false,
       raceCode: null,

@@ -18,6 +18,7 @@ import {
 } from '@klondike/protocol';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requirePlayer } from '../plugins/auth.js';
+import { resultDistribution } from '../players/stats.js';
 import '../types.js';
 
 const errors = (...codes: (400 | 401 | 403 | 404 | 409)[]) =>
@@ -109,13 +110,25 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
           'Winners first, then score (high first), time, moves, finishing time. `offset`/`limit` page it; ' +
           "`around=me` (token needed) returns the page holding the caller's row. Rows of accounts created on the " +
           "daily's date are provisional and left out unless `include=provisional`. `board=bots` shows the bot " +
-          'board: bot accounts are ranked there and never on the human board (default `humans`).',
+          'board: bot accounts are ranked there and never on the human board (default `humans`). `distribution`: a ' +
+          "histogram of the board's winning times and the share of the other finished attempts the caller beat.",
         params: DailyParamsSchema,
         querystring: LeaderboardQuerySchema,
         response: { 200: LeaderboardSchema, ...errors(400, 401, 403, 404) },
       },
     },
-    async (req) => app.daily.leaderboard(req.params.date, req.params.preset, req.query, req.player),
+    async (req) => {
+      const board = await app.daily.leaderboard(req.params.date, req.params.preset, req.query, req.player);
+      const distribution = await resultDistribution(
+        app.prisma,
+        board.date,
+        board.preset,
+        board.board,
+        req.query.include === 'provisional',
+        board.me,
+      );
+      return { ...board, distribution };
+    },
   );
 
   app.get(

@@ -37,13 +37,18 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
           'space-separated), or `dealNumber` (1…2^32−1, echoed in the response), or `sameDealAs` (the deal of another ' +
           'game, which stays hidden; without `preset`/`options` also its rules), or a fresh random deal (keyed, never ' +
           'identified in any response) when none is given. 403 `deal-embargoed` for the deal of an open daily or of a ' +
-          'race that is still on.',
+          'race that is still on. Created with a player token, the game belongs to that player: it takes that ' +
+          'player\'s moves only and counts in their statistics and history (README "Statistics").',
         body: CreateGameBodySchema.nullish(),
         response: { 201: GameResponseSchema, ...errors(400, 403, 404) },
       },
     },
     async (req, reply) =>
-      reply.code(201).send(await app.rooms.create(req.body ?? {}, (deal) => app.embargo.check(deal))),
+      reply
+        .code(201)
+        .send(
+          await app.rooms.create(req.body ?? {}, (deal) => app.embargo.check(deal), req.player?.id ?? null),
+        ),
   );
 
   app.get(

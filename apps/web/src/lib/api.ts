@@ -17,6 +17,9 @@ import {
   type SettingsPatch,
   PlayerCreatedSchema,
   PlayerPageSchema,
+  PlayerStatisticsSchema,
+  HistoryPageSchema,
+  type HistoryQuery,
   ReplaySchema,
   SignedOutSchema,
   TransferSchema,
@@ -217,6 +220,26 @@ export function signOutEverywhere(): Promise<z.infer<typeof SignedOutSchema>> {
 
 export function getPlayerPage(id: string): Promise<z.infer<typeof PlayerPageSchema>> {
   return request('GET', `/api/players/${encodeURIComponent(id)}`, PlayerPageSchema);
+}
+
+/** GET /api/players/:id/stats: a player's statistics (public). */
+export function getPlayerStats(id: string): Promise<z.infer<typeof PlayerStatisticsSchema>> {
+  return request('GET', `/api/players/${encodeURIComponent(id)}/stats`, PlayerStatisticsSchema);
+}
+
+/** GET /api/players/:id/games: a page of the player's own finished games (its token only), newest first. */
+export function getPlayerHistory(
+  id: string,
+  query: Partial<HistoryQuery>,
+): Promise<z.infer<typeof HistoryPageSchema>> {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) q.set(k, String(v));
+  const text = q.toString();
+  return request(
+    'GET',
+    `/api/players/${encodeURIComponent(id)}/games${text ? `?${text}` : ''}`,
+    HistoryPageSchema,
+  );
 }
 
 // ---------- daily ----------

@@ -50,6 +50,11 @@ export function playerPath(id: string): string {
   return `/players/${encodeURIComponent(id)}`;
 }
 
+/** Path of a player's statistics page. */
+export function playerStatsPath(id: string): string {
+  return `/players/${encodeURIComponent(id)}/stats`;
+}
+
 /** Path of a game's replay. */
 export function replayPath(gameId: string): string {
   return `/replay/${encodeURIComponent(gameId)}`;

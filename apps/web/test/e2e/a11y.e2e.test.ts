@@ -1,7 +1,8 @@
 /**
  * Accessibility in a real browser: axe-core (the engine behind most accessibility checkers) runs on the
  * card table, the daily page, a daily leaderboard, the all-time board, the race set-up page, a race lobby, the
- * settings and the help page, on a desktop (1366×768) and a phone (390×844) viewport, and finds no serious or critical violation
+ * settings and the help page and a player's statistics page (charts and their own history), on a desktop
+ * (1366×768) and a phone (390×844) viewport, and finds no serious or critical violation
  * (WCAG 2 A/AA rules: contrast, names and roles, zoom, …).
  */
 import { readFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import {
   type Page,
   type RunningServer,
 } from './harness';
+import { seedPlayer, type SeededPlayer } from './seed';
 
 const SKIP = skipReason();
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -54,10 +56,12 @@ describe.skipIf(SKIP !== null)(
   () => {
     let server: RunningServer;
     let browser: Browser;
+    let player: SeededPlayer;
 
     beforeAll(async () => {
       ensureBuilt();
       server = await startServer(undefined, { DAILY_ARCHIVE_DAYS: '0' });
+      player = await seedPlayer(server.url, 'Axe Player');
       const pw = loadPlaywright();
       browser = await pw.chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     }, 240_000);
@@ -89,7 +93,7 @@ describe.skipIf(SKIP !== null)(
       const race = await post('/api/races', { preset: 'classic-draw1' }, host.token);
       lobby = `/race/${race.code}`;
     }, 60_000);
-    const pages = [
+    const pages: { name: string; path: string | (() => string); ready: string; signedIn?: boolean }[] = [
       { name: 'table', path: '/', ready: '[data-testid=pile-t7]' },
       { name: 'daily', path: '/daily', ready: 'main' },
       { name: 'daily leaderboard', path: `/daily/${today}/classic-draw1/leaderboard`, ready: 'main' },
@@ -98,6 +102,12 @@ describe.skipIf(SKIP !== null)(
       { name: 'race lobby', path: () => lobby, ready: '[data-testid=race-lobby]' },
       { name: 'settings', path: '/settings', ready: '[data-testid=settings-page]' },
       { name: 'help', path: '/help', ready: '[data-testid=help-page]' },
+      {
+        name: 'statistics (own, with history)',
+        path: () => `/players/${player.id}/stats`,
+        ready: '[data-testid=history-list] li',
+        signedIn: true,
+      },
     ];
 
     for (const size of sizes)
@@ -109,6 +119,8 @@ describe.skipIf(SKIP !== null)(
             hasTouch: size.mobile,
           });
           try {
+            if (p.signedIn)
+              await context.addInitScript((t) => localStorage.setItem('klondike.token', t), player.token);
             const page = await context.newPage();
             await page.goto(`${server.url}${typeof p.path === 'function' ? p.path() : p.path}`);
             await page.waitForSelector(p.ready, { timeout: 20_000 });

@@ -101,7 +101,7 @@ export interface paths {
         put?: never;
         /**
          * Create a game
-         * @description Options = `preset` (default classic-draw1) with `options` overrides. The deal is `deal` (52 codes in deal order, space-separated), or `dealNumber` (1…2^32−1, echoed in the response), or `sameDealAs` (the deal of another game, which stays hidden; without `preset`/`options` also its rules), or a fresh random deal (keyed, never identified in any response) when none is given. 403 `deal-embargoed` for the deal of an open daily or of a race that is still on.
+         * @description Options = `preset` (default classic-draw1) with `options` overrides. The deal is `deal` (52 codes in deal order, space-separated), or `dealNumber` (1…2^32−1, echoed in the response), or `sameDealAs` (the deal of another game, which stays hidden; without `preset`/`options` also its rules), or a fresh random deal (keyed, never identified in any response) when none is given. 403 `deal-embargoed` for the deal of an open daily or of a race that is still on. Created with a player token, the game belongs to that player: it takes that player's moves only and counts in their statistics and history (README "Statistics").
          */
         post: {
             parameters: {
@@ -1555,6 +1555,147 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/players/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's statistics (public)
+         * @description Every finished game of the player (casual games created with its token included): per preset games, wins, win rate, streaks, best and average time and moves of the wins, Vegas balance; the win rate per day over the last 90 days; a histogram of winning times; ranked daily results of the last 30 days.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerStatistics"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/players/{id}/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's finished games, newest first (the player's own token only)
+         * @description `preset` (a preset name or `custom`), `result` (`won`, or `lost` = resigned or blocked), `limit` (1–100, default 20) and `cursor` (the previous page's `nextCursor`). Each row says whether its replay (`GET /api/games/:id/replay`) is open. 401 without a token, 403 with another player's.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    preset?: ("classic-draw3" | "classic-draw1" | "bicycle" | "strict-draw3" | "vegas-draw1" | "vegas-draw3" | "draw3-last-pass") | "custom";
+                    result?: "won" | "lost";
+                    cursor?: string;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HistoryPage"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/daily": {
         parameters: {
             query?: never;
@@ -1910,7 +2051,7 @@ export interface paths {
         };
         /**
          * A daily's leaderboard
-         * @description Winners first, then score (high first), time, moves, finishing time. `offset`/`limit` page it; `around=me` (token needed) returns the page holding the caller's row. Rows of accounts created on the daily's date are provisional and left out unless `include=provisional`. `board=bots` shows the bot board: bot accounts are ranked there and never on the human board (default `humans`).
+         * @description Winners first, then score (high first), time, moves, finishing time. `offset`/`limit` page it; `around=me` (token needed) returns the page holding the caller's row. Rows of accounts created on the daily's date are provisional and left out unless `include=provisional`. `board=bots` shows the bot board: bot accounts are ranked there and never on the human board (default `humans`). `distribution`: a histogram of the board's winning times and the share of the other finished attempts the caller beat.
          */
         get: {
             parameters: {
@@ -3105,6 +3246,20 @@ export interface components {
                 gameId: string;
                 provisional: boolean;
             } | null;
+            distribution: {
+                finished: number;
+                wins: number;
+                winTimes: {
+                    bucketMs: number;
+                    buckets: {
+                        fromMs: number;
+                        toMs: number;
+                        count: number;
+                    }[];
+                };
+                yourTimeMs: number | null;
+                youBeat: number | null;
+            };
         };
         FairPlaySignalsInput: {
             date: string;
@@ -3169,6 +3324,71 @@ export interface components {
             you: string | null;
             yourGameId: string | null;
             rematchCode: string | null;
+        };
+        PlayerStatisticsInput: {
+            id: string;
+            name: string;
+            /** @description true for a bot account */
+            bot: boolean;
+            asOf: string;
+            total: {
+                games: number;
+                wins: number;
+                winRate: number;
+            };
+            presets: {
+                preset: ("classic-draw3" | "classic-draw1" | "bicycle" | "strict-draw3" | "vegas-draw1" | "vegas-draw3" | "draw3-last-pass") | "custom";
+                games: number;
+                wins: number;
+                winRate: number;
+                currentStreak: number;
+                bestStreak: number;
+                bestTimeMs: number | null;
+                averageTimeMs: number | null;
+                bestMoves: number | null;
+                averageMoves: number | null;
+                vegasBalance: number | null;
+            }[];
+            winRate: {
+                date: string;
+                games: number;
+                wins: number;
+                cumulativeWinRate: number;
+            }[];
+            winTimes: {
+                bucketMs: number;
+                buckets: {
+                    fromMs: number;
+                    toMs: number;
+                    count: number;
+                }[];
+            };
+            bestTimeMs: number | null;
+            dailyRanks: {
+                date: string;
+                /** @enum {string} */
+                preset: "classic-draw1" | "classic-draw3";
+                /** @enum {string} */
+                status: "won" | "resigned" | "blocked" | "unfinished";
+                rank: number;
+                of: number;
+            }[];
+        };
+        HistoryPageInput: {
+            games: {
+                gameId: string;
+                /** @enum {string} */
+                kind: "casual" | "daily-ranked" | "daily-practice" | "race";
+                preset: ("classic-draw3" | "classic-draw1" | "bicycle" | "strict-draw3" | "vegas-draw1" | "vegas-draw3" | "draw3-last-pass") | "custom";
+                /** @enum {string} */
+                status: "won" | "resigned" | "blocked";
+                score: number;
+                moves: number;
+                timeMs: number;
+                endedAt: string;
+                replay: boolean;
+            }[];
+            nextCursor: string | null;
         };
         /** @description draw | recycle | last-pass (R16: in place of a redeal, then one card per draw) | move {from,to,count} */
         Move: {
@@ -3465,6 +3685,20 @@ export interface components {
                 gameId: string;
                 provisional: boolean;
             } | null;
+            distribution: {
+                finished: number;
+                wins: number;
+                winTimes: {
+                    bucketMs: number;
+                    buckets: {
+                        fromMs: number;
+                        toMs: number;
+                        count: number;
+                    }[];
+                };
+                yourTimeMs: number | null;
+                youBeat: number | null;
+            };
         };
         FairPlaySignals: {
             date: string;
@@ -3529,6 +3763,71 @@ export interface components {
             you: string | null;
             yourGameId: string | null;
             rematchCode: string | null;
+        };
+        PlayerStatistics: {
+            id: string;
+            name: string;
+            /** @description true for a bot account */
+            bot: boolean;
+            asOf: string;
+            total: {
+                games: number;
+                wins: number;
+                winRate: number;
+            };
+            presets: {
+                preset: ("classic-draw3" | "classic-draw1" | "bicycle" | "strict-draw3" | "vegas-draw1" | "vegas-draw3" | "draw3-last-pass") | "custom";
+                games: number;
+                wins: number;
+                winRate: number;
+                currentStreak: number;
+                bestStreak: number;
+                bestTimeMs: number | null;
+                averageTimeMs: number | null;
+                bestMoves: number | null;
+                averageMoves: number | null;
+                vegasBalance: number | null;
+            }[];
+            winRate: {
+                date: string;
+                games: number;
+                wins: number;
+                cumulativeWinRate: number;
+            }[];
+            winTimes: {
+                bucketMs: number;
+                buckets: {
+                    fromMs: number;
+                    toMs: number;
+                    count: number;
+                }[];
+            };
+            bestTimeMs: number | null;
+            dailyRanks: {
+                date: string;
+                /** @enum {string} */
+                preset: "classic-draw1" | "classic-draw3";
+                /** @enum {string} */
+                status: "won" | "resigned" | "blocked" | "unfinished";
+                rank: number;
+                of: number;
+            }[];
+        };
+        HistoryPage: {
+            games: {
+                gameId: string;
+                /** @enum {string} */
+                kind: "casual" | "daily-ranked" | "daily-practice" | "race";
+                preset: ("classic-draw3" | "classic-draw1" | "bicycle" | "strict-draw3" | "vegas-draw1" | "vegas-draw3" | "draw3-last-pass") | "custom";
+                /** @enum {string} */
+                status: "won" | "resigned" | "blocked";
+                score: number;
+                moves: number;
+                timeMs: number;
+                endedAt: string;
+                replay: boolean;
+            }[];
+            nextCursor: string | null;
         };
     };
     responses: never;
