@@ -1,5 +1,5 @@
 /**
- * A lease: the duty that exactly one node of the cluster holds at a time (the race sweeper, races/sweeper.ts).
+ * A lease: the duty that exactly one node of the cluster holds at a time (the race sweeper, the daily job).
  *
  * One node alone (`LocalLease`) always holds it. Several nodes (`RedisLease`): a Redis key
  * `<prefix>lease:<name>` holds the id of the node that has the duty, with an expiry of `ttlMs`; the holder
@@ -8,6 +8,7 @@
  * that cannot renew in time (Redis away) gives the duty up itself before the key expires elsewhere.
  */
 import type { Redis } from 'ioredis';
+import { RedisBus, type EventBus } from './event-bus.js';
 
 /** Hears the lease being taken (true) or lost (false). Must not throw. */
 export type LeaseListener = (held: boolean) => void;
@@ -101,4 +102,15 @@ export class RedisLease implements Lease {
     this.held = held;
     this.listener(held);
   }
+}
+
+/**
+ * The lease named `name` for this node: a `RedisLease` on the bus's Redis (key `<prefix>lease:<name>`) when the
+ * nodes share a Redis bus, else a `LocalLease` (one node alone always holds it). `ttlMs`: how long a dead
+ * holder keeps the duty at most.
+ */
+export function clusterLease(bus: EventBus, prefix: string, name: string, ttlMs: number): Lease {
+  return bus instanceof RedisBus
+    ? new RedisLease(bus.commands, `${prefix}lease:${name}`, bus.nodeId, ttlMs)
+    : new LocalLease();
 }

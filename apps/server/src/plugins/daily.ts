@@ -2,12 +2,15 @@
  * Plugin `daily`: decorates `app.daily` (daily/service.ts) and runs its schedule. At start-up it begins
  * making today's and tomorrow's dailies ready (daily routes wait for that) and then fills the archive in
  * the background. A timer runs `tick()` every `dailyTickMs` and just after each UTC midnight, so the next
- * day is always stored before it opens and closed days are settled. The timer is cleared and generation
- * stopped when the server closes. With `dailySchedule` off (tests) neither runs: the daily routes still
+ * day is always stored before it opens and closed days are settled. With several nodes the timer's work runs
+ * on one node only: the holder of the `daily-job` lease (bus/lease.ts); another node takes the duty within
+ * three heartbeats of the holder's death. Every node still makes today's dailies ready at start-up (reading
+ * what is stored; generation is idempotent). The timer is cleared and generation stopped when the server closes. With `dailySchedule` off (tests) neither runs: the daily routes still
  * prepare what they need on first use.
  */
 import fp from 'fastify-plugin';
 import { DAY_MS } from '../daily/dates.js';
+import { clusterLease } from '../bus/lease.js';
 import { DailyService } from '../daily/service.js';
 import '../types.js';
 
@@ -27,6 +30,7 @@ export const dailyPlugin = fp(
     });
     app.decorate('daily', daily);
 
+    const lease = clusterLease(app.bus, app.config.redisPrefix, 'daily-job', 3 * app.config.nodeHeartbeatMs);
     let timer: NodeJS.Timeout | undefined;
     let closing = false;
     const schedule = (): void => {
@@ -37,6 +41,10 @@ export const dailyPlugin = fp(
       timer.unref();
     };
     const run = (): void => {
+      if (!lease.held) {
+        schedule(); // another node runs the daily job
+        return;
+      }
       daily.tick().then(
         () => schedule(),
         (err: unknown) => {
@@ -48,11 +56,15 @@ export const dailyPlugin = fp(
     app.addHook('onReady', async () => {
       if (!app.config.dailySchedule) return;
       daily.current().catch((err: unknown) => app.log.error({ err }, 'daily start-up failed'));
+      lease.start((held) => {
+        if (held) app.log.info('this node runs the daily job');
+      });
       schedule();
     });
     app.addHook('preClose', async () => {
       closing = true;
       if (timer) clearTimeout(timer);
+      await lease.stop();
       await daily.stop();
     });
   },

@@ -12,8 +12,7 @@
  * rooms drain.
  */
 import fp from 'fastify-plugin';
-import { type Lease, LocalLease, RedisLease } from '../bus/lease.js';
-import { RedisBus } from '../bus/event-bus.js';
+import { type Lease, clusterLease } from '../bus/lease.js';
 import { BusRaceEvents, InProcessRaceEvents } from '../races/events.js';
 import { RaceService } from '../races/service.js';
 import '../types.js';
@@ -40,15 +39,7 @@ export const racesPlugin = fp(
       sweepMs: Math.min(1000, app.config.nodeHeartbeatMs),
     });
     app.decorate('races', races);
-    const lease: Lease =
-      app.bus instanceof RedisBus
-        ? new RedisLease(
-            app.bus.commands,
-            `${app.config.redisPrefix}lease:race-sweeper`,
-            app.bus.nodeId,
-            nodeDeadMs,
-          )
-        : new LocalLease();
+    const lease: Lease = clusterLease(app.bus, app.config.redisPrefix, 'race-sweeper', nodeDeadMs);
     let beat: NodeJS.Timeout | undefined;
     const heartbeat = (): void => {
       races.heartbeat().catch((err: unknown) => app.log.warn({ err }, 'node heartbeat failed'));
