@@ -400,3 +400,33 @@ describe('transfer codes expire', () => {
     }
   });
 });
+
+describeEachDatabase('GET /api/me does not wait for the daily deal search', (db) => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = await testApp(db);
+  });
+  afterAll(async () => {
+    await app.close();
+    await db.cleanup();
+  });
+
+  // Generating a day's dailies takes seconds of solver time on a loaded machine; a signed-up player's first
+  // request (the web client's /api/me right after sign-up) once waited for it. It settles closed days only.
+  it('answers a new player before any daily exists, and leaves generating them to the daily routes', async () => {
+    const created = await app.inject({ method: 'POST', url: '/api/players', payload: { name: 'Early' } });
+    expect(created.statusCode, created.body).toBe(201);
+    const { token } = PlayerCreatedSchema.parse(created.json());
+    const me = await app.inject({ method: 'GET', url: '/api/me', headers: bearer(token) });
+    expect(me.statusCode, me.body).toBe(200);
+    expect(MeSchema.parse(me.json()).name).toBe('Early');
+    expect(await app.prisma.dailyDeal.count()).toBe(0);
+    const page = await app.inject({ method: 'GET', url: `/api/players/${MeSchema.parse(me.json()).id}` });
+    expect(page.statusCode, page.body).toBe(200);
+    expect(await app.prisma.dailyDeal.count()).toBe(0);
+    // The daily routes still make today's deals on first use.
+    const today = await app.inject({ method: 'GET', url: '/api/daily' });
+    expect(today.statusCode, today.body).toBe(200);
+    expect(await app.prisma.dailyDeal.count()).toBeGreaterThan(0);
+  });
+});

@@ -179,6 +179,8 @@ export class DailyService {
   private secretValue: Promise<string> | undefined;
   private readonly generating = new Map<string, Promise<DailyDeal>>();
   private readonly rollovers = new Map<string, Promise<void>>();
+  /** The closed days' settlement per date (see `settled`). */
+  private readonly settlements = new Map<string, Promise<void>>();
   private readonly archives = new Map<string, Promise<void>>();
   private stopped = false;
   /** Fair-play signals being recorded (one after another). */
@@ -220,6 +222,23 @@ export class DailyService {
         () => void this.archive(today).catch((err: unknown) => this.logFailure(err, 'daily archive')),
         () => this.rollovers.delete(today), // retried on next use
       );
+    }
+    return p;
+  }
+
+  /**
+   * Settles the ranked attempts of closed days, memoised per date like `current` but without waiting for any
+   * daily to be generated (that can take seconds of solver time): what the player, statistics and all-time
+   * routes need, so that `GET /api/me` never waits for a deal search.
+   */
+  settled(): Promise<void> {
+    const today = this.today();
+    let p = this.settlements.get(today);
+    if (!p) {
+      for (const d of this.settlements.keys()) if (d < today) this.settlements.delete(d);
+      p = this.finaliseClosed().then(() => undefined);
+      this.settlements.set(today, p);
+      p.catch(() => this.settlements.delete(today)); // retried on next use
     }
     return p;
   }
@@ -722,7 +741,7 @@ export class DailyService {
 
   /** GET /api/me. Errors: `not-found` when the player no longer exists. */
   async me(player: AuthedPlayer): Promise<Me> {
-    await this.current();
+    await this.settled();
     const row = await this.opts.prisma.player.findUnique({ where: { id: player.id } });
     if (!row) throw new ApiError('not-found', `no player ${player.id}`);
     return {
@@ -737,7 +756,7 @@ export class DailyService {
 
   /** GET /api/players/:id: name, statistics and recent results. Errors: `not-found`. */
   async playerPage(id: string): Promise<PlayerPage> {
-    await this.current();
+    await this.settled();
     const prisma = this.opts.prisma;
     const row = await prisma.player.findUnique({ where: { id } });
     if (!row) throw new ApiError('not-found', `no player ${id}`);
@@ -768,7 +787,7 @@ export class DailyService {
    * win rate, then attempts played.
    */
   async allTime(board: Board = 'humans'): Promise<AllTimeLeaderboard> {
-    await this.current();
+    await this.settled();
     const prisma = this.opts.prisma;
     const [played, wins] = await Promise.all([
       prisma.dailyResult.groupBy({ by: ['playerId'], where: boardWhere(board), _count: { _all: true } }),

@@ -243,18 +243,18 @@ describe.skipIf(SKIP !== null)(
       await alice.getByTestId('ready-toggle').click();
 
       for (const p of [alice, bob]) await p.getByTestId('countdown-overlay').waitFor({ timeout: 10_000 });
+      // The table shows during the countdown but stays read-only until the overlay goes: on a loaded machine a
+      // click before that is ignored by design, so wait for the overlay to leave (as the one-node test does).
       for (const p of [alice, bob]) {
         await p.getByTestId('race-table').waitFor({ timeout: 15_000 });
         await p.getByTestId('pile-t7').waitFor();
+        await p.getByTestId('countdown-overlay').waitFor({ state: 'detached', timeout: 15_000 });
       }
       await alice.getByTestId('racer-panel-Bob').waitFor();
       await bob.getByTestId('racer-panel-Alice').waitFor();
     }, 90_000);
 
-    // Skipped: after the merges of this session Bob's draw click has no effect on the two-node table (his moves
-    // stay 0, no move reaches a node) although the single-node race browser test plays; found in the final CI
-    // rehearsal, not yet understood. The race across two nodes is covered by multi-node-races.test.ts.
-    it.skip('Bob draws through the UI, Alice plays the winning line through the proxy; both see the result', async () => {
+    it('Bob draws through the UI, Alice plays the winning line through the proxy; both see the result', async () => {
       await bob.getByTestId('pile-stock').click();
       await alice.waitForFunction(
         () =>
@@ -280,8 +280,7 @@ describe.skipIf(SKIP !== null)(
       expect(await bob.getByTestId('my-placement').textContent()).toBe('2nd');
     }, 120_000);
 
-    // Skipped with the test above, which it continues.
-    it.skip('a rematch takes Alice to a new room, and Bob follows; both nodes served the race', async () => {
+    it('a rematch takes Alice to a new room, and Bob follows; both nodes served the race', async () => {
       await alice.getByTestId('rematch').click();
       await alice.waitForURL(
         (u) => /^\/race\/[A-HJ-NP-Z2-9]{10}$/.test(u.pathname) && !u.pathname.endsWith(code),
