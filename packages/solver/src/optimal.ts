@@ -6,8 +6,9 @@
  *
  * Only reductions that keep a shortest public line are used: P2 for tableau cards (the exchange never
  * adds a move), P3 (draw blocks are rewritten without changing their length), P4–P6 (pile renaming), P8 at
- * the root (a proof that no win exists). Not P7 (the pointer is keyed exactly: it decides the draws), not
- * P9/P10 and not the talon part of P2 (their proofs rank lines by macro moves).
+ * the root (a proof that no win exists), P9 (O7: its counterpart line trades the pruned move for at most
+ * one tableau move). Not P7 (the pointer is keyed exactly: it decides the draws), not P10, P11 and not the
+ * talon part of P2 (their exchanges change the draws a line needs).
  */
 import {
   Engine,
@@ -285,6 +286,8 @@ const packValue = (b: number, g: number, it: number): number => (b | (g << 12) |
  *
  * @param rules the rules of the search; the caller guarantees the last pass (R16) is not on offer (its
  *   macro moves skip targets that draws reach, which is not length-preserving).
+ * @param weight w of f = g + w·h (1: the proof; above 1: the weighted passes of O6).
+ * @param partialRule use P9 (O7; default true, false for comparisons in tests).
  */
 export function optimalSearch(
   rules: EngineRules,
@@ -292,9 +295,10 @@ export function optimalSearch(
   maxNodes: number,
   maxStates: number,
   weight = 1,
+  partialRule = true,
 ): OptimalResult {
   const e = new Engine(rules, start, {
-    partialRule: false,
+    partialRule, // O7: P9 keeps a shortest line
     talonRule: false,
     talonAuto: false,
     exactPointer: true,

@@ -209,6 +209,30 @@ describe('optimalSearch against the GameState A* (two independent minimal search
     });
 });
 
+describe('O7: P9 (partial runs) in the minimal search keeps the minimum', () => {
+  const cases: { o: GameOptions; n: number; k: number }[] = [
+    { o: opts(1), n: 1, k: 65 },
+    { o: opts(1), n: 2, k: 65 },
+    { o: opts(1), n: 6, k: 65 },
+    { o: opts(3), n: 2, k: 55 },
+    { o: opts(3), n: 4, k: 55 },
+    { o: opts(3, { foundationToTableau: false }), n: 6, k: 55 },
+  ];
+  for (const c of cases)
+    it(`R5: same minimum with and without P9 (draw ${c.o.draw}, deal ${c.n}, ${c.k} from the end, R9 ${c.o.foundationToTableau})`, () => {
+      const s = nearEnd(c.n, c.o, c.k);
+      const rules = rulesOf(c.o);
+      const pos = enginePos(s);
+      const on = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true);
+      const off = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, false);
+      expect(on.outcome).toBe('won');
+      expect(off.outcome).toBe('won');
+      expect(on.lowerBound).toBe(off.lowerBound);
+      // …with far fewer positions (3–12× on these; e.g. draw 1 deal 1: 9 390 against 81 078).
+      expect(on.nodes).toBeLessThanOrEqual(off.nodes);
+    });
+});
+
 describe('solveMinimal on whole deals (node limits)', () => {
   it('returns a replaying line no longer than solve’s shortened one and a lower bound below it (draw 1, deal 4)', () => {
     const o = opts(1);
