@@ -106,7 +106,27 @@ export class BoundModel {
       if ((m[s] as number) < r) waste++;
       else m[s] = r;
     }
-    h += d === 1 ? waste : Math.ceil(waste / d);
+    if (d === 1) h += waste;
+    else {
+      // H5 for the stock's draw groups of this pass: the next draws bring fixed groups of d cards, each card
+      // of a group onto the one drawn before it, with no move in between.
+      for (let g = e.ptr; g < e.talLen; g += d) {
+        const end = Math.min(g + d, e.talLen);
+        for (let j = g + 1; j < end; j++) {
+          const c = e.tal[j] as number;
+          for (let i = g; i < j; i++) {
+            const b = e.tal[i] as number;
+            if (SUIT_OF[b] === SUIT_OF[c] && (RANK_OF[b] as number) < (RANK_OF[c] as number)) {
+              waste++;
+              break;
+            }
+          }
+        }
+      }
+      // Each such card goes to the tableau (one move each) or waits for a recycle and a new draw (one
+      // recycle, then at most d of them per draw).
+      if (waste > 0) h += Math.min(waste, 1 + Math.ceil(waste / d));
+    }
     let nl = 0;
     const lvCard = this.lvCard;
     const lvPile = this.lvPile;

@@ -8,6 +8,7 @@ import {
   type Move,
   applyMove,
   newGame,
+  parseDeal,
   resolveOptions,
 } from '@klondike/rules';
 import { describe, expect, it } from 'vitest';
@@ -99,6 +100,8 @@ describe('BoundModel (h of the minimal search, H1–H7)', () => {
     { o: opts(1), n: 4, k: 60 },
     { o: opts(3), n: 4, k: 30 },
     { o: resolveOptions('strict-draw3'), n: 5, k: 30 },
+    { o: opts(3), n: 2, k: 55 },
+    { o: opts(3), n: 6, k: 55 },
   ];
   for (const c of cases)
     it(`never exceeds the public moves left along a shortest line (draw ${c.o.draw}, deal ${c.n}, ${c.k} from the end)`, () => {
@@ -151,6 +154,27 @@ describe('BoundModel (h of the minimal search, H1–H7)', () => {
     // H1: 52 − 31 cards; H2: 15 stock cards, one draw each; H3 + H4: 2.
     expect(new BoundModel(e, false).bound(e)).toBe(21 + 15 + 2);
     expect(new BoundModel(e, true).bound(e)).toBe(21 + 15 + 2);
+  });
+
+  it('H5 (draw 3): the next draw groups of the stock count like the waste, and a recycle is one more move', () => {
+    // Draw 3, talon J♠ K♠ Q♠ (one group: Q♠ on K♠ on J♠), spades up to 10, hearts up to Q, K♥ on the
+    // tableau. K♠ and Q♠ both lie above the lower J♠ of their suit: each goes to the tableau (Q♠ onto
+    // K♥, K♠ to an empty pile) — a recycle would only bring the same group back. Minimum: draw, Q♠ → K♥,
+    // K♠ → empty pile, then four foundation moves = 7 = H1 4 + H2 1 + H5 min(2, 1 + ⌈2/3⌉).
+    const rules = rulesOf(opts(3));
+    const pos: EnginePosition = {
+      piles: [[card('KH')], [], [], [], [], [], []],
+      faceDown: [0, 0, 0, 0, 0, 0, 0],
+      foundations: [13, 13, 12, 10],
+      talon: [card('JS'), card('KS'), card('QS')],
+      pointer: 0,
+      recycles: 0,
+    };
+    const e = new Engine(rules, pos);
+    expect(new BoundModel(e).bound(e)).toBe(7);
+    const r = optimalSearch(rules, pos, 100_000, 100_000);
+    expect(r.outcome).toBe('won');
+    expect(r.lowerBound).toBe(7);
   });
 
   it('H6: two leavers that wait for each other cost one tableau move', () => {
@@ -230,6 +254,44 @@ describe('O7: P9 (partial runs) in the minimal search keeps the minimum', () => 
       expect(on.lowerBound).toBe(off.lowerBound);
       // …with far fewer positions (3–12× on these; e.g. draw 1 deal 1: 9 390 against 81 078).
       expect(on.nodes).toBeLessThanOrEqual(off.nodes);
+    });
+});
+
+/**
+ * Whole deals the minimal search proves (pinned by node limits, not time). The minimum is the search's own
+ * proof: no independent solver here can check a whole deal; the bound's admissibility is what the tests
+ * above check against exhaustive searches.
+ */
+const PINNED: { name: string; deal: string; o: GameOptions; minimum: number; nodes: number }[] = [
+  {
+    // classic-draw3 daily of 2026-11-10 with the bench secret (bench/daily-par.ts), candidate 0.
+    name: 'draw 3 daily 2026-11-10 (bench secret)',
+    deal: 'JS AC QD 5H 9C TD 8S 9D TC QH KS 2S TS JC 2H 5D 8H 3C AS KH KD 8C 4D 6H 4C JH AH 3H 6S TH 3S JD 4H 9S QC 3D 6D 9H 5S 2D 7H 4S 7C KC AD 2C QS 7D 7S 5C 6C 8D',
+    o: opts(3),
+    minimum: 103,
+    nodes: 1_000_000,
+  },
+];
+
+describe('whole deals proven minimal (pinned)', () => {
+  for (const c of PINNED)
+    it(`${c.name}: a line of exactly ${c.minimum} moves, proven shortest within ${c.nodes} positions, replays to a win`, () => {
+      const d = parseDeal(c.deal);
+      if (!d.ok) throw new Error(d.error.message);
+      const r = solveMinimal(d.value, c.o, { maxNodes: c.nodes, improveNodes: 0 });
+      expect(r.verdict).toBe('won');
+      expect(r.optimal).toBe(true);
+      expect(r.line?.length).toBe(c.minimum);
+      expect(r.lowerBound).toBe(c.minimum);
+      expect(replayStatus(newGame(d.value, c.o), r.line ?? [])).toBe('won');
+      // A budget too small for the proof: a lower bound, never above the minimum.
+      const small = solveMinimal(d.value, c.o, {
+        maxNodes: 20_000,
+        improveNodes: 0,
+        fallback: { maxNodes: 200_000, timeLimitMs: 600_000 },
+      });
+      expect(small.optimal).toBe(false);
+      expect(small.lowerBound).toBeLessThan(c.minimum);
     });
 });
 
