@@ -123,9 +123,10 @@ export class BoundModel {
           }
         }
       }
-      // Each such card goes to the tableau (one move each) or waits for a recycle and a new draw (one
-      // recycle, then at most d of them per draw).
-      if (waste > 0) h += Math.min(waste, 1 + Math.ceil(waste / d));
+      // Each such card goes to the tableau (one move each) or waits for a recycle (one move) and a new draw;
+      // the deepest one that waits still lies on its lower card then, which is redrawn too (at most d
+      // cards per draw).
+      if (waste > 0) h += Math.min(waste, 1 + Math.ceil((waste + 1) / d));
     }
     let nl = 0;
     const lvCard = this.lvCard;

@@ -17,7 +17,7 @@ import { solve, solveMinimal } from '../src/index.js';
 import { aStarMinimal } from '../src/minimal.js';
 import { BoundModel, optimalSearch } from '../src/optimal.js';
 import { KeyTable } from '../src/table.js';
-import { card, deal, opts, replayStatus } from './helpers.js';
+import { card, deal, opts, replayStatus, rng } from './helpers.js';
 
 function enginePos(s: GameState): EnginePosition {
   return {
@@ -255,6 +255,50 @@ describe('O7: P9 (partial runs) in the minimal search keeps the minimum', () => 
       // …with far fewer positions (3–12× on these; e.g. draw 1 deal 1: 9 390 against 81 078).
       expect(on.nodes).toBeLessThanOrEqual(off.nodes);
     });
+});
+
+describe('H5 draw groups (draw 3) against the independent GameState A* on talon-heavy positions', () => {
+  it('R10 R11: random positions with 6–10 stock cards: same minimum, and h at the start never above it', () => {
+    const random = rng(97);
+    const o = opts(3);
+    const base = newGame(deal(1), o);
+    let compared = 0;
+    for (let t = 0; t < 60 && compared < 25; t++) {
+      // Foundations high enough that 9–13 cards are left; some go to the stock, the rest to piles of one card.
+      const heights = [0, 1, 2, 3].map(() => 9 + Math.floor(random() * 5));
+      const left: number[] = [];
+      for (let su = 0; su < 4; su++)
+        for (let r = (heights[su] as number) + 1; r <= 13; r++) left.push(su * 13 + r - 1);
+      if (left.length < 8 || left.length > 16) continue;
+      for (let i = left.length - 1; i > 0; i--) {
+        const j = Math.floor(random() * (i + 1));
+        [left[i], left[j]] = [left[j] as number, left[i] as number];
+      }
+      const inPiles = Math.min(7, Math.max(1, left.length - 6 - Math.floor(random() * 5)));
+      const piles = Array.from({ length: 7 }, (_, i) =>
+        i < inPiles ? { cards: [left[i] as number], faceDown: 0 } : { cards: [], faceDown: 0 },
+      );
+      const s: GameState = {
+        ...base,
+        tableau: piles,
+        foundations: heights,
+        stock: left.slice(inPiles),
+        waste: [],
+        history: null,
+      };
+      const a = aStarMinimal(s, 3_000_000, 600_000);
+      const r = optimalSearch(rulesOf(o), enginePos(s), 3_000_000, 2_000_000);
+      if (a.outcome === 'aborted' || r.outcome === 'aborted') continue;
+      expect(r.outcome, `position ${t}`).toBe(a.outcome);
+      if (a.outcome === 'won') {
+        expect(r.lowerBound, `position ${t}`).toBe(a.line?.length);
+        const e = new Engine(rulesOf(o), enginePos(s));
+        expect(new BoundModel(e).bound(e)).toBeLessThanOrEqual(r.lowerBound);
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThanOrEqual(10);
+  });
 });
 
 /**
