@@ -315,6 +315,21 @@ const PINNED: { name: string; deal: string; o: GameOptions; minimum: number; nod
     minimum: 103,
     nodes: 1_000_000,
   },
+  // Deals of the rules package's seeded algorithm (version 1), found by `bench/scan.ts` (500 000 positions).
+  {
+    name: 'draw 3 deal 6',
+    deal: '2C 8D JS KH 2S AH 5C 9S TD QH 7S 4C JD QS KD 8S KC 6D 5H 3D 9D QC AC QD 4S 4D 9C 8C 6C 2H JC 2D 7D AD 3S JH AS KS 3C 5D 6H 7H 7C 6S 3H TH TC 9H TS 8H 5S 4H',
+    o: opts(3),
+    minimum: 91,
+    nodes: 1_000_000,
+  },
+  {
+    name: 'draw 3 deal 29',
+    deal: '4D QS 5C AS KC JH 5H 9S 3D 3H 2C TC JC AH 8D 2H 3S 2D KD 4H 8C 4S KH 9H 3C 9C 8S 6D TD TS 5D 5S 7D AC AD JS 6H 8H 4C QH KS TH 7S 7C JD 2S 6S QD 6C 9D QC 7H',
+    o: opts(3),
+    minimum: 114,
+    nodes: 1_000_000,
+  },
 ];
 
 describe('whole deals proven minimal (pinned)', () => {
@@ -357,7 +372,10 @@ describe('solveMinimal on whole deals (node limits)', () => {
 
   it('a deal proven impossible stays impossible (draw 1, deal 3)', () => {
     const o = opts(1);
-    expect(solve(deal(3), o, { maxNodes: 5_000_000 }).verdict).toBe('impossible');
-    expect(solveMinimal(deal(3), o, { maxNodes: 50_000, improveNodes: 0 }).verdict).toBe('impossible');
+    expect(solve(deal(3), o, { maxNodes: 5_000_000, timeLimitMs: 600_000 }).verdict).toBe('impossible');
+    const fallback = { maxNodes: 5_000_000, timeLimitMs: 600_000 }; // node-limited, not time-limited
+    expect(solveMinimal(deal(3), o, { maxNodes: 50_000, improveNodes: 0, fallback }).verdict).toBe(
+      'impossible',
+    );
   });
 });
