@@ -7,7 +7,10 @@
  * - `DEALS` (default 200), `FIRST` (default 1): which deal numbers;
  * - `DRAW` = `1`, `3` or `1,3` (default `1,3`);
  * - `LIMIT_MS` = one or more per-deal time limits in ms, comma separated (default `1000`);
- * - `MAX_STATES` = transposition-table bound per deal (default the solver's, 4 000 000).
+ * - `MAX_STATES` = transposition-table bound per deal (default the solver's, 10 000 000);
+ * - `CLOCK` = `wall` (default) or `cpu`: with `cpu` each deal's limit is CPU time of this process
+ *   (`cpuTimeLimitMs`: `process.cpuUsage()`, user + system of all its threads, so GC helper threads count
+ *   too), which a loaded, shared machine does not shrink; the table then adds the median and p95 CPU ms.
  * Prints a Markdown table: share won / proven impossible / unknown, median and p95 time per deal, nodes per
  * second of search (line shortening excluded), the peak RSS and heap (sampled after every deal), and the median length of the won lines (public
  * moves, draws included).
@@ -26,7 +29,7 @@
  * (seeded keys): solve's shortened line against `solveMinimal` with `PAR_NODES` nodes (default 3 000 000, the
  * daily's budget at the default DAILY_SOLVE_MS), how many pars are proven, and the lower bounds.
  */
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import {
   type GameState,
   applyMove,
@@ -45,6 +48,11 @@ const FIRST = Number(process.env.FIRST ?? 1);
 const DRAWS = (process.env.DRAW ?? '1,3').split(',').map((s) => Number(s.trim()) as 1 | 3);
 const LIMITS = (process.env.LIMIT_MS ?? '1000').split(',').map((s) => Number(s.trim()));
 const MAX_STATES = Number(process.env.MAX_STATES ?? DEFAULT_MAX_STATES);
+const CPU_CLOCK = process.env.CLOCK === 'cpu';
+const load = (): string =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 function quantile(sorted: readonly number[], q: number): number {
   if (sorted.length === 0) return 0;
@@ -62,12 +70,16 @@ const sample = (): void => {
 };
 
 console.log(`node ${process.version}, ${cpus().length} cores, ${cpus()[0]?.model ?? '?'}`);
-console.log(`deals ${FIRST}…${FIRST + DEALS - 1}, max states ${MAX_STATES}`);
+console.log(
+  `deals ${FIRST}…${FIRST + DEALS - 1}, max states ${MAX_STATES}, limit clock: ` +
+    (CPU_CLOCK ? 'CPU time of the process (process.cpuUsage, user + system)' : 'wall clock') +
+    `, load average at start ${load()}`,
+);
 console.log('');
 console.log(
-  '| draw | limit | deals | won | impossible | decided | unknown | median ms | p95 ms | median search ms | nodes/s | peak RSS | peak heap+buffers | median line |',
+  '| draw | limit | deals | won | impossible | decided | unknown | median ms | p95 ms | median search ms | median search CPU ms | p95 search CPU ms | nodes/s (wall) | peak RSS | peak heap+buffers | median line |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const draw of DEALS > 0 ? DRAWS : []) {
   const options = resolveOptions(draw === 1 ? 'classic-draw1' : 'classic-draw3');
   for (const limit of LIMITS) {
@@ -81,10 +93,18 @@ for (const draw of DEALS > 0 ? DRAWS : []) {
     const times: number[] = [];
     const lines: number[] = [];
     const searchTimes: number[] = [];
+    const cpuTimes: number[] = [];
     for (let n = FIRST; n < FIRST + DEALS; n++) {
       const d = dealFromNumber(n);
       if (!d.ok) throw new Error(d.error.message);
-      const r = solve(d.value, options, { timeLimitMs: limit, maxStates: MAX_STATES });
+      const r = solve(
+        d.value,
+        options,
+        CPU_CLOCK
+          ? { cpuTimeLimitMs: limit, maxStates: MAX_STATES }
+          : { timeLimitMs: limit, maxStates: MAX_STATES },
+      );
+      if (r.searchCpuMs !== undefined) cpuTimes.push(r.searchCpuMs);
       sample();
       if (r.verdict === 'won') {
         won++;
@@ -96,20 +116,28 @@ for (const draw of DEALS > 0 ? DRAWS : []) {
       searchTimes.push(r.searchMs ?? r.ms);
       times.push(r.ms);
       if (process.env.VERBOSE)
-        console.error(`draw ${draw} deal ${n}: ${r.verdict} ${r.ms.toFixed(0)} ms ${r.nodes} nodes`);
+        console.error(
+          `draw ${draw} deal ${n}: ${r.verdict} ${r.ms.toFixed(0)} ms ` +
+            `${r.searchCpuMs !== undefined ? `(CPU ${r.searchCpuMs.toFixed(0)} ms) ` : ''}${r.nodes} nodes`,
+        );
     }
     times.sort((a, b) => a - b);
+    cpuTimes.sort((a, b) => a - b);
+    const cpuCol = (q: number): string => (cpuTimes.length > 0 ? quantile(cpuTimes, q).toFixed(0) : '–');
     lines.sort((a, b) => a - b);
     searchTimes.sort((a, b) => a - b);
     const mb = (b: number): string => `${(b / 2 ** 20).toFixed(0)} MB`;
     console.log(
       `| ${draw} | ${limit / 1000} s | ${DEALS} | ${pct(won, DEALS)} | ${pct(impossible, DEALS)} | ` +
         `${pct(won + impossible, DEALS)} | ${pct(unknown, DEALS)} | ${quantile(times, 0.5).toFixed(0)} | ` +
-        `${quantile(times, 0.95).toFixed(0)} | ${quantile(searchTimes, 0.5).toFixed(0)} | ${(((nodes / totalMs) * 1000) / 1e6).toFixed(2)} M | ` +
+        `${quantile(times, 0.95).toFixed(0)} | ${quantile(searchTimes, 0.5).toFixed(0)} | ${cpuCol(0.5)} | ${cpuCol(0.95)} | ` +
+        `${(((nodes / totalMs) * 1000) / 1e6).toFixed(2)} M | ` +
         `${mb(peakRss)} | ${mb(peakHeap)} | ${quantile(lines, 0.5)} |`,
     );
   }
 }
+
+if (DEALS > 0) console.log(`\nload average at end ${load()}`);
 
 const MIN_DEALS = Number(process.env.MIN_DEALS ?? 20);
 const MIN_NODES = Number(process.env.MIN_NODES ?? 1_000_000);

@@ -5,7 +5,7 @@
  * Cards use the rules package's ids: `suit * 13 + rank - 1`, suits C, D, H, S (D and H red).
  *
  * Every pruning rule used here is listed, with its proof, in the package README ("Pruning rules");
- * the comments below name them P1 … P10.
+ * the comments below name them P1 … P11.
  */
 
 /** Ordering score of a partial run move (P9 keeps only those that free a foundation card). */
@@ -176,6 +176,8 @@ export interface EngineTuning {
   readonly talonAuto?: boolean;
   /** Key the talon pointer exactly (no P7): the minimal search, where the pointer decides the draws. */
   readonly exactPointer?: boolean;
+  /** Skip positions whose talon pointer a stored one dominates (P11, draw 3 with unlimited redeals). Default true. */
+  readonly pointerDominance?: boolean;
 }
 
 /** Outcome of `Engine.search`. */
@@ -195,6 +197,8 @@ export class Engine {
   private readonly exactPointer: boolean;
   /** Draw 1 with unlimited redeals: every talon card is reachable at any time (P7). */
   private readonly freeTalon: boolean;
+  /** P11: draw 3, unlimited redeals, no last pass (R16), pointer keyed under P7. */
+  private readonly pointerDominance: boolean;
   // Position.
   readonly cards = new Int8Array(7 * PILE_CAP);
   readonly len = new Int8Array(7);
@@ -250,6 +254,13 @@ export class Engine {
     this.lastPass = start.lastPass === true ? 1 : 0;
     this.keyWidth = rules.redealLimit < 0 ? 5 : 6;
     this.freeTalon = freeTalon;
+    this.pointerDominance =
+      (tuning.pointerDominance ?? true) &&
+      rules.draw === 3 &&
+      rules.redealLimit < 0 &&
+      rules.finalSinglePass !== true &&
+      start.lastPass !== true &&
+      !this.exactPointer;
     this.key = new Uint32Array(this.keyWidth);
   }
 
@@ -878,7 +889,11 @@ export class Engine {
    * ends with 'aborted'. On 'won', `path[0 .. pathLength-1]` is the line and the engine is left at the
    * won position.
    */
-  search(seen: { add(key: Uint32Array): boolean }, stop: () => boolean): SearchOutcome {
+  search(
+    seen: { add(key: Uint32Array): boolean; has?(key: Uint32Array): boolean },
+    stop: () => boolean,
+  ): SearchOutcome {
+    const dominance = this.pointerDominance && seen.has !== undefined;
     if (this.isWon()) {
       this.pathLength = 0;
       return 'won';
@@ -900,7 +915,9 @@ export class Engine {
       const m = this.moves[idx] as number;
       const u = this.apply(m);
       this.nodes++;
-      if (!seen.add(this.computeKey())) {
+      const key = this.computeKey();
+      // P11: a position whose talon pointer is dominated by a stored one is not searched (nor stored).
+      if ((dominance && this.dominated(seen as { has(key: Uint32Array): boolean })) || !seen.add(key)) {
         this.undo(m, u);
         continue;
       }
@@ -926,6 +943,34 @@ export class Engine {
       this.listIdx[d] = start;
       this.listEnd[d] = this.generate(start);
     }
+  }
+
+  /**
+   * P11 (draw 3, unlimited redeals, no last pass): whether `seen` holds the current position with a talon
+   * pointer that reaches every waste top the current pointer reaches (`this.key` must hold the current
+   * key; it is restored). Pointer p (keyed, 1 … L−1, not a multiple of 3) is dominated by p − 3, p − 6, … ≥ 1;
+   * the pointer class 0 (multiples of 3 and the end, P7) by every other pointer.
+   */
+  private dominated(seen: { has(key: Uint32Array): boolean }): boolean {
+    const key = this.key;
+    const k3 = key[3] as number;
+    const p = (k3 >>> 24) & 31;
+    const clear = (k3 & ~(31 << 24)) >>> 0;
+    let hit = false;
+    if (p === 0) {
+      for (let q = 1; q < this.talLen && !hit; q++) {
+        if (q % 3 === 0) continue;
+        key[3] = (clear | (q << 24)) >>> 0;
+        hit = seen.has(key);
+      }
+    } else {
+      for (let q = p - 3; q >= 1 && !hit; q -= 3) {
+        key[3] = (clear | (q << 24)) >>> 0;
+        hit = seen.has(key);
+      }
+    }
+    key[3] = k3;
+    return hit;
   }
 
   private growStacks(): void {

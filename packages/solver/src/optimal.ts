@@ -6,8 +6,9 @@
  *
  * Only reductions that keep a shortest public line are used: P2 for tableau cards (the exchange never
  * adds a move), P3 (draw blocks are rewritten without changing their length), P4–P6 (pile renaming), P8 at
- * the root (a proof that no win exists). Not P7 (the pointer is keyed exactly: it decides the draws), not
- * P9/P10 and not the talon part of P2 (their proofs rank lines by macro moves).
+ * the root (a proof that no win exists), P9 (O7: its counterpart line trades the pruned move for at most
+ * one tableau move). Not P7 (the pointer is keyed exactly: it decides the draws), not P10, P11 and not the
+ * talon part of P2 (their exchanges change the draws a line needs).
  */
 import {
   Engine,
@@ -105,7 +106,28 @@ export class BoundModel {
       if ((m[s] as number) < r) waste++;
       else m[s] = r;
     }
-    h += d === 1 ? waste : Math.ceil(waste / d);
+    if (d === 1) h += waste;
+    else {
+      // H5 for the stock's draw groups of this pass: the next draws bring fixed groups of d cards, each card
+      // of a group onto the one drawn before it, with no move in between.
+      for (let g = e.ptr; g < e.talLen; g += d) {
+        const end = Math.min(g + d, e.talLen);
+        for (let j = g + 1; j < end; j++) {
+          const c = e.tal[j] as number;
+          for (let i = g; i < j; i++) {
+            const b = e.tal[i] as number;
+            if (SUIT_OF[b] === SUIT_OF[c] && (RANK_OF[b] as number) < (RANK_OF[c] as number)) {
+              waste++;
+              break;
+            }
+          }
+        }
+      }
+      // Each such card goes to the tableau (one move each) or waits for a recycle (one move) and a new draw;
+      // the deepest one that waits still lies on its lower card then, which is redrawn too (at most d
+      // cards per draw).
+      if (waste > 0) h += Math.min(waste, 1 + Math.ceil((waste + 1) / d));
+    }
     let nl = 0;
     const lvCard = this.lvCard;
     const lvPile = this.lvPile;
@@ -285,6 +307,8 @@ const packValue = (b: number, g: number, it: number): number => (b | (g << 12) |
  *
  * @param rules the rules of the search; the caller guarantees the last pass (R16) is not on offer (its
  *   macro moves skip targets that draws reach, which is not length-preserving).
+ * @param weight w of f = g + w·h (1: the proof; above 1: the weighted passes of O6).
+ * @param partialRule use P9 (O7; default true, false for comparisons in tests).
  */
 export function optimalSearch(
   rules: EngineRules,
@@ -292,9 +316,10 @@ export function optimalSearch(
   maxNodes: number,
   maxStates: number,
   weight = 1,
+  partialRule = true,
 ): OptimalResult {
   const e = new Engine(rules, start, {
-    partialRule: false,
+    partialRule, // O7: P9 keeps a shortest line
     talonRule: false,
     talonAuto: false,
     exactPointer: true,

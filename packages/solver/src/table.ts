@@ -108,6 +108,31 @@ export class KeyTable {
     return slot;
   }
 
+  /** Whether `key[0 .. width-1]` is stored (never inserts). */
+  has(key: Uint32Array): boolean {
+    const w = this.width;
+    const last = ((key[w - 1] as number) | STORED) >>> 0;
+    const keys = this.keys;
+    const cap = this.capacity;
+    let slot = Math.floor((this.hash(key) / 4294967296) * cap);
+    for (;;) {
+      const base = slot * w;
+      const s = keys[base + w - 1] as number;
+      if (s === 0) return false;
+      if (s === last) {
+        let same = true;
+        for (let i = 0; i < w - 1; i++) {
+          if (keys[base + i] !== key[i]) {
+            same = false;
+            break;
+          }
+        }
+        if (same) return true;
+      }
+      slot = slot + 1 === cap ? 0 : slot + 1;
+    }
+  }
+
   /** Whether the last `insert` added the key. */
   inserted = false;
 

@@ -89,27 +89,33 @@ const CASES: { name: string; options: GameOptions; n: number; k: number }[] = [
 ];
 
 describe('solveMinimal: exact minimum against an exhaustive reference search', () => {
+  // The reference search is exhaustive and slow (draw 3 deal 1, 45 from the end: ~80 s on an idle core,
+  // over 120 s on a loaded one), so these tests get a longer guard than the package's default timeout.
   for (const c of CASES)
-    it(`${c.name}: deal ${c.n}, ${c.k} moves before the end — minimum proven by a reference search, replays to a win`, () => {
-      const s = nearEnd(c.n, c.options, c.k);
-      const r = solveMinimal(s, c.options, { maxNodes: 1_000_000, maxStates: 500_000 });
-      expect(r.verdict).toBe('won');
-      expect(r.optimal).toBe(true);
-      const exact = r.line?.length ?? -1;
-      // The reference search: a win within exactly that many moves, and none within one fewer.
-      expect(winsWithin(s, exact)).toBe(true);
-      expect(winsWithin(s, exact - 1)).toBe(false);
-      expect(r.lowerBound).toBe(exact);
-      expect(replayStatus(s, r.line ?? [])).toBe('won');
-      // Along a shortest line the moves left from its i-th position are exactly exact − i: h never exceeds them.
-      let at = s;
-      (r.line ?? []).forEach((m, i) => {
-        expect(minimalBound(at)).toBeLessThanOrEqual(exact - i);
-        const a = applyMove(at, m);
-        if (!a.ok) throw new Error('replay');
-        at = a.value;
-      });
-    });
+    it(
+      `${c.name}: deal ${c.n}, ${c.k} moves before the end — minimum proven by a reference search, replays to a win`,
+      { timeout: 600_000 },
+      () => {
+        const s = nearEnd(c.n, c.options, c.k);
+        const r = solveMinimal(s, c.options, { maxNodes: 1_000_000, maxStates: 500_000 });
+        expect(r.verdict).toBe('won');
+        expect(r.optimal).toBe(true);
+        const exact = r.line?.length ?? -1;
+        // The reference search: a win within exactly that many moves, and none within one fewer.
+        expect(winsWithin(s, exact)).toBe(true);
+        expect(winsWithin(s, exact - 1)).toBe(false);
+        expect(r.lowerBound).toBe(exact);
+        expect(replayStatus(s, r.line ?? [])).toBe('won');
+        // Along a shortest line the moves left from its i-th position are exactly exact − i: h never exceeds them.
+        let at = s;
+        (r.line ?? []).forEach((m, i) => {
+          expect(minimalBound(at)).toBeLessThanOrEqual(exact - i);
+          const a = applyMove(at, m);
+          if (!a.ok) throw new Error('replay');
+          at = a.value;
+        });
+      },
+    );
 });
 
 describe('solveMinimal: limits', () => {

@@ -8,6 +8,7 @@ import {
   type Move,
   applyMove,
   newGame,
+  parseDeal,
   resolveOptions,
 } from '@klondike/rules';
 import { describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ import { solve, solveMinimal } from '../src/index.js';
 import { aStarMinimal } from '../src/minimal.js';
 import { BoundModel, optimalSearch } from '../src/optimal.js';
 import { KeyTable } from '../src/table.js';
-import { card, deal, opts, replayStatus } from './helpers.js';
+import { card, deal, opts, replayStatus, rng } from './helpers.js';
 
 function enginePos(s: GameState): EnginePosition {
   return {
@@ -99,6 +100,8 @@ describe('BoundModel (h of the minimal search, H1–H7)', () => {
     { o: opts(1), n: 4, k: 60 },
     { o: opts(3), n: 4, k: 30 },
     { o: resolveOptions('strict-draw3'), n: 5, k: 30 },
+    { o: opts(3), n: 2, k: 55 },
+    { o: opts(3), n: 6, k: 55 },
   ];
   for (const c of cases)
     it(`never exceeds the public moves left along a shortest line (draw ${c.o.draw}, deal ${c.n}, ${c.k} from the end)`, () => {
@@ -151,6 +154,27 @@ describe('BoundModel (h of the minimal search, H1–H7)', () => {
     // H1: 52 − 31 cards; H2: 15 stock cards, one draw each; H3 + H4: 2.
     expect(new BoundModel(e, false).bound(e)).toBe(21 + 15 + 2);
     expect(new BoundModel(e, true).bound(e)).toBe(21 + 15 + 2);
+  });
+
+  it('H5 (draw 3): the next draw groups of the stock count like the waste, and a recycle is one more move', () => {
+    // Draw 3, talon J♠ K♠ Q♠ (one group: Q♠ on K♠ on J♠), spades up to 10, hearts up to Q, K♥ on the
+    // tableau. K♠ and Q♠ both lie above the lower J♠ of their suit: each goes to the tableau (Q♠ onto
+    // K♥, K♠ to an empty pile) — a recycle would only bring the same group back. Minimum: draw, Q♠ → K♥,
+    // K♠ → empty pile, then four foundation moves = 7 = H1 4 + H2 1 + H5 min(2, 1 + ⌈2/3⌉).
+    const rules = rulesOf(opts(3));
+    const pos: EnginePosition = {
+      piles: [[card('KH')], [], [], [], [], [], []],
+      faceDown: [0, 0, 0, 0, 0, 0, 0],
+      foundations: [13, 13, 12, 10],
+      talon: [card('JS'), card('KS'), card('QS')],
+      pointer: 0,
+      recycles: 0,
+    };
+    const e = new Engine(rules, pos);
+    expect(new BoundModel(e).bound(e)).toBe(7);
+    const r = optimalSearch(rules, pos, 100_000, 100_000);
+    expect(r.outcome).toBe('won');
+    expect(r.lowerBound).toBe(7);
   });
 
   it('H6: two leavers that wait for each other cost one tableau move', () => {
@@ -209,6 +233,127 @@ describe('optimalSearch against the GameState A* (two independent minimal search
     });
 });
 
+describe('O7: P9 (partial runs) in the minimal search keeps the minimum', () => {
+  const cases: { o: GameOptions; n: number; k: number }[] = [
+    { o: opts(1), n: 1, k: 65 },
+    { o: opts(1), n: 2, k: 65 },
+    { o: opts(1), n: 6, k: 65 },
+    { o: opts(3), n: 2, k: 55 },
+    { o: opts(3), n: 4, k: 55 },
+    { o: opts(3, { foundationToTableau: false }), n: 6, k: 55 },
+  ];
+  for (const c of cases)
+    it(`R5: same minimum with and without P9 (draw ${c.o.draw}, deal ${c.n}, ${c.k} from the end, R9 ${c.o.foundationToTableau})`, () => {
+      const s = nearEnd(c.n, c.o, c.k);
+      const rules = rulesOf(c.o);
+      const pos = enginePos(s);
+      const on = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true);
+      const off = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, false);
+      expect(on.outcome).toBe('won');
+      expect(off.outcome).toBe('won');
+      expect(on.lowerBound).toBe(off.lowerBound);
+      // …with far fewer positions (3–12× on these; e.g. draw 1 deal 1: 9 390 against 81 078).
+      expect(on.nodes).toBeLessThanOrEqual(off.nodes);
+    });
+});
+
+describe('H5 draw groups (draw 3) against the independent GameState A* on talon-heavy positions', () => {
+  it('R10 R11: random positions with 6–10 stock cards: same minimum, and h at the start never above it', () => {
+    const random = rng(97);
+    const o = opts(3);
+    const base = newGame(deal(1), o);
+    let compared = 0;
+    for (let t = 0; t < 60 && compared < 25; t++) {
+      // Foundations high enough that 9–13 cards are left; some go to the stock, the rest to piles of one card.
+      const heights = [0, 1, 2, 3].map(() => 9 + Math.floor(random() * 5));
+      const left: number[] = [];
+      for (let su = 0; su < 4; su++)
+        for (let r = (heights[su] as number) + 1; r <= 13; r++) left.push(su * 13 + r - 1);
+      if (left.length < 8 || left.length > 16) continue;
+      for (let i = left.length - 1; i > 0; i--) {
+        const j = Math.floor(random() * (i + 1));
+        [left[i], left[j]] = [left[j] as number, left[i] as number];
+      }
+      const inPiles = Math.min(7, Math.max(1, left.length - 6 - Math.floor(random() * 5)));
+      const piles = Array.from({ length: 7 }, (_, i) =>
+        i < inPiles ? { cards: [left[i] as number], faceDown: 0 } : { cards: [], faceDown: 0 },
+      );
+      const s: GameState = {
+        ...base,
+        tableau: piles,
+        foundations: heights,
+        stock: left.slice(inPiles),
+        waste: [],
+        history: null,
+      };
+      const a = aStarMinimal(s, 3_000_000, 600_000);
+      const r = optimalSearch(rulesOf(o), enginePos(s), 3_000_000, 2_000_000);
+      if (a.outcome === 'aborted' || r.outcome === 'aborted') continue;
+      expect(r.outcome, `position ${t}`).toBe(a.outcome);
+      if (a.outcome === 'won') {
+        expect(r.lowerBound, `position ${t}`).toBe(a.line?.length);
+        const e = new Engine(rulesOf(o), enginePos(s));
+        expect(new BoundModel(e).bound(e)).toBeLessThanOrEqual(r.lowerBound);
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThanOrEqual(10);
+  });
+});
+
+/**
+ * Whole deals the minimal search proves (pinned by node limits, not time). The minimum is the search's own
+ * proof: no independent solver here can check a whole deal; the bound's admissibility is what the tests
+ * above check against exhaustive searches.
+ */
+const PINNED: { name: string; deal: string; o: GameOptions; minimum: number; nodes: number }[] = [
+  {
+    // classic-draw3 daily of 2026-11-10 with the bench secret (bench/daily-par.ts), candidate 0.
+    name: 'draw 3 daily 2026-11-10 (bench secret)',
+    deal: 'JS AC QD 5H 9C TD 8S 9D TC QH KS 2S TS JC 2H 5D 8H 3C AS KH KD 8C 4D 6H 4C JH AH 3H 6S TH 3S JD 4H 9S QC 3D 6D 9H 5S 2D 7H 4S 7C KC AD 2C QS 7D 7S 5C 6C 8D',
+    o: opts(3),
+    minimum: 103,
+    nodes: 1_000_000,
+  },
+  // Deals of the rules package's seeded algorithm (version 1), found by `bench/scan.ts` (500 000 positions).
+  {
+    name: 'draw 3 deal 6',
+    deal: '2C 8D JS KH 2S AH 5C 9S TD QH 7S 4C JD QS KD 8S KC 6D 5H 3D 9D QC AC QD 4S 4D 9C 8C 6C 2H JC 2D 7D AD 3S JH AS KS 3C 5D 6H 7H 7C 6S 3H TH TC 9H TS 8H 5S 4H',
+    o: opts(3),
+    minimum: 91,
+    nodes: 1_000_000,
+  },
+  {
+    name: 'draw 3 deal 29',
+    deal: '4D QS 5C AS KC JH 5H 9S 3D 3H 2C TC JC AH 8D 2H 3S 2D KD 4H 8C 4S KH 9H 3C 9C 8S 6D TD TS 5D 5S 7D AC AD JS 6H 8H 4C QH KS TH 7S 7C JD 2S 6S QD 6C 9D QC 7H',
+    o: opts(3),
+    minimum: 114,
+    nodes: 1_000_000,
+  },
+];
+
+describe('whole deals proven minimal (pinned)', () => {
+  for (const c of PINNED)
+    it(`${c.name}: a line of exactly ${c.minimum} moves, proven shortest within ${c.nodes} positions, replays to a win`, () => {
+      const d = parseDeal(c.deal);
+      if (!d.ok) throw new Error(d.error.message);
+      const r = solveMinimal(d.value, c.o, { maxNodes: c.nodes, improveNodes: 0 });
+      expect(r.verdict).toBe('won');
+      expect(r.optimal).toBe(true);
+      expect(r.line?.length).toBe(c.minimum);
+      expect(r.lowerBound).toBe(c.minimum);
+      expect(replayStatus(newGame(d.value, c.o), r.line ?? [])).toBe('won');
+      // A budget too small for the proof: a lower bound, never above the minimum.
+      const small = solveMinimal(d.value, c.o, {
+        maxNodes: 20_000,
+        improveNodes: 0,
+        fallback: { maxNodes: 200_000, timeLimitMs: 600_000 },
+      });
+      expect(small.optimal).toBe(false);
+      expect(small.lowerBound).toBeLessThan(c.minimum);
+    });
+});
+
 describe('solveMinimal on whole deals (node limits)', () => {
   it('returns a replaying line no longer than solve’s shortened one and a lower bound below it (draw 1, deal 4)', () => {
     const o = opts(1);
@@ -227,7 +372,10 @@ describe('solveMinimal on whole deals (node limits)', () => {
 
   it('a deal proven impossible stays impossible (draw 1, deal 3)', () => {
     const o = opts(1);
-    expect(solve(deal(3), o, { maxNodes: 5_000_000 }).verdict).toBe('impossible');
-    expect(solveMinimal(deal(3), o, { maxNodes: 50_000, improveNodes: 0 }).verdict).toBe('impossible');
+    expect(solve(deal(3), o, { maxNodes: 5_000_000, timeLimitMs: 600_000 }).verdict).toBe('impossible');
+    const fallback = { maxNodes: 5_000_000, timeLimitMs: 600_000 }; // node-limited, not time-limited
+    expect(solveMinimal(deal(3), o, { maxNodes: 50_000, improveNodes: 0, fallback }).verdict).toBe(
+      'impossible',
+    );
   });
 });

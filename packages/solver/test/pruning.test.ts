@@ -1,5 +1,5 @@
 /**
- * One test (or more) per pruning rule of README.md "Pruning rules" (P1 … P7).
+ * One test (or more) per pruning rule of README.md "Pruning rules" (P1 … P11).
  */
 import { type GameOptions, type GameState, applyMove, newGame } from '@klondike/rules';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import {
   talonReach,
 } from '../src/engine.js';
 import { solve } from '../src/index.js';
+import { KeyTable } from '../src/table.js';
 import { card, deal, opts, rng } from './helpers.js';
 
 const RULES_1: EngineRules = { draw: 1, redealLimit: -1, wholePile: false, foundationToTableau: true };
@@ -478,5 +479,78 @@ describe('P9 partial runs, P10 talon cards to the tableau', () => {
       }
     }
     expect(compared).toBeGreaterThan(30);
+  });
+});
+
+describe('P11 talon pointer dominance (draw 3, unlimited redeals)', () => {
+  const tops = (L: number, p: number): Set<number> => {
+    const out = new Int32Array(64);
+    const k = talonReach(L, p, 3, true, out);
+    return new Set(Array.from(out.subarray(0, k), (x) => x & 31));
+  };
+  const subset = (a: Set<number>, b: Set<number>): boolean => [...a].every((x) => b.has(x));
+
+  it('R10 R11: a pointer reaches every top that pointer + 3k reaches, and every pointer reaches what 0 reaches', () => {
+    for (let L = 1; L <= 24; L++) {
+      for (let p = 1; p < L; p++) {
+        if (p % 3 === 0) continue;
+        for (let q = p - 3; q >= 1; q -= 3)
+          expect(subset(tops(L, p), tops(L, q)), `L ${L} ${q} ⊇ ${p}`).toBe(true);
+      }
+      for (let q = 0; q <= L; q++) expect(subset(tops(L, 0), tops(L, q)), `L ${L} ${q} ⊇ 0`).toBe(true);
+    }
+    // …and it is a real domination, not an equivalence: 1 reaches the first card, 4 does not.
+    expect(tops(10, 4).has(1)).toBe(false);
+    expect(tops(10, 1).has(1)).toBe(true);
+  });
+
+  it('verdicts agree with and without P11 (draw 3 deals 1…40, same node budget); impossible deals need fewer positions', () => {
+    let compared = 0;
+    for (let n = 1; n <= 40; n++) {
+      const lim = { maxNodes: 150_000, timeLimitMs: 60_000, shortenMs: 0 };
+      const a = solve(deal(n), opts(3), lim).verdict;
+      const b = solve(deal(n), opts(3), lim, { pointerDominance: false }).verdict;
+      if (a !== 'unknown' && b !== 'unknown') {
+        expect(a, `draw 3 deal ${n}`).toBe(b);
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(30);
+    // Deal 20 (draw 3) is impossible: both prove it, P11 with fewer positions (1.36 M against 1.70 M).
+    const lim = { maxNodes: 3_000_000, timeLimitMs: 600_000, shortenMs: 0, maxStates: 3_000_000 };
+    const on = solve(deal(20), opts(3), lim);
+    const off = solve(deal(20), opts(3), lim, { pointerDominance: false });
+    expect(on.verdict).toBe('impossible');
+    expect(off.verdict).toBe('impossible');
+    expect(on.nodes).toBeLessThan(off.nodes);
+  });
+
+  it('mid-game draw 3 positions: verdicts agree with and without P11 (random playouts)', () => {
+    const random = rng(41);
+    let compared = 0;
+    for (let n = 1; n <= 40; n++) {
+      const rules: EngineRules = { ...RULES_1, draw: 3 };
+      const e = new Engine(rules, startOf(n), { autoMoves: false, partialRule: false });
+      const steps = 10 + Math.floor(random() * 30);
+      for (let k = 0; k < steps; k++) {
+        const moves = e.listMoves();
+        if (moves.length === 0) break;
+        e.apply(moves[Math.floor(random() * moves.length)] as number);
+      }
+      const p = e.snapshot();
+      const verdict = (pointerDominance: boolean): string => {
+        const x = new Engine(rules, p, { pointerDominance });
+        const seen = new KeyTable(x.keyWidth, 1_000_000);
+        seen.add(x.computeKey());
+        return x.search(seen, () => x.nodes > 80_000);
+      };
+      const a = verdict(true);
+      const b = verdict(false);
+      if (a !== 'aborted' && b !== 'aborted') {
+        expect(a, `draw 3 deal ${n}`).toBe(b);
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(15);
   });
 });

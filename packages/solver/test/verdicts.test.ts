@@ -249,3 +249,18 @@ describe('limits and input', () => {
     expect(() => solve(deal(1), resolveOptions('classic-draw1', { redeals: -1 }))).toThrow(RangeError);
   });
 });
+
+describe('cpuTimeLimitMs (a CPU-time budget instead of wall time)', () => {
+  it('stops a hard search once the process has spent the budget, and reports the CPU time spent', () => {
+    // Draw 3 deal 10 needs ~29 M positions to prove impossible: far beyond 50 ms of CPU.
+    const r = solve(deal(10), opts(3), { cpuTimeLimitMs: 50, timeLimitMs: 1 });
+    expect(r.verdict).toBe('unknown');
+    expect(r.searchCpuMs).toBeGreaterThanOrEqual(50);
+    expect(r.nodes).toBeGreaterThan(1000); // the 1 ms wall limit was replaced, not applied
+  });
+  it('an easy deal is decided as without it, and its line replays to a win', () => {
+    const r = solve(deal(1), opts(1), { cpuTimeLimitMs: 5000 });
+    expect(r.verdict).toBe('won');
+    expect(replayStatus(newGame(deal(1), opts(1)), r.line ?? [])).toBe('won');
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * How many dailies get a proven par: `pnpm --filter @klondike/solver exec tsx bench/daily-par.ts`.
+ *
+ * Follows the server's daily generation (apps/server/src/daily/generate.ts) for `DAYS` dates (default 30,
+ * ending `END`, default 2026-11-24) and both daily presets: candidate k of a date is the algorithm-v2 deal
+ * keyed by HMAC-SHA256(secret, `date|preset|k`) — with a bench secret (`SECRET`, default "bench"), since the
+ * server's is secret —; the daily is the first candidate `solve` wins within `SOLVE_MS` (default 3 000, the
+ * server's DAILY_SOLVE_MS; here CPU ms, so load does not change which candidate is taken); its par is proven
+ * when the minimal search with the daily's node budget (`NODES`, default SOLVE_MS × 1 000, as
+ * MINIMAL_NODES_PER_MS) and its default table bound finishes. Prints one line per daily (proven or not, the
+ * lower bound reached, solve's line) and the count per preset.
+ */
+import { createHmac } from 'node:crypto';
+import { loadavg } from 'node:os';
+import { dealFromKey, newGame, resolveOptions } from '@klondike/rules';
+import { solve, DEFAULT_MINIMAL_STATES } from '../src/index.js';
+import { optimalSearch } from '../src/optimal.js';
+
+const DAYS = Number(process.env.DAYS ?? 30);
+const END = process.env.END ?? '2026-11-24';
+const SECRET = process.env.SECRET ?? 'bench';
+const SOLVE_MS = Number(process.env.SOLVE_MS ?? 3000);
+const NODES = Number(process.env.NODES ?? SOLVE_MS * 1000);
+const PRESETS = (process.env.PRESETS ?? 'classic-draw1,classic-draw3').split(',') as (
+  'classic-draw1' | 'classic-draw3'
+)[];
+
+console.log(
+  `load average at start ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);
+for (const preset of PRESETS) {
+  const options = resolveOptions(preset);
+  const rules = { draw: options.draw, redealLimit: -1, wholePile: false, foundationToTableau: true };
+  let proven = 0;
+  const bounds: number[] = [];
+  for (let day = 0; day < DAYS; day++) {
+    const date = new Date(Date.parse(`${END}T00:00:00Z`) - day * 86_400_000).toISOString().slice(0, 10);
+    for (let k = 0; k < 200; k++) {
+      const key = createHmac('sha256', SECRET).update(`${date}|${preset}|${k}`, 'utf8').digest();
+      const d = dealFromKey(key);
+      if (!d.ok) throw new Error(d.error.message);
+      const r = solve(d.value, options, { cpuTimeLimitMs: SOLVE_MS });
+      if (r.verdict !== 'won' || r.line === undefined) continue;
+      const s0 = newGame(d.value, options);
+      const pos = {
+        piles: s0.tableau.map((p) => p.cards.slice()),
+        faceDown: s0.tableau.map((p) => p.faceDown),
+        foundations: [0, 0, 0, 0],
+        talon: [...s0.waste, ...s0.stock.slice().reverse()],
+        pointer: s0.waste.length,
+        recycles: 0,
+      };
+      const m = optimalSearch(rules, pos, NODES, DEFAULT_MINIMAL_STATES);
+      if (m.outcome === 'won') proven++;
+      bounds.push(m.lowerBound);
+      console.log(
+        `${preset} ${date} candidate ${k}: ${m.outcome === 'won' ? 'par proven' : 'not proven'}, ` +
+          `lower bound ${m.lowerBound}, solve's line ${r.line.length}, ${m.nodes} nodes`,
+      );
+      break;
+    }
+  }
+  bounds.sort((a, b) => a - b);
+  console.log(
+    `${preset}: ${proven} of ${DAYS} dailies with a proven par (median lower bound ${bounds[Math.floor(bounds.length / 2)] ?? '-'})`,
+  );
+}
+console.log(
+  `load average at end ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);
