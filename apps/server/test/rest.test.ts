@@ -668,6 +668,7 @@ describe('HTTP plumbing', () => {
           '/api/players/{id}/games',
           '/api/players/transfer',
           '/api/me',
+          '/api/me/games/current',
           '/api/me/sign-out-everywhere',
           '/api/me/token',
           '/api/me/transfer',
@@ -691,7 +692,15 @@ describe('HTTP plumbing', () => {
       );
       expect(Object.keys(openapi.paths['/api/games/{id}/moves'] ?? {})).toEqual(['post']);
       expect(Object.keys(openapi.components.schemas)).toEqual(
-        expect.arrayContaining(['Move', 'PlayerView', 'Error', 'DailyToday', 'Leaderboard', 'Replay']),
+        expect.arrayContaining([
+          'Move',
+          'PlayerView',
+          'Error',
+          'DailyToday',
+          'Leaderboard',
+          'Replay',
+          'CurrentGame',
+        ]),
       );
     } finally {
       await app.close();

@@ -3,7 +3,9 @@
  *
  * - Install: caches the app shell — index.html, every built script and stylesheet (lazy pages included), the
  *   manifest and the icons — so the app loads with no network.
- * - Pages (navigations): the network first (a fresh index.html after a deploy), the cached shell when offline.
+ * - Pages (navigations): the network first (a fresh index.html after a deploy); the cached shell when the
+ *   network fails, or when the server answers with a server error (5xx: a node shutting down answers 503, a
+ *   proxy in front of a stopped server 502/504) — the shell then says the server cannot be reached.
  * - /assets/* (hashed, never change): from the cache, else the network (and then cached).
  * - /api/* and the WebSocket: never cached or answered here; the app says it is offline.
  * - Activate: drops the shells of older builds.
@@ -40,8 +42,12 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin || url.pathname.startsWith('/api/')) return;
   if (request.mode === 'navigate') {
+    const shell = () => caches.match('/', { cacheName: CACHE });
     event.respondWith(
-      fetch(request).catch(() => caches.match('/', { cacheName: CACHE }).then((r) => r || Response.error())),
+      fetch(request).then(
+        (response) => (response.status >= 500 ? shell().then((r) => r || response) : response),
+        () => shell().then((r) => r || Response.error()),
+      ),
     );
     return;
   }

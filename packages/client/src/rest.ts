@@ -163,4 +163,13 @@ export class KlondikeClient {
   async me(): Promise<Schemas['Me']> {
     return unwrap(await this.api.GET('/api/me', {}));
   }
+
+  /**
+   * GET /api/me/games/current: the caller's unfinished game they acted on last (`game: null` when none), to
+   * resume on this device: its moves then go through `move` with this client's token like any other of the
+   * player's games. Errors: `unauthorized` (no token), `unknown-token`.
+   */
+  async currentGame(): Promise<Schemas['CurrentGame']> {
+    return unwrap(await this.api.GET('/api/me/games/current', {}));
+  }
 }

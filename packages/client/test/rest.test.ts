@@ -95,8 +95,18 @@ describe('KlondikeClient (REST) against the real server', () => {
     const bot = await own.createPlayer('Client Bot', { bot: true });
     expect(bot.bot).toBe(true);
     expect((await refusal(() => own.me())).code).toBe('unauthorized');
+    expect((await refusal(() => own.currentGame())).code).toBe('unauthorized');
     own.setToken(bot.token);
     expect(await own.me()).toMatchObject({ id: bot.id, name: 'Client Bot', bot: true });
+    expect(await own.currentGame()).toEqual({ game: null });
+    const mine = await own.createGame({ dealNumber: 5 });
+    await own.move(mine.id, { type: 'draw' }, 0);
+    expect((await own.currentGame()).game).toMatchObject({
+      id: mine.id,
+      kind: 'casual',
+      version: 1,
+      moves: 1,
+    });
     own.setToken('not-a-token');
     const unknown = await refusal(() => own.me());
     expect(unknown.status).toBe(401);

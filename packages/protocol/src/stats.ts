@@ -1,6 +1,7 @@
 /**
  * Player statistics and game history (README "Statistics"): GET /api/players/:id/stats (public, like the
- * player page) and GET /api/players/:id/games (the player's own history: owner-only).
+ * player page), GET /api/players/:id/games (the player's own history: owner-only) and
+ * GET /api/me/games/current (the caller's unfinished game, resumed on another device).
  *
  * A finished game is one whose status is `won`, `resigned` or `blocked` (RULES.md R12/R13), of any kind —
  * casual games created with the player's token included. Times are the server's game clock (ms, from the
@@ -139,3 +140,35 @@ export const HistoryPageSchema = z
   .meta({ id: 'HistoryPage' });
 /** A history page. */
 export type HistoryPage = z.infer<typeof HistoryPageSchema>;
+
+/** The kinds of game `/` resumes: every kind but `race` (a race game stays with its race page). */
+export const ResumableKindSchema = z.enum(['casual', 'daily-practice', 'daily-ranked']);
+
+/**
+ * The caller's unfinished game they acted on last (GET /api/me/games/current): status `playing`, created
+ * with one of the player's tokens (so any device signed in as the player may play it, nobody else), of a
+ * resumable kind — a ranked daily attempt only while its day is open.
+ */
+export const CurrentGameSchema = z.object({
+  id: GameIdSchema,
+  kind: ResumableKindSchema,
+  /** The game's preset; null for options matching none. */
+  preset: PresetSchema.nullable(),
+  /** The daily a daily game plays, else null. */
+  daily: z.object({ date: DateSchema, preset: DailyPresetSchema }).nullable(),
+  /** The game's version (entries in its move log). */
+  version: z.number().int().min(0),
+  /** Moves made (an undo takes one back). */
+  moves: z.number().int().min(0),
+  /** When its last action was stored (ISO, server clock); its creation when it has none. */
+  lastActionAt: z.string(),
+});
+/** The caller's current game. */
+export type CurrentGame = z.infer<typeof CurrentGameSchema>;
+
+/** GET /api/me/games/current: the caller's current game, or `null` when they have no unfinished game. */
+export const CurrentGameResponseSchema = z
+  .object({ game: CurrentGameSchema.nullable() })
+  .meta({ id: 'CurrentGame' });
+/** The answer of GET /api/me/games/current. */
+export type CurrentGameResponse = z.infer<typeof CurrentGameResponseSchema>;

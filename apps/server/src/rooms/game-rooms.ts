@@ -472,6 +472,7 @@ export class GameRooms {
       score: view.score,
       moves: view.moves,
       createdAt: new Date(now),
+      updatedAt: new Date(now), // the server clock, as every commit sets it (GET /api/me/games/current)
       startedAt: room.startedAt === null ? null : new Date(room.startedAt),
       endedAt: room.endedAt === null ? null : new Date(room.endedAt),
       playerId: g.owner,

@@ -1,10 +1,11 @@
 /**
  * Player routes: POST /api/players (rate-limited more strictly), GET/PATCH /api/me, the tokens (a transfer
- * code for another device and its exchange, rotation, sign-out everywhere), GET /api/players/:id. The
- * caller is `req.player` (plugin `auth`).
+ * code for another device and its exchange, rotation, sign-out everywhere), GET /api/me/games/current (the
+ * game another device resumes), GET /api/players/:id. The caller is `req.player` (plugin `auth`).
  */
 import {
   CreatePlayerBodySchema,
+  CurrentGameResponseSchema,
   ErrorBodySchema,
   MeSchema,
   PlayerCreatedSchema,
@@ -28,6 +29,7 @@ import {
   signOutEverywhere,
   updateSettings,
 } from '../players/players.js';
+import { currentGame } from '../players/current-game.js';
 import { requirePlayer } from '../plugins/auth.js';
 import '../types.js';
 
@@ -96,6 +98,24 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
       if (settings !== undefined) await updateSettings(app.prisma, player.id, settings);
       return app.daily.me(player);
     },
+  );
+
+  app.get(
+    '/api/me/games/current',
+    {
+      schema: {
+        tags: ['players'],
+        summary: "The caller's unfinished game they acted on last (needs the token)",
+        description:
+          'The game `/` resumes on any device signed in as the player: the most recently moved (or, without ' +
+          "a move, created) game of the caller's own — created with one of their tokens — that is still " +
+          '`playing`, of any kind but `race`; a ranked daily attempt only while its day is open. `{"game": null}` ' +
+          "when there is none. Only the caller's games are ever answered; any of their tokens may then play it " +
+          "(`GET /api/games/:id`, moves, the socket), and no other player's.",
+        response: { 200: CurrentGameResponseSchema, ...errors(401) },
+      },
+    },
+    async (req) => ({ game: await currentGame(app.prisma, requirePlayer(req).id, app.now()) }),
   );
 
   app.post(

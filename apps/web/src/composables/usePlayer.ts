@@ -60,6 +60,8 @@ const dialog = ref<null | 'signup' | 'account'>(null);
 let afterSignUp: (() => void) | null = null;
 let socketRef: Socket | null = null;
 let started = false;
+/** Settles once the sign-in link this page was opened with (if any) has been taken or refused. */
+let signingIn: Promise<void> = Promise.resolve();
 
 function setToken(t: string | null): void {
   token.value = t;
@@ -102,8 +104,8 @@ function start(socket: Socket): void {
   });
   const { token: fromUrl, code, cleanUrl } = takeToken(location.pathname, location.search, location.hash);
   if (fromUrl || code) history.replaceState(history.state, '', cleanUrl);
-  if (code) void redeem(code);
-  else if (fromUrl) void adopt(fromUrl);
+  if (code) signingIn = redeem(code);
+  else if (fromUrl) signingIn = adopt(fromUrl);
   const stored = readStored();
   if (stored && !fromUrl && !code) {
     setToken(stored);
@@ -118,7 +120,7 @@ async function redeem(code: string): Promise<void> {
   try {
     const created = await redeemTransfer(code);
     setToken(created.token);
-    me.value = await getMe();
+    void refresh(); // signed in now (`settled`); the player's record follows when the server sends it
     toast(`Signed in as ${created.name}.`, 'info');
   } catch {
     toast('That sign-in link is not valid any more: links work once, for 10 minutes.');
@@ -206,6 +208,8 @@ export function usePlayer() {
     token,
     me,
     signedIn: computed(() => token.value !== null),
+    /** Resolves once a sign-in link the page was opened with is settled (at once without one). */
+    settled: (): Promise<void> => signingIn,
     dialog,
     start,
     refresh,

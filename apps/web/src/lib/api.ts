@@ -8,6 +8,8 @@
 import { KlondikeClient, isKlondikeError } from '@klondike/client';
 import {
   AllTimeLeaderboardSchema,
+  CurrentGameResponseSchema,
+  type CurrentGame,
   DailyArchiveSchema,
   DailyRevealSchema,
   DailyTodaySchema,
@@ -192,6 +194,14 @@ export function createPlayer(name: string): Promise<z.infer<typeof PlayerCreated
 /** The caller, with a given token (to check a token before keeping it) or the current one. */
 export function getMe(token?: string): Promise<z.infer<typeof MeSchema>> {
   return request('GET', '/api/me', MeSchema, undefined, token ?? authToken);
+}
+
+/**
+ * The signed-in player's unfinished game they acted on last, on any device (GET /api/me/games/current), or
+ * null when they have none. Throws ApiError (`unauthorized` without a token).
+ */
+export async function getCurrentGame(): Promise<CurrentGame | null> {
+  return (await request('GET', '/api/me/games/current', CurrentGameResponseSchema)).game;
 }
 
 export function renameMe(name: string): Promise<z.infer<typeof MeSchema>> {

@@ -63,7 +63,10 @@ export interface RunningServer {
   readonly url: string;
   readonly port: number;
   readonly dataDir: string;
-  /** Stops the server (SIGTERM); removes its data unless `keepData`. */
+  /**
+   * Stops the server (SIGTERM; one still closing after 10 s is killed, tsx and the server process both);
+   * removes its data unless `keepData`.
+   */
   stop(keepData?: boolean): Promise<void>;
 }
 
@@ -96,7 +99,18 @@ export async function startServer(
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // A process group of its own: tsx runs the server in a child process, which a kill of tsx alone would
+    // leave running (still listening, and answering 503 while it closes) — see `killAll`.
+    detached: true,
   });
+  /** Sends `signal` to the server's whole process group: tsx and the node process running the server. */
+  const killAll = (signal: NodeJS.Signals) => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, signal);
+    } catch {
+      /* already gone */
+    }
+  };
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const url = `http://127.0.0.1:${port}`;
@@ -110,7 +124,7 @@ export async function startServer(
       /* not up yet */
     }
     if (Date.now() > deadline) {
-      child.kill('SIGKILL');
+      killAll('SIGKILL');
       throw new Error(`server did not start within 90 s:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 250));
@@ -120,10 +134,13 @@ export async function startServer(
     port,
     dataDir,
     async stop(keepData = false) {
-      if (child.exitCode === null) {
+      // Not yet exited: neither an exit code nor a killing signal (a killed process has no exit code).
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise<void>((r) => child.once('exit', () => r()));
+        // tsx passes SIGTERM on to the server, which closes cleanly; one still closing after 10 s (say, it
+        // waits for a solver job of the daily generation on a loaded machine) is killed, tsx and server both.
         child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        const timer = setTimeout(() => killAll('SIGKILL'), 10_000);
         await exited;
         clearTimeout(timer);
       }

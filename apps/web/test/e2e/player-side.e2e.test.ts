@@ -2,14 +2,17 @@
  * Browser test of the player's side (issue "The player's side"): the layout at 1366×768 and on a 390×844 phone
  * (nothing cut off or overlapping, the rules and deal shown on a phone), error pages that say what happened in
  * words (never a raw server message or an endless "Loading…"), an unknown address that is a not-found page,
- * the last unfinished game resumed on `/` after the tab was closed, and a visible offline state.
+ * the last unfinished game resumed on `/` after the tab was closed (and, signed in, on another device), and a
+ * visible offline state.
  */
+import { GameResponseSchema, PlayerCreatedSchema, TransferSchema } from '@klondike/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextFoundationMove, type PlayerView } from '@klondike/rules';
 import { AUTO_PILES, AUTO_STOCK, dealText } from './deals';
 import {
   CHROMIUM,
   CHROMIUM_ARGS,
+  apiCall,
   ensureBuilt,
   loadPlaywright,
   skipReason,
@@ -153,6 +156,65 @@ describe.skipIf(SKIP !== null)(`browser: the player's side${SKIP ? ` (skipped: $
     );
     await context.close();
   }, 60_000);
+
+  it('signed in, `/` on a second device resumes the same game with its moves, and takes a move made there', async () => {
+    const alice = await apiCall(server.url, 'POST', '/api/players', PlayerCreatedSchema, {
+      name: 'Two Devices',
+    });
+    const atVersion = (page: Page, v: number) =>
+      page.waitForFunction(
+        (want) => document.querySelector('[data-testid=table]')?.getAttribute('data-version') === want,
+        String(v),
+      );
+    const waste = (page: Page) =>
+      page
+        .locator('[data-testid=pile-waste] [data-testid^=card-]')
+        .evaluateAll((cards) => cards.map((c) => c.getAttribute('data-testid')));
+
+    // Device A (signed in): deals on `/` and draws three times.
+    const a = await browser.newContext(DESKTOP);
+    await a.addInitScript((t) => localStorage.setItem('klondike.token', t), alice.token);
+    const pageA = await a.newPage();
+    await pageA.goto(server.url);
+    await pageA.waitForURL(/\/game\/[A-Za-z0-9_-]+$/);
+    const id = new URL(pageA.url()).pathname.split('/').pop();
+    await pageA.getByTestId('pile-t7').waitFor();
+    for (let v = 1; v <= 3; v++) {
+      await pageA.keyboard.press('d');
+      await atVersion(pageA, v);
+    }
+    const wasteA = await waste(pageA);
+    expect(wasteA.length).toBeGreaterThan(0);
+
+    // Device B (a browser of its own) opens the sign-in link A makes, on `/`: the same game, as A left it.
+    const link = await apiCall(
+      server.url,
+      'POST',
+      '/api/me/transfer',
+      TransferSchema,
+      undefined,
+      alice.token,
+    );
+    const b = await browser.newContext(PHONE);
+    const pageB = await b.newPage();
+    await pageB.goto(`${server.url}${link.url}`);
+    await pageB.waitForURL(/\/game\/[A-Za-z0-9_-]+$/);
+    expect(new URL(pageB.url()).pathname).toBe(`/game/${id}`);
+    await atVersion(pageB, 3);
+    expect(await waste(pageB)).toEqual(wasteA);
+    const tokenB = await pageB.evaluate(() => localStorage.getItem('klondike.token'));
+    expect(tokenB).toBeTruthy();
+    expect(tokenB).not.toBe(alice.token); // a token of its own, not A's
+
+    // A move on B is taken by the server (B's token is Alice's), and A sees it.
+    await pageB.getByTestId('pile-stock').click();
+    await atVersion(pageB, 4);
+    const stored = await apiCall(server.url, 'GET', `/api/games/${id}`, GameResponseSchema);
+    expect(stored.version).toBe(4);
+    await atVersion(pageA, 4);
+    await a.close();
+    await b.close();
+  }, 90_000);
 
   it("a closed daily's solution plays on the table, move by move in words, to the win", async () => {
     const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);

@@ -1281,6 +1281,54 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/me/games/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's unfinished game they acted on last (needs the token)
+         * @description The game `/` resumes on any device signed in as the player: the most recently moved (or, without a move, created) game of the caller's own — created with one of their tokens — that is still `playing`, of any kind but `race`; a ranked daily attempt only while its day is open. `{"game": null}` when there is none. Only the caller's games are ever answered; any of their tokens may then play it (`GET /api/games/:id`, moves, the socket), and no other player's.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CurrentGame"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/transfer": {
         parameters: {
             query?: never;
@@ -3390,6 +3438,22 @@ export interface components {
             }[];
             nextCursor: string | null;
         };
+        CurrentGameInput: {
+            game: {
+                id: string;
+                /** @enum {string} */
+                kind: "casual" | "daily-practice" | "daily-ranked";
+                preset: ("classic-draw3" | "classic-draw1" | "bicycle" | "strict-draw3" | "vegas-draw1" | "vegas-draw3" | "draw3-last-pass") | null;
+                daily: {
+                    date: string;
+                    /** @enum {string} */
+                    preset: "classic-draw1" | "classic-draw3";
+                } | null;
+                version: number;
+                moves: number;
+                lastActionAt: string;
+            } | null;
+        };
         /** @description draw | recycle | last-pass (R16: in place of a redeal, then one card per draw) | move {from,to,count} */
         Move: {
             /** @constant */
@@ -3828,6 +3892,22 @@ export interface components {
                 replay: boolean;
             }[];
             nextCursor: string | null;
+        };
+        CurrentGame: {
+            game: {
+                id: string;
+                /** @enum {string} */
+                kind: "casual" | "daily-practice" | "daily-ranked";
+                preset: ("classic-draw3" | "classic-draw1" | "bicycle" | "strict-draw3" | "vegas-draw1" | "vegas-draw3" | "draw3-last-pass") | null;
+                daily: {
+                    date: string;
+                    /** @enum {string} */
+                    preset: "classic-draw1" | "classic-draw3";
+                } | null;
+                version: number;
+                moves: number;
+                lastActionAt: string;
+            } | null;
         };
     };
     responses: never;
