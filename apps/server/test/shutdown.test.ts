@@ -5,6 +5,7 @@
  */
 import { GameResponseSchema } from '@klondike/protocol';
 import { expect, it } from 'vitest';
+import { STOP_GRACE_MS } from '../src/daily/service.js';
 import { RESTART_CLOSE_CODE } from '../src/plugins/websocket.js';
 import { WsClient, describeEachDatabase, testApp, wsUrl } from './helpers.js';
 
@@ -29,4 +30,23 @@ describeEachDatabase('graceful shutdown', (db) => {
       await db.cleanup();
     }
   });
+});
+
+describeEachDatabase('shutdown during a daily deal search', (db) => {
+  // A deal search (a daily's win proof, then its minimal-par search) can run for tens of seconds; closing
+  // once waited for every one under way (34 s measured on a loaded machine), holding a deploy or a test.
+  it('closing while the dailies are being made waits STOP_GRACE_MS at most, not for their searches', async () => {
+    const app = await testApp(db, { config: { dailySchedule: true, dailySolveMs: 20_000 } });
+    try {
+      await app.ready(); // the daily job starts today's and tomorrow's searches on the one solver thread
+      for (let i = 0; i < 400 && app.solver.queued === 0; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(app.solver.queued).toBeGreaterThan(0); // one search runs, the other dailies wait for the thread
+    } finally {
+      const started = Date.now();
+      await app.close();
+      // Four dailies of up to 20 s of search each (and 20 M positions of par search) were under way.
+      expect(Date.now() - started).toBeLessThan(STOP_GRACE_MS + 10_000);
+      await db.cleanup();
+    }
+  }, 90_000);
 });

@@ -58,6 +58,9 @@ type PlayerStats = z.infer<typeof PlayerStatsSchema>;
 type PlayerPage = z.infer<typeof PlayerPageSchema>;
 type Me = z.infer<typeof MeSchema>;
 
+/** How long `stop` waits for daily work under way before the server closes anyway, ms. */
+export const STOP_GRACE_MS = 2_000;
+
 /** Key of the generated daily secret in table Setting. */
 export const DAILY_SECRET_KEY = 'daily-secret';
 /** Results shown on a player page. */
@@ -250,16 +253,26 @@ export class DailyService {
     await this.archive(this.today());
   }
 
-  /** Stops generating (the server is closing) and waits for work under way to end. */
+  /** Stops generating (the server is closing) and waits up to STOP_GRACE_MS for work under way to end. */
   async stop(): Promise<void> {
     this.stopped = true;
     this.unlisten?.();
-    await Promise.allSettled([
-      ...this.generating.values(),
-      ...this.rollovers.values(),
-      ...this.archives.values(),
-      this.signals,
+    // A deal search under way can take tens of seconds on a loaded machine: wait STOP_GRACE_MS for the work
+    // to end, then let the server close (the solver pool's shutdown ends the search; a day left without its
+    // deal is generated again by the next node that needs it, the same deal, since candidates are keyed).
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([
+        ...this.generating.values(),
+        ...this.rollovers.values(),
+        ...this.archives.values(),
+        this.signals,
+      ]),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, STOP_GRACE_MS);
+      }),
     ]);
+    clearTimeout(timer);
   }
 
   /** Generates the archive's missing dailies (the `archiveDays` days before `today`), one at a time. */
