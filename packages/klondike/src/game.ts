@@ -667,6 +667,22 @@ export function positionKey(state: GameState): string {
   return key;
 }
 
+/**
+ * Whether `move` (legal in `state`) makes R13 progress, judged from the move alone when that is certain:
+ * a card to a foundation (the foundations grow), a card off the waste (stock and waste shrink), or every
+ * face-up card of a tableau pile that has face-down cards under them (R6 turns one up). False means
+ * "not known without playing it", not "no progress".
+ */
+export function progressesAtOnce(state: GameState, move: Move): boolean {
+  if (move.type !== 'move') return false;
+  if (move.from === 'waste') return true;
+  if ((FOUNDATION_PILES as readonly string[]).includes(move.to)) return true;
+  const i = (TABLEAU_PILES as readonly string[]).indexOf(move.from);
+  if (i < 0) return false;
+  const pile = state.tableau[i] as TableauPile;
+  return pile.faceDown > 0 && move.count === pile.cards.length - pile.faceDown;
+}
+
 /** Most positions the R13 search visits before it gives up and says "not blocked". */
 export const BLOCKED_SEARCH_LIMIT = 4000;
 
@@ -680,20 +696,35 @@ export const BLOCKED_SEARCH_LIMIT = 4000;
  */
 export function isBlocked(state: GameState): boolean {
   if (isOver(state)) return false;
+  // Cheapest first: a legal move that visibly makes progress settles it without playing any move (the
+  // search below would stop at that move on its first level, long before BLOCKED_SEARCH_LIMIT).
+  const first = legalMoves(state);
+  for (const move of first) if (progressesAtOnce(state, move)) return false;
   const start = measures(state);
-  const seen = new Set<string>([positionKey(state)]);
+  // Cheap progress first: every successor of a position is checked for progress before any position key
+  // is built, and the keys (the costly part) only once the start itself makes none — most positions in
+  // play have a progressing move, so most calls end on the first level without building a key. The same
+  // positions are visited in the same order as a search that keys each successor at once, so the answer
+  // (including where BLOCKED_SEARCH_LIMIT stops it) is the same.
+  let seen: Set<string> | null = null;
   const queue: GameState[] = [state];
+  const next: GameState[] = [];
   for (let head = 0; head < queue.length; head++) {
     const current = queue[head] as GameState;
-    for (const move of legalMoves(current)) {
+    next.length = 0;
+    for (const move of head === 0 ? first : legalMoves(current)) {
       const r = applyMove(current, move);
       if (!r.ok) continue;
       if (progressed(measures(r.value), start)) return false;
-      const key = positionKey(r.value);
+      next.push(r.value);
+    }
+    seen ??= new Set<string>([positionKey(state)]);
+    for (const s of next) {
+      const key = positionKey(s);
       if (seen.has(key)) continue;
       if (seen.size >= BLOCKED_SEARCH_LIMIT) return false;
       seen.add(key);
-      queue.push(r.value);
+      queue.push(s);
     }
   }
   return true;

@@ -4,15 +4,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  BLOCKED_SEARCH_LIMIT,
   PILE_IDS,
   PRESET_NAMES,
   applyMove,
   dealFromNumber,
   gameStatus,
   hiddenCards,
+  isBlocked,
+  isOver,
   legalMoves,
   newGame,
   playerView,
+  positionKey,
+  progressesAtOnce,
   resolveOptions,
   sameMove,
   undo,
@@ -72,7 +77,69 @@ function allCards(s: GameState): number[] {
   return cards;
 }
 
+/** R13's measures of progress, computed here independently of the rules package's own. */
+function measuresOf(s: GameState): [number, number, number, number] {
+  const f = s.foundations;
+  return [
+    (f[0] as number) + (f[1] as number) + (f[2] as number) + (f[3] as number),
+    s.tableau.reduce((n, p) => n + p.faceDown, 0),
+    s.stock.length + s.waste.length,
+    s.tableau.filter((p) => p.cards.length === 0).length,
+  ];
+}
+
+function progressedFrom(a: GameState, b: GameState): boolean {
+  const [fa, da, sa, ea] = measuresOf(a);
+  const [fb, db, sb, eb] = measuresOf(b);
+  return fb > fa || db < da || sb < sa || eb > ea;
+}
+
+/** RULES.md R13 as a plain breadth-first search keying every successor at once: the reference. */
+function blockedReference(state: GameState): boolean {
+  if (isOver(state)) return false;
+  const seen = new Set<string>([positionKey(state)]);
+  const queue: GameState[] = [state];
+  for (let head = 0; head < queue.length; head++) {
+    const current = queue[head] as GameState;
+    for (const move of legalMoves(current)) {
+      const r = applyMove(current, move);
+      if (!r.ok) continue;
+      if (progressedFrom(state, r.value)) return false;
+      const key = positionKey(r.value);
+      if (seen.has(key)) continue;
+      if (seen.size >= BLOCKED_SEARCH_LIMIT) return false;
+      seen.add(key);
+      queue.push(r.value);
+    }
+  }
+  return true;
+}
+
 describe('properties of the rules over random games', () => {
+  it('R13: a move progressesAtOnce names does make progress once played', () => {
+    fc.assert(
+      fc.property(gameArb, (g) => {
+        play(g, (s) => {
+          for (const move of legalMoves(s)) {
+            if (!progressesAtOnce(s, move)) continue;
+            const r = applyMove(s, move);
+            expect(r.ok && progressedFrom(s, r.value)).toBe(true);
+          }
+        });
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  it('R13: isBlocked (cheap progress first) answers as the plain breadth-first search on every state reached', () => {
+    fc.assert(
+      fc.property(gameArb, (g) => {
+        play(g, (s) => expect(isBlocked(s)).toBe(blockedReference(s)));
+      }),
+      { numRuns: NUM_RUNS / 2 },
+    );
+  });
+
   it('R1: the 52 cards are conserved after any sequence of legal moves', () => {
     fc.assert(
       fc.property(gameArb, (g) => {

@@ -716,7 +716,7 @@ export class GameRooms {
   unsubscribe(id: string, subscriber: Subscriber): void {
     const room = this.rooms.get(id);
     if (!room) return;
-    room.subscribers.delete(subscriber);
+    if (room.subscribers.delete(subscriber) && room.subscribers.size === 0) this.touch(room);
     this.listen(room);
   }
 
@@ -910,13 +910,13 @@ export class GameRooms {
   private exclusive<T>(room: Room, fn: () => Promise<T>): Promise<T> {
     room.pending++;
     const run = room.tail.then(fn);
-    room.tail = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run.finally(() => {
+    // The queue's tail settles with `run`, and its handlers run before the caller's (registered first), so
+    // the write no longer counts as pending by the time its caller goes on.
+    const done = (): void => {
       room.pending--;
-    });
+    };
+    room.tail = run.then(done, done);
+    return run;
   }
 
   /** The commit: optimistic version check and log append in one transaction. */
@@ -1029,13 +1029,17 @@ export class GameRooms {
     }
   }
 
-  /** The room of a game, loading it from the database when it is not in memory. */
-  private async room(id: string): Promise<Room> {
+  /**
+   * The room of a game, loading it from the database when it is not in memory: the room itself when it is
+   * in memory and current (no promise to wait for on every move), else a promise of it.
+   */
+  private room(id: string): Room | Promise<Room> {
     const cached = this.rooms.get(id);
     if (cached) {
-      this.rooms.delete(id);
-      this.rooms.set(id, cached); // most recently used last
-      if (cached.stale) await this.catchUp(cached);
+      // Most recently used last. A room with subscribers is never evicted, so its place in that order
+      // matters only once its last subscriber leaves, which touches it then (`unsubscribe`).
+      if (cached.subscribers.size === 0) this.touch(cached);
+      if (cached.stale) return this.catchUp(cached).then(() => cached);
       return cached;
     }
     let loading = this.loading.get(id);
@@ -1144,6 +1148,12 @@ export class GameRooms {
       undefined,
     );
     return room.version;
+  }
+
+  /** Moves a room to the most recently used end of the eviction order. */
+  private touch(room: Room): void {
+    this.rooms.delete(room.id);
+    this.rooms.set(room.id, room);
   }
 
   private remember(room: Room): void {
