@@ -4,9 +4,12 @@ import { usePlayer } from './composables/usePlayer';
 import { applySettingsToDocument, connectSettings } from './composables/useSettings';
 import { useSocket } from './composables/useSocket';
 import { patchMySettings } from './lib/api';
+import { loadSchemas } from './lib/schemas';
 import { createAppRouter } from './router';
 import './style.css';
 
+// The protocol's schemas (not on the first page): fetched now, before the first answer or frame needs them.
+void loadSchemas();
 // The player first: a sign-in link's code is taken out of the address before the router reads it.
 usePlayer().start(useSocket());
 // The settings: applied to the page now, kept on the server for a signed-in player.

@@ -4,7 +4,7 @@
  * the sign-in link for another device, and `?token=…` links (read, checked, stripped from the URL). App-wide
  * state; the player dialog's open/closed state lives here too so any page can ask for a sign-up.
  */
-import { MeSchema, PlayerNameSchema } from '@klondike/protocol';
+import type { MeSchema } from '@klondike/protocol';
 import { computed, ref, shallowRef } from 'vue';
 import type { z } from 'zod';
 import {
@@ -41,16 +41,6 @@ function store(token: string | null): void {
   } catch {
     /* private mode: the token lives for this tab only */
   }
-}
-
-/** Checks a display name the way the server does; the first problem in words, or null when fine. */
-export function nameProblem(name: string): string | null {
-  const t = name.trim();
-  if (t.length === 0) return 'Choose a name.';
-  if (t.length < 3) return 'At least 3 characters.';
-  if (t.length > 20) return 'At most 20 characters.';
-  if (/\s{2,}/.test(t)) return 'Only single spaces between words.';
-  return PlayerNameSchema.safeParse(t).success ? null : 'Letters, digits, _ . - and single spaces only.';
 }
 
 const token = ref<string | null>(null);
