@@ -5,6 +5,7 @@ import { applySettingsToDocument, connectSettings } from './composables/useSetti
 import { useSocket } from './composables/useSocket';
 import { patchMySettings } from './lib/api';
 import { loadSchemas } from './lib/schemas';
+import { i18n, setLanguage, startLanguage } from './i18n';
 import { createAppRouter } from './router';
 import './style.css';
 
@@ -15,7 +16,8 @@ usePlayer().start(useSocket());
 // The settings: applied to the page now, kept on the server for a signed-in player.
 applySettingsToDocument();
 connectSettings(usePlayer().me, patchMySettings);
-createApp(App).use(createAppRouter()).mount('#app');
+// The language (English is built in; another one's messages are fetched before the first paint).
+void setLanguage(startLanguage()).then(() => createApp(App).use(i18n).use(createAppRouter()).mount('#app'));
 // The service worker (dist/sw.js, a build only): the app shell loads with no network.
 if (import.meta.env.PROD && 'serviceWorker' in navigator)
   window.addEventListener(
