@@ -27,6 +27,20 @@ export type Language = keyof typeof LANGUAGES;
 /** The messages' shape: English's (every other language has exactly its keys). */
 export type Messages = typeof en;
 
+/**
+ * Translates `key` outside components (lib/ and composables; components use `useI18n` or `$t`) in the
+ * current language; reactive where the caller is (computed, templates).
+ */
+export function tr(key: string, named?: Record<string, unknown>, plural?: number): string {
+  const t = i18n.global.t as (k: string, n: Record<string, unknown>, p?: number) => string;
+  return plural === undefined ? t(key, named ?? {}) : t(key, { n: plural, ...named }, plural);
+}
+
+/** A number in the current language's way (`1,234` / `1 234` / `1.234`). */
+export function num(value: number): string {
+  return new Intl.NumberFormat(i18n.global.locale.value).format(value);
+}
+
 /** The localStorage key of this browser's chosen language (absent: follow the browser). */
 export const LANGUAGE_KEY = 'klondike.language';
 
