@@ -18,6 +18,7 @@ import {
   setApiToken,
   signOutEverywhere,
 } from '../lib/api';
+import { tr } from '../i18n';
 import { takeToken } from '../lib/route';
 import { useNotify } from './useNotify';
 import type { Socket } from './useSocket';
@@ -84,7 +85,7 @@ function start(socket: Socket): void {
   onTokenRejected((t) => {
     if (t !== token.value) return;
     setToken(null);
-    toast('This device was signed out: the server does not know its player any more.', 'info', 6000);
+    toast(tr('player.signedOutDevice'), 'info', 6000);
   });
   socket.onFrame((f) => {
     if (f.type === 'authed' && me.value && f.playerId === me.value.id && f.name !== me.value.name)
@@ -109,9 +110,9 @@ async function redeem(code: string): Promise<void> {
     const created = await redeemTransfer(code);
     setToken(created.token);
     me.value = await getMe();
-    toast(`Signed in as ${created.name}.`, 'info');
+    toast(tr('player.signedInAs', { name: created.name }), 'info');
   } catch {
-    toast('That sign-in link is not valid any more: links work once, for 10 minutes.');
+    toast(tr('player.linkExpired'));
     if (previous) {
       setToken(previous);
       void refresh();
@@ -127,9 +128,9 @@ async function adopt(t: string): Promise<void> {
     const who = await getMe(t);
     setToken(t);
     me.value = who;
-    toast(`Signed in as ${who.name}.`, 'info');
+    toast(tr('player.signedInAs', { name: who.name }), 'info');
   } catch {
-    toast('That sign-in link is not valid (any more).');
+    toast(tr('player.linkInvalid'));
     if (previous) {
       setToken(previous);
       void refresh();

@@ -36,6 +36,14 @@ export function tr(key: string, named?: Record<string, unknown>, plural?: number
   return plural === undefined ? t(key, named ?? {}) : t(key, { n: plural, ...named }, plural);
 }
 
+/**
+ * A server's message (always English) where the app has no text of its own for a case: shown as it is in
+ * English, and replaced by the app's `fallbackKey` text in any other language.
+ */
+export function serverText(message: string | undefined, fallbackKey: string): string {
+  return message && i18n.global.locale.value === 'en' ? message : tr(fallbackKey);
+}
+
 /** A number in the current language's way (`1,234` / `1 234` / `1.234`). */
 export function num(value: number): string {
   return new Intl.NumberFormat(i18n.global.locale.value).format(value);

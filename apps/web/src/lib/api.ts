@@ -17,6 +17,7 @@ import type {
 import type { Move } from '@klondike/rules';
 import type { z } from 'zod';
 import type { DailyPreset } from './route';
+import { tr } from '../i18n';
 import { loadSchemas, type Protocol } from './schemas';
 
 /** Picks the schema that checks an answer from the protocol's schemas (loaded on first use, schemas.ts). */
@@ -79,7 +80,7 @@ export async function request<T>(
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    throw new ApiError('network', 'Cannot reach the server.', 0);
+    throw new ApiError('network', tr('api.network'), 0);
   }
   if (res.status === 401 && token && (await errorCode(res)) === 'unknown-token') {
     // The server does not know this token (a reset, another server): forget it and go on as a guest.
@@ -99,11 +100,10 @@ export async function request<T>(
       const e = parsed.data.error;
       throw new ApiError(e.code, e.message, res.status, e.version, e.reason);
     }
-    throw new ApiError('http', `The server answered ${res.status}.`, res.status);
+    throw new ApiError('http', tr('api.http', { status: res.status }), res.status);
   }
   const parsed = schema(protocol).safeParse(json);
-  if (!parsed.success)
-    throw new ApiError('bad-response', 'The server sent an unexpected answer.', res.status);
+  if (!parsed.success) throw new ApiError('bad-response', tr('api.badResponse'), res.status);
   return parsed.data;
 }
 
@@ -126,13 +126,13 @@ async function gameCall<T>(
       tokenRejected?.(token);
       return gameCall(call, schema, null);
     }
-    if (e.code === 'network') throw new ApiError('network', 'Cannot reach the server.', 0);
+    if (e.code === 'network') throw new ApiError('network', tr('api.network'), 0);
     if (e.code === 'protocol')
-      throw new ApiError('http', `The server answered ${e.status ?? 0}.`, e.status ?? 0);
+      throw new ApiError('http', tr('api.http', { status: e.status ?? 0 }), e.status ?? 0);
     throw new ApiError(e.code, e.message, e.status ?? 0, e.version, e.reason);
   }
   const parsed = schema(await loadSchemas()).safeParse(answer);
-  if (!parsed.success) throw new ApiError('bad-response', 'The server sent an unexpected answer.', 200);
+  if (!parsed.success) throw new ApiError('bad-response', tr('api.badResponse'), 200);
   return parsed.data;
 }
 
