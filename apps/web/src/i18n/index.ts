@@ -37,8 +37,9 @@ export function tr(key: string, named?: Record<string, unknown>, plural?: number
 }
 
 /**
- * A server's message (always English) where the app has no text of its own for a case: shown as it is in
- * English, and replaced by the app's `fallbackKey` text in any other language.
+ * A message from elsewhere that is always English (the server's refusals, the rules package's reading of a
+ * pasted deal), where the app has no text of its own for the case: shown as it is in English, and replaced by
+ * the app's `fallbackKey` text in any other language.
  */
 export function serverText(message: string | undefined, fallbackKey: string): string {
   return message && i18n.global.locale.value === 'en' ? message : tr(fallbackKey);
