@@ -4,13 +4,14 @@
  * zod in.
  */
 import { PlayerNameSchema } from '@klondike/protocol';
+import { tr } from '../i18n';
 
-/** Checks a display name the way the server does; the first problem in words, or null when fine. */
+/** Checks a display name the way the server does; the first problem in words (current language), or null when fine. */
 export function nameProblem(name: string): string | null {
   const t = name.trim();
-  if (t.length === 0) return 'Choose a name.';
-  if (t.length < 3) return 'At least 3 characters.';
-  if (t.length > 20) return 'At most 20 characters.';
-  if (/\s{2,}/.test(t)) return 'Only single spaces between words.';
-  return PlayerNameSchema.safeParse(t).success ? null : 'Letters, digits, _ . - and single spaces only.';
+  if (t.length === 0) return tr('player.problem.empty');
+  if (t.length < 3) return tr('player.problem.short');
+  if (t.length > 20) return tr('player.problem.long');
+  if (/\s{2,}/.test(t)) return tr('player.problem.spaces');
+  return PlayerNameSchema.safeParse(t).success ? null : tr('player.problem.chars');
 }
