@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import vue from '@vitejs/plugin-vue';
+import VueI18nPlugin from '@intlify/unplugin-vue-i18n/vite';
 import { compression } from 'vite-plugin-compression2';
 
 // The Fastify server (apps/server) serves `dist/` on port 3000; in dev, Vite proxies /api (REST and the
@@ -43,7 +44,21 @@ function serviceWorker(): Plugin {
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [vue(), serviceWorker(), compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 512 })],
+  plugins: [
+    vue(),
+    // The messages (src/i18n/locales/*.json) compiled to functions at build time, and vue-i18n's runtime-only
+    // build with the message compiler dropped (messages arrive compiled).
+    VueI18nPlugin({
+      include: [fileURLToPath(new URL('./src/i18n/locales/**', import.meta.url))],
+      runtimeOnly: true,
+      dropMessageCompiler: true,
+      compositionOnly: true,
+      fullInstall: false,
+      strictMessage: true,
+    }),
+    serviceWorker(),
+    compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 512 }),
+  ],
   server: {
     port: 5173,
     proxy: {

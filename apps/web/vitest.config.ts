@@ -9,6 +9,8 @@ export default defineConfig({
   test: {
     environment: 'node',
     include: ['test/**/*.test.ts'],
+    // Component specs mount with the app's vue-i18n instance (English unless a test switches).
+    setupFiles: ['test/setup.ts'],
     testTimeout: 10_000,
     hookTimeout: 120_000,
   },

@@ -11,7 +11,7 @@
  * `meta.layout` says whether a route is the card table (its own top bar) or a page under the page bar;
  * `meta.nav` which section link is lit.
  */
-import { DAILY_PRESETS } from '@klondike/protocol';
+import { DAILY_PRESETS } from '@klondike/protocol/constants';
 import { createRouter, createWebHistory, type Router, type RouterHistory } from 'vue-router';
 import PlayPage from './pages/PlayPage.vue';
 

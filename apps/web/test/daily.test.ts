@@ -8,7 +8,7 @@ import {
   type GameState,
 } from '@klondike/rules';
 import { describe, expect, it } from 'vitest';
-import { nameProblem } from '../src/composables/usePlayer';
+import { nameProblem } from '../src/lib/playerName';
 import {
   formatCountdown,
   formatDate,

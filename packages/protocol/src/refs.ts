@@ -3,9 +3,9 @@
  * code) — shared by the game, daily and race schemas.
  */
 import { z } from 'zod';
+import { DAILY_PRESETS } from './constants.js';
 
-/** The daily presets (docs/rules.md presets that have a daily challenge). */
-export const DAILY_PRESETS = ['classic-draw1', 'classic-draw3'] as const;
+export { DAILY_PRESETS };
 /** A daily preset. */
 export const DailyPresetSchema = z.enum(DAILY_PRESETS);
 /** A daily preset (`classic-draw1`, `classic-draw3`). */

@@ -5,17 +5,16 @@
  * Unknown keys and values are refused (400), so a typo never lands in the database.
  */
 import { z } from 'zod';
+import {
+  ANIMATION_SPEEDS,
+  CARD_BACKS,
+  DEFAULT_SETTINGS as DEFAULTS,
+  MOTIONS,
+  TABLE_COLOURS,
+  THEMES,
+} from './constants.js';
 
-/** The card-back designs (drawn with CSS, apps/web). */
-export const CARD_BACKS = ['classic', 'crimson', 'forest', 'midnight', 'sunset'] as const;
-/** The table (felt) colours. */
-export const TABLE_COLOURS = ['green', 'blue', 'wine', 'slate', 'teal'] as const;
-/** Light or dark pages: `system` follows `prefers-color-scheme`. */
-export const THEMES = ['system', 'light', 'dark'] as const;
-/** Card animation speeds: each a factor on the animations' durations (fast = shorter). */
-export const ANIMATION_SPEEDS = ['slow', 'normal', 'fast'] as const;
-/** Motion: `system` follows `prefers-reduced-motion`; `reduce` never animates cards; `full` always does. */
-export const MOTIONS = ['system', 'reduce', 'full'] as const;
+export { ANIMATION_SPEEDS, CARD_BACKS, MOTIONS, TABLE_COLOURS, THEMES } from './constants.js';
 
 /** Every setting, each with its value type. */
 export const SettingsSchema = z
@@ -43,13 +42,4 @@ export const SettingsPatchSchema = SettingsSchema.partial().strict().meta({ id: 
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
 
 /** The default of every setting (a new browser, a new player). */
-export const DEFAULT_SETTINGS: Settings = {
-  cardBack: 'classic',
-  tableColour: 'green',
-  theme: 'system',
-  leftHanded: false,
-  sounds: false,
-  animationSpeed: 'normal',
-  motion: 'system',
-  autoFoundation: false,
-};
+export const DEFAULT_SETTINGS: Settings = DEFAULTS;

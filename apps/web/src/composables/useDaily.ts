@@ -6,6 +6,7 @@
 import type { DailyArchiveSchema, DailyTodaySchema, LeaderboardSchema } from '@klondike/protocol';
 import { computed, onScopeDispose, ref, shallowRef, watch, type Ref } from 'vue';
 import type { z } from 'zod';
+import { tr } from '../i18n';
 import { ApiError, getDailyArchive, getDailyLeaderboard, getDailyToday } from '../lib/api';
 import { offsetOfPage } from '../lib/daily';
 import type { DailyPreset } from '../lib/route';
@@ -18,22 +19,22 @@ export type DailyArchive = z.infer<typeof DailyArchiveSchema>;
 export type Leaderboard = z.infer<typeof LeaderboardSchema>;
 
 /** A person's sentence for a failed page load (by the error's code; never the server's own message). */
-export function loadErrorText(e: unknown, notFound = 'There is nothing at this address.'): string {
-  if (!(e instanceof ApiError)) return 'Something went wrong loading this page. Try again in a moment.';
+export function loadErrorText(e: unknown, notFound = tr('load.nothing')): string {
+  if (!(e instanceof ApiError)) return tr('load.failed');
   switch (e.code) {
     case 'network':
-      return 'Cannot reach the server. Check your connection and try again.';
+      return tr('load.network');
     case 'not-found':
       return notFound;
     case 'forbidden':
     case 'deal-embargoed':
-      return 'This is not open yet: it opens once the day (or the game) has ended.';
+      return tr('load.notOpen');
     case 'rate-limited':
-      return 'Too many requests just now; wait a moment and try again.';
+      return tr('load.rateLimited');
     case 'unavailable':
-      return 'The server is busy for a moment; try again shortly.';
+      return tr('load.busy');
     default:
-      return 'Something went wrong loading this page. Try again in a moment.';
+      return tr('load.failed');
   }
 }
 
@@ -122,8 +123,7 @@ export function useDailyLeaderboard(date: Ref<string>, preset: Ref<DailyPreset>,
       offset.value = b.offset;
       error.value = null;
     } catch (e) {
-      if (mine === seq)
-        error.value = loadErrorText(e, `There is no daily challenge of these rules on ${date.value}.`);
+      if (mine === seq) error.value = loadErrorText(e, tr('load.noDaily', { date: date.value }));
     } finally {
       if (mine === seq) loading.value = false;
     }

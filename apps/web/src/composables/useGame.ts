@@ -17,6 +17,7 @@ import {
 } from '@klondike/rules';
 import { computed, getCurrentScope, onScopeDispose, ref, shallowRef, watch, type Ref } from 'vue';
 import { ApiError, createGame, getGame, postMove, postResign, postUndo } from '../lib/api';
+import { serverText, tr } from '../i18n';
 import { describeMove } from '../lib/format';
 import { useNotify } from './useNotify';
 import type { Socket } from './useSocket';
@@ -49,21 +50,21 @@ function isOptimistic(op: Op): boolean {
 function errorText(code: string, message: string): string {
   switch (code) {
     case 'illegal-move':
-      return message || 'That move is not allowed.';
+      return serverText(message, 'common.notAllowed');
     case 'stale-version':
-      return 'The game changed elsewhere; showing the latest position.';
+      return tr('game.stale');
     case 'not-found':
-      return 'That game does not exist (any more).';
+      return tr('game.notFound');
     case 'rate-limited':
-      return 'Too many requests; slow down a little.';
+      return tr('game.rateLimited');
     case 'network':
-      return 'Cannot reach the server: that move was not made. Reconnecting…';
+      return tr('game.network');
     case 'unauthorized':
-      return 'This game belongs to a player: sign in on this device (use the link from “Use on another device”) to play it.';
+      return tr('game.unauthorized');
     case 'forbidden':
-      return message ? `Not allowed: ${message}` : 'This game is not yours to play.';
+      return serverText(message && tr('game.forbiddenWhy', { message }), 'game.forbidden');
     default:
-      return message || 'Something went wrong.';
+      return serverText(message, 'common.error');
   }
 }
 
@@ -133,8 +134,8 @@ export function useGame(socket: Socket, api: GameApi = restGameApi) {
   }
 
   function announceAck(op: Op, before: PlayerView | null, after: PlayerView): void {
-    if (op.kind === 'undo') announce('Move undone.');
-    else if (op.kind === 'resign') announce('You resigned.');
+    if (op.kind === 'undo') announce(tr('move.undone'));
+    else if (op.kind === 'resign') announce(tr('move.resigned'));
     else if (op.move) announce(describeMove(op.move, before, after));
     announceStatus(before, after);
   }
@@ -142,8 +143,11 @@ export function useGame(socket: Socket, api: GameApi = restGameApi) {
   function announceStatus(before: PlayerView | null, after: PlayerView): void {
     if (before?.status === after.status) return;
     if (after.status === 'won')
-      later(() => announce(`You won! Score ${after.score}, ${after.moves} moves.`), 400);
-    if (after.status === 'blocked') later(() => announce('No more moves. Undo or start a new game.'), 400);
+      later(
+        () => announce(tr('move.won', { score: after.score, moves: tr('common.moves', {}, after.moves) })),
+        400,
+      );
+    if (after.status === 'blocked') later(() => announce(tr('move.blocked')), 400);
   }
 
   function ack(op: Op, version: number, v: PlayerView): void {
@@ -269,7 +273,7 @@ export function useGame(socket: Socket, api: GameApi = restGameApi) {
     if (head && head.sent && Date.now() - head.sentAt > ACK_TIMEOUT_MS) {
       ops.value = [];
       autoCompleting.value = false;
-      toast('The server is slow to answer; showing the latest position.');
+      toast(tr('game.slow'));
       resync();
     }
   }, 1000);
@@ -311,7 +315,7 @@ export function useGame(socket: Socket, api: GameApi = restGameApi) {
       (e: unknown) => {
         if (gameId.value !== id || ops.value[0] !== head) return;
         if (e instanceof ApiError) fail(e.code, e.message, e.version);
-        else fail('internal', 'Something went wrong.', undefined);
+        else fail('internal', tr('common.error'), undefined);
       },
     );
   }

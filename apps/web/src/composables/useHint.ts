@@ -8,6 +8,7 @@
 import type { HintResponse } from '@klondike/protocol';
 import type { PlayerView } from '@klondike/rules';
 import { computed, onScopeDispose, ref, shallowRef, watch, type Ref } from 'vue';
+import { serverText, tr } from '../i18n';
 import { ApiError, getHint, getWinnable } from '../lib/api';
 import { describeHint, hintHighlight, type HintHighlight, type Verdict } from '../lib/hint';
 import { useNotify } from './useNotify';
@@ -62,20 +63,20 @@ function defaultStorage(): Pick<Storage, 'getItem' | 'setItem'> | null {
 
 /** Friendly text of a hint request's failure. */
 export function hintErrorText(e: unknown): string {
-  if (!(e instanceof ApiError)) return 'Could not get a hint.';
+  if (!(e instanceof ApiError)) return tr('hint.failed');
   switch (e.code) {
     case 'forbidden':
-      return 'Hints are off for this game.';
+      return tr('hint.off');
     case 'rate-limited':
-      return 'Too many hint requests; wait a moment and try again.';
+      return tr('hint.tooMany');
     case 'solver-busy':
-      return 'The solver is busy; try again in a moment.';
+      return tr('hint.busy');
     case 'network':
-      return 'Cannot reach the server for a hint.';
+      return tr('hint.network');
     case 'not-found':
-      return 'That game does not exist (any more).';
+      return tr('game.notFound');
     default:
-      return e.message || 'Could not get a hint.';
+      return serverText(e.message, 'hint.failed');
   }
 }
 
@@ -165,7 +166,7 @@ export function useHint(game: HintGame, options: HintOptions = {}) {
     if (h.verdict === 'won' && h.move) {
       const hl = hintHighlight(h.move, view);
       if (!hl) {
-        announce('The position changed; ask for a hint again.');
+        announce(tr('hint.changed'));
         return;
       }
       // Re-set on the next frame so a repeated hint restarts the pulse.
@@ -177,15 +178,15 @@ export function useHint(game: HintGame, options: HintOptions = {}) {
       };
       if (typeof requestAnimationFrame === 'function') requestAnimationFrame(set);
       else set();
-      announce(`Hint: ${describeHint(h.move, view)}.`);
+      announce(tr('hint.said', { hint: describeHint(h.move, view) }));
     } else if (h.verdict === 'won') {
-      announce('The game is already won.');
+      announce(tr('hint.alreadyWon'));
     } else if (h.verdict === 'impossible') {
       notice.value = { kind: 'impossible', version: h.version };
-      announce('No win from here. Undo to look for another line.');
+      announce(tr('hint.noWinHere'));
     } else {
       notice.value = { kind: 'unknown', version: h.version };
-      announce("Couldn't decide in time. Play on, or ask again.");
+      announce(tr('hint.undecided'));
     }
   }
 
@@ -193,7 +194,7 @@ export function useHint(game: HintGame, options: HintOptions = {}) {
   async function request(): Promise<void> {
     const id = game.gameId.value;
     if (!id || !available.value) {
-      if (id && game.view.value && !game.view.value.options.hints) announce('Hints are off for this game.');
+      if (id && game.view.value && !game.view.value.options.hints) announce(tr('hint.off'));
       return;
     }
     if (pending.value) return;
@@ -211,7 +212,7 @@ export function useHint(game: HintGame, options: HintOptions = {}) {
       if (seq !== requestSeq || game.gameId.value !== id) return;
       const view = game.view.value;
       if (h.version !== game.version.value || !view) {
-        announce('The position changed; ask for a hint again.');
+        announce(tr('hint.changed'));
         return;
       }
       show(h, view);

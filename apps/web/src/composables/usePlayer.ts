@@ -4,7 +4,7 @@
  * the sign-in link for another device, and `?token=…` links (read, checked, stripped from the URL). App-wide
  * state; the player dialog's open/closed state lives here too so any page can ask for a sign-up.
  */
-import { MeSchema, PlayerNameSchema } from '@klondike/protocol';
+import type { MeSchema } from '@klondike/protocol';
 import { computed, ref, shallowRef } from 'vue';
 import type { z } from 'zod';
 import {
@@ -18,6 +18,7 @@ import {
   setApiToken,
   signOutEverywhere,
 } from '../lib/api';
+import { tr } from '../i18n';
 import { takeToken } from '../lib/route';
 import { useNotify } from './useNotify';
 import type { Socket } from './useSocket';
@@ -41,16 +42,6 @@ function store(token: string | null): void {
   } catch {
     /* private mode: the token lives for this tab only */
   }
-}
-
-/** Checks a display name the way the server does; the first problem in words, or null when fine. */
-export function nameProblem(name: string): string | null {
-  const t = name.trim();
-  if (t.length === 0) return 'Choose a name.';
-  if (t.length < 3) return 'At least 3 characters.';
-  if (t.length > 20) return 'At most 20 characters.';
-  if (/\s{2,}/.test(t)) return 'Only single spaces between words.';
-  return PlayerNameSchema.safeParse(t).success ? null : 'Letters, digits, _ . - and single spaces only.';
 }
 
 const token = ref<string | null>(null);
@@ -96,7 +87,7 @@ function start(socket: Socket): void {
   onTokenRejected((t) => {
     if (t !== token.value) return;
     setToken(null);
-    toast('This device was signed out: the server does not know its player any more.', 'info', 6000);
+    toast(tr('player.signedOutDevice'), 'info', 6000);
   });
   socket.onFrame((f) => {
     if (f.type === 'authed' && me.value && f.playerId === me.value.id && f.name !== me.value.name)
@@ -121,9 +112,9 @@ async function redeem(code: string): Promise<void> {
     const created = await redeemTransfer(code);
     setToken(created.token);
     void refresh(); // signed in now (`settled`); the player's record follows when the server sends it
-    toast(`Signed in as ${created.name}.`, 'info');
+    toast(tr('player.signedInAs', { name: created.name }), 'info');
   } catch {
-    toast('That sign-in link is not valid any more: links work once, for 10 minutes.');
+    toast(tr('player.linkExpired'));
     if (previous) {
       setToken(previous);
       void refresh();
@@ -139,9 +130,9 @@ async function adopt(t: string): Promise<void> {
     const who = await getMe(t);
     setToken(t);
     me.value = who;
-    toast(`Signed in as ${who.name}.`, 'info');
+    toast(tr('player.signedInAs', { name: who.name }), 'info');
   } catch {
-    toast('That sign-in link is not valid (any more).');
+    toast(tr('player.linkInvalid'));
     if (previous) {
       setToken(previous);
       void refresh();

@@ -15,6 +15,7 @@ import {
   type ReplayBuild,
 } from '../lib/replay';
 import type { DailyPreset } from '../lib/route';
+import { tr } from '../i18n';
 import { loadErrorText } from './useDaily';
 import type { TableSource } from './useGame';
 
@@ -69,9 +70,7 @@ export function useReplay(source: Ref<ReplaySource>) {
     } catch (e) {
       error.value = loadErrorText(
         e,
-        'gameId' in source.value
-          ? 'There is no game to replay at this address: the link may be mistyped.'
-          : 'There is no daily challenge of these rules on that day.',
+        'gameId' in source.value ? tr('load.noReplay') : tr('load.noDailyThatDay'),
       );
     }
   }

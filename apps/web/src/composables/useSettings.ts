@@ -2,7 +2,7 @@
  * The player's settings (card back, table colour, dark mode, left-handed layout, sounds, animation speed and
  * motion, auto-move to foundation): one reactive copy for the whole app, owned here.
  *
- * - Per browser: kept in localStorage (`klondike.settings`), read key by key with the protocol's schema, so
+ * - Per browser: kept in localStorage (`klondike.settings`), read key by key against the protocol's lists of accepted values (`SETTING_VALUES`, no zod on the first page), so
  *   a stored value this version does not know falls back to its default instead of breaking the page.
  * - Per player: when signed in, the server's copy (GET /api/me `settings`) is taken over on sign-in and every
  *   change is sent with PATCH /api/me (`connectSettings`).
@@ -10,13 +10,8 @@
  *   `data-card-back` and `data-table`, which style.css reads; the table reads `leftHanded`, the animations
  *   `motionFactor`.
  */
-import {
-  DEFAULT_SETTINGS,
-  SettingsPatchSchema,
-  SettingsSchema,
-  type Settings,
-  type SettingsPatch,
-} from '@klondike/protocol';
+import type { Settings, SettingsPatch } from '@klondike/protocol';
+import { DEFAULT_SETTINGS, SETTING_VALUES } from '@klondike/protocol/constants';
 import { computed, reactive, readonly, ref, watch, type ComputedRef, type Ref } from 'vue';
 
 /** The localStorage key of the browser's settings. */
@@ -31,19 +26,19 @@ export type SettingsStorage = Pick<Storage, 'getItem' | 'setItem'>;
  */
 export function validSettings(value: unknown): SettingsPatch {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
-  const shape = SettingsPatchSchema.shape;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
-    if (!Object.hasOwn(shape, key)) continue;
-    const parsed = shape[key as keyof typeof shape].safeParse(v);
-    if (parsed.success && parsed.data !== undefined) out[key] = parsed.data;
+    if (!Object.hasOwn(SETTING_VALUES, key)) continue;
+    const accepted = SETTING_VALUES[key as keyof typeof SETTING_VALUES];
+    if (accepted === 'boolean' ? typeof v === 'boolean' : (accepted as readonly unknown[]).includes(v))
+      out[key] = v;
   }
   return out as SettingsPatch;
 }
 
 /** Every setting: the defaults with the valid ones of `patch` over them. */
 export function withDefaults(patch: unknown): Settings {
-  return SettingsSchema.parse({ ...DEFAULT_SETTINGS, ...validSettings(patch) });
+  return { ...DEFAULT_SETTINGS, ...validSettings(patch) };
 }
 
 /** The settings stored in `storage` (defaults when none, or when the stored text is not JSON). */

@@ -2,13 +2,15 @@
  * One WebSocket to `/api/ws` for the whole app. It reconnects by itself with exponential backoff and jitter
  * (so it survives a server restart), pings to notice a dead connection, reconnects at once when the browser
  * comes back online or the tab becomes visible, and parses every incoming frame with the protocol's
- * `ServerFrameSchema` (frames that do not parse are dropped). Listeners registered with `onOpen` run on every
+ * `ServerFrameSchema` (frames that do not parse are dropped; frames that arrive before the schemas have
+ * loaded, lib/schemas.ts, wait for them and are then handled in their order). Listeners registered with `onOpen` run on every
  * (re)connection: that is where a game re-subscribes with the last version it saw. A player token set with
  * `setAuth` goes out as the `auth` frame first on every (re)connection, before any listener runs (the server
  * handles a connection's frames in order, so a subscribe that follows is already the player's).
  */
-import { ServerFrameSchema, type ClientFrame, type ServerFrame } from '@klondike/protocol';
+import type { ClientFrame, ServerFrame } from '@klondike/protocol';
 import { readonly, ref, type Ref } from 'vue';
+import { loadSchemas, loadedSchemas, type Protocol } from '../lib/schemas';
 
 export type SocketStatus = 'connecting' | 'open' | 'closed';
 
@@ -64,6 +66,8 @@ export function createSocket(options: SocketOptions = {}): Socket {
   let lastHeard = 0;
   let closedForGood = false;
   let authToken: string | null = null;
+  /** Frames (parsed JSON) waiting for the schemas to load, oldest first. */
+  const held: unknown[] = [];
 
   function url(): string {
     if (options.url) return options.url;
@@ -106,10 +110,9 @@ export function createSocket(options: SocketOptions = {}): Socket {
       } catch {
         return;
       }
-      const parsed = ServerFrameSchema.safeParse(json);
-      if (!parsed.success) return;
-      if (parsed.data.type === 'pong') return;
-      for (const h of [...frameHandlers]) h(parsed.data);
+      const protocol = loadedSchemas();
+      if (protocol && held.length === 0) deliver(protocol, json);
+      else if (held.push(json) === 1) void loadSchemas().then(releaseHeld, () => failHeld(sock));
     };
     sock.onclose = () => {
       if (ws === sock) drop(sock);
@@ -117,6 +120,28 @@ export function createSocket(options: SocketOptions = {}): Socket {
     sock.onerror = () => {
       /* a close event follows */
     };
+  }
+
+  /** Checks one frame with the protocol's schema and hands it to the listeners (dropped when it does not parse). */
+  function deliver(protocol: Protocol, json: unknown): void {
+    const parsed = protocol.ServerFrameSchema.safeParse(json);
+    if (!parsed.success) return;
+    if (parsed.data.type === 'pong') return;
+    for (const h of [...frameHandlers]) h(parsed.data);
+  }
+
+  /** Handles, in order, the frames that arrived before the schemas had loaded. */
+  function releaseHeld(protocol: Protocol): void {
+    for (const json of held.splice(0)) deliver(protocol, json);
+  }
+
+  /**
+   * The schemas could not load (the network went away): the held frames cannot be checked, so they are
+   * dropped with their connection, and the next one re-subscribes from the last version seen.
+   */
+  function failHeld(sock: WebSocket): void {
+    held.length = 0;
+    if (ws === sock) drop(sock);
   }
 
   /** Forgets a socket (closing it if needed) and schedules the next attempt. */

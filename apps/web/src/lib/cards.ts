@@ -1,44 +1,28 @@
 /**
  * How the table names cards to a person: corner labels, spoken names, suit symbols, and the reading of a
  * pasted deal. Reading a card code itself is the rules package's (`cardInfo`, `parseDeal`); nothing here
- * parses a code on its own. Pure; no Vue.
+ * parses a code on its own. Names are in the current language (src/i18n); no Vue.
  */
 import { cardInfo, formatDeal, parseDeal, type CardCode, type Suit } from '@klondike/rules';
+import { tr } from '../i18n';
 
 /** Index label shown in a card's corner: A, 2 … 10, J, Q, K. */
 export function rankLabel(rank: number): string {
   return ['', 'A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K'][rank] ?? '?';
 }
 
-const RANK_NAMES = [
-  '',
-  'Ace',
-  'Two',
-  'Three',
-  'Four',
-  'Five',
-  'Six',
-  'Seven',
-  'Eight',
-  'Nine',
-  'Ten',
-  'Jack',
-  'Queen',
-  'King',
-];
-const SUIT_NAMES: Record<Suit, string> = { C: 'clubs', D: 'diamonds', H: 'hearts', S: 'spades' };
 /** Unicode suit symbols (for text, e.g. announcements and labels). */
 export const SUIT_SYMBOL: Record<Suit, string> = { C: '♣', D: '♦', H: '♥', S: '♠' };
 
-/** Spoken name, e.g. "Ten of hearts" (the code itself when it is not a card). */
+/** Spoken name in the current language, e.g. "Ten of hearts" (the code itself when it is not a card). */
 export function cardName(code: CardCode): string {
   const c = cardInfo(code);
-  return c ? `${RANK_NAMES[c.rank]} of ${SUIT_NAMES[c.suit]}` : code;
+  return c ? tr('card.name', { rank: tr(`card.rank.${c.rank}`), suit: suitName(c.suit) }) : code;
 }
 
-/** Name of a suit, e.g. "hearts". */
+/** Name of a suit in the current language, e.g. "hearts". */
 export function suitName(suit: Suit): string {
-  return SUIT_NAMES[suit];
+  return tr(`card.suit.${suit}`);
 }
 
 /**

@@ -1,24 +1,27 @@
 /**
- * Pure helpers of the daily challenge pages: labels, the countdown, the spoiler-free share text and
- * leaderboard paging.
+ * Helpers of the daily challenge pages: labels, the countdown, the spoiler-free share text and leaderboard
+ * paging. Words are in the current language (src/i18n).
  */
+import { i18n, tr } from '../i18n';
 import { formatTime } from './format';
 import type { DailyPreset } from './route';
 
-/** Short name of a daily preset. */
-export const DAILY_PRESET_LABEL: Record<DailyPreset, string> = {
-  'classic-draw1': 'Draw 1',
-  'classic-draw3': 'Draw 3',
+/** Short name of a daily preset, in the current language (each read goes through vue-i18n, so it is reactive). */
+export const DAILY_PRESET_LABEL: Readonly<Record<DailyPreset, string>> = {
+  get 'classic-draw1'() {
+    return tr('preset.classic-draw1');
+  },
+  get 'classic-draw3'() {
+    return tr('preset.classic-draw3');
+  },
 };
 
-/** A result or leaderboard status as shown. */
-export const RESULT_LABEL: Record<string, string> = {
-  won: 'Won',
-  resigned: 'Resigned',
-  blocked: 'Blocked',
-  unfinished: 'Unfinished',
-  playing: 'In progress',
-};
+const RESULTS = ['won', 'resigned', 'blocked', 'unfinished', 'playing'] as const;
+/** A result or leaderboard status as shown, in the current language (read through vue-i18n, reactive). */
+export const RESULT_LABEL: Readonly<Record<string, string>> = Object.defineProperties(
+  {},
+  Object.fromEntries(RESULTS.map((r) => [r, { enumerable: true, get: () => tr(`result.${r}`) }])),
+);
 
 /**
  * Countdown to a moment `ms` away: `h:mm:ss` (always with hours, so it does not jump in width), `0:00:00`
@@ -31,14 +34,26 @@ export function formatCountdown(ms: number): string {
   const m = Math.floor((total % 3600) / 60);
   const s = total % 60;
   const hms = `${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}`;
-  return d > 0 ? `${d}d ${hms}` : hms;
+  return d > 0 ? tr('daily.days', { d, hms }) : hms;
 }
 
-/** `2026-11-21` → `Sat 21 Nov 2026` (UTC, fixed English so it reads the same everywhere). */
+/**
+ * `2026-11-21` → `Sat 21 Nov 2026` in English (UTC, the same everywhere), or the current language's short
+ * date (`sam. 21 nov. 2026`).
+ */
 export function formatDate(date: string, withYear = true): string {
   const ms = Date.parse(`${date}T00:00:00Z`);
   if (!Number.isFinite(ms)) return date;
   const d = new Date(ms);
+  const locale = i18n.global.locale.value;
+  if (locale !== 'en')
+    return new Intl.DateTimeFormat(locale, {
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      ...(withYear ? { year: 'numeric' } : {}),
+      timeZone: 'UTC',
+    }).format(d);
   const days = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
   const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
   const base = `${days[d.getUTCDay()]} ${d.getUTCDate()} ${months[d.getUTCMonth()]}`;
@@ -50,12 +65,12 @@ export function formatDate(date: string, withYear = true): string {
  * else `par ≤ 118` (a line of that length exists; a shorter one may).
  */
 export function parLabel(par: number, proven: boolean): string {
-  return `par ${parValue(par, proven)}`;
+  return tr('daily.par', { value: parValue(par, proven) });
 }
 
 /** The value part of `parLabel`: `104 (proven shortest)` or `≤ 118`. */
 export function parValue(par: number, proven: boolean): string {
-  return proven ? `${par} (proven shortest)` : `≤ ${par}`;
+  return proven ? tr('daily.parProven', { par }) : `≤ ${par}`;
 }
 
 /** A result's moves against par: `+12` over, `−3` under (U+2212), `±0` on par. */
@@ -85,13 +100,18 @@ export interface ShareInput {
  */
 export function shareText(r: ShareInput): string {
   const won = r.status === 'won';
-  const head = `Klondike Daily ${r.date} · ${DAILY_PRESET_LABEL[r.preset]}`;
-  const moves = `${r.moves} move${r.moves === 1 ? '' : 's'}`;
+  const head = tr('share.head', { date: r.date, preset: DAILY_PRESET_LABEL[r.preset] });
+  const moves = tr('common.moves', {}, r.moves);
   const outcome = won
-    ? `★ Won in ${moves}${r.par !== null ? `, par ${r.par}` : ''}`
-    : `${r.status === 'blocked' ? '✗ Lost (no moves left)' : '✗ Lost (resigned)'} after ${moves}`;
+    ? r.par !== null
+      ? tr('share.wonPar', { moves, par: r.par })
+      : tr('share.won', { moves })
+    : tr(r.status === 'blocked' ? 'share.lostBlocked' : 'share.lostResigned', { moves });
   const lines = [head, `${outcome} · ${formatTime(r.timeMs)}`];
-  if (r.rank) lines.push(`Rank #${r.rank}${r.total ? ` of ${r.total}` : ''}`);
+  if (r.rank)
+    lines.push(
+      r.total ? tr('share.rankOf', { rank: r.rank, total: r.total }) : tr('share.rank', { rank: r.rank }),
+    );
   if (r.url) lines.push(r.url);
   return lines.join('\n');
 }
@@ -145,8 +165,8 @@ export function pageWindow(current: number, count: number, around = 1): (number 
 
 /** "1–20 of 57" (or "No results"). */
 export function rangeText(p: Paging, shown: number): string {
-  if (p.total === 0 || shown === 0) return 'No results yet';
-  return `${p.offset + 1}–${p.offset + shown} of ${p.total}`;
+  if (p.total === 0 || shown === 0) return tr('paging.none');
+  return tr('paging.range', { from: p.offset + 1, to: p.offset + shown, total: p.total });
 }
 
 /** A win rate 0…1 as a whole percentage. */

@@ -12,12 +12,12 @@ import {
   type PlayerView,
   type Suit,
 } from '@klondike/rules';
+import { tr } from '../i18n';
 import { suitName } from './cards';
 
-const SPOKEN = ['', 'Ace', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'Jack', 'Queen', 'King'];
 const colourOf = (suit: Suit): 'red' | 'black' => (suit === 'D' || suit === 'H' ? 'red' : 'black');
 
-/** The sentence for a refused `move` in `view`, or null when the move is legal. */
+/** The sentence for a refused `move` in `view` in the current language, or null when the move is legal. */
 export function explainIllegal(view: PlayerView, move: Move): string | null {
   const error = validateViewMove(view, move);
   if (!error) return null;
@@ -31,37 +31,43 @@ export function explainIllegal(view: PlayerView, move: Move): string | null {
   switch (error.code) {
     case 'tableau-build': {
       if (!card) break;
-      if (card.rank === 13) return 'A King goes only on an empty pile.';
+      if (card.rank === 13) return tr('explain.kingOnlyEmpty');
       const other = colourOf(card.suit) === 'red' ? 'black' : 'red';
-      const article = card.rank === 8 || card.rank === 1 ? 'An' : 'A';
-      return `${article} ${SPOKEN[card.rank]} goes on a ${other} ${SPOKEN[card.rank + 1]}.`;
+      return tr('explain.build', {
+        card: tr(`explain.subject.${card.rank}`),
+        target: tr(`explain.on.${other}.${card.rank + 1}`),
+      });
     }
     case 'king-to-empty':
-      return 'Only a King (or a run headed by one) can fill an empty pile.';
+      return tr('explain.kingToEmpty');
     case 'foundation-build': {
       if (!card || move.type !== 'move') break;
       const top = topCard(view, move.to);
       const topInfo = top ? cardInfo(top) : undefined;
-      if (!topInfo && card.rank !== 1) return 'A foundation starts with an Ace.';
-      if (topInfo && topInfo.suit !== card.suit) return `That foundation is for ${suitName(topInfo.suit)}.`;
-      if (topInfo)
-        return `The ${suitName(topInfo.suit)} foundation takes the ${SPOKEN[topInfo.rank + 1]} next.`;
-      return 'A foundation takes one suit, from the Ace up.';
+      if (!topInfo && card.rank !== 1) return tr('explain.foundationAce');
+      if (topInfo && topInfo.suit !== card.suit)
+        return tr('explain.foundationSuit', { suit: suitName(topInfo.suit) });
+      if (topInfo && topInfo.rank < 13)
+        return tr('explain.foundationNext', {
+          suit: suitName(topInfo.suit),
+          rank: tr(`card.short.${topInfo.rank + 1}`),
+        });
+      return tr('explain.foundationOneSuit');
     }
     case 'count-to-foundation':
-      return 'Cards go to a foundation one at a time.';
+      return tr('explain.oneAtATime');
     case 'not-a-run':
-      return 'Those cards do not form a run (down by one, colours alternating).';
+      return tr('explain.notARun');
     case 'whole-pile-only':
-      return 'Under these rules only the whole face-up run of a pile moves.';
+      return tr('explain.wholePile');
     case 'foundation-to-tableau-off':
-      return 'These rules do not let cards come back from a foundation.';
+      return tr('explain.noBack');
     case 'no-redeals-left':
-      return 'No redeals are left under these rules.';
+      return tr('explain.noRedeals');
     case 'game-over':
-      return 'This game is over.';
+      return tr('explain.gameOver');
     default:
       break;
   }
-  return 'That move is not allowed.';
+  return tr('common.notAllowed');
 }

@@ -1,5 +1,6 @@
 /** Display formatting. Pure. */
 import { faceUpCards, isFoundationPile, tableauIndex, type Move, type PlayerView } from '@klondike/rules';
+import { tr } from '../i18n';
 import { cardName } from './cards';
 
 /** `m:ss`, or `h:mm:ss` past an hour. */
@@ -12,30 +13,34 @@ export function formatTime(ms: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
 }
 
-/** Human name of a pile. */
+/** Human name of a pile in the current language ("pile 3", "the foundation", "the waste"). */
 export function pileName(pile: string): string {
   const t = tableauIndex(pile);
-  if (t >= 0) return `pile ${t + 1}`;
-  if (isFoundationPile(pile)) return 'the foundation';
-  return `the ${pile}`;
+  if (t >= 0) return tr('move.pile', { n: t + 1 });
+  if (isFoundationPile(pile)) return tr('move.foundation');
+  return tr(pile === 'stock' ? 'move.stock' : 'move.waste');
 }
 
 /**
- * Sentence for the screen-reader live region about a move, read against the view *before* the move
+ * Sentence (current language) for the screen-reader live region about a move, read against the view *before* the move
  * (`before`) and after it (`after`).
  */
 export function describeMove(move: Move, before: PlayerView | null, after: PlayerView): string {
   if (move.type === 'draw') {
     const top = after.waste[after.waste.length - 1];
-    return top ? `Drew ${cardName(top)}.` : 'Drew from the stock.';
+    return top ? tr('move.drew', { card: cardName(top) }) : tr('move.drewStock');
   }
-  if (move.type === 'recycle') return 'Turned the waste over into the stock.';
-  if (move.type === 'last-pass')
-    return 'Last pass: the waste is turned over. From now on each draw turns one card, and no redeal follows.';
+  if (move.type === 'recycle') return tr('move.recycled');
+  if (move.type === 'last-pass') return tr('move.lastPass');
   const cards = before ? faceUpCards(before, move.from) : [];
   const bottom = cards[cards.length - move.count];
   const what = bottom
-    ? `${cardName(bottom)}${move.count > 1 ? ` and ${move.count - 1} more` : ''}`
-    : `${move.count} card${move.count > 1 ? 's' : ''}`;
-  return `Moved ${what} to ${isFoundationPile(move.to) ? 'its foundation' : pileName(move.to)}.`;
+    ? move.count > 1
+      ? tr('move.cardAndMore', { card: cardName(bottom), n: move.count - 1 })
+      : cardName(bottom)
+    : tr('common.cards', {}, move.count);
+  return tr('move.moved', {
+    what,
+    to: isFoundationPile(move.to) ? tr('move.itsFoundation') : pileName(move.to),
+  });
 }

@@ -15,7 +15,9 @@ import {
   type PlayerView,
   type Suit,
 } from '@klondike/rules';
+import { tr } from '../i18n';
 import { suitName } from './cards';
+import { pileName } from './format';
 
 /** What a hinted move lights up: the card(s) or pile to take from, and the pile they go to. */
 export interface HintHighlight {
@@ -32,12 +34,10 @@ export interface HintHighlight {
 /** Answers of the winnable check, as shown by the badge. */
 export type Verdict = 'won' | 'impossible' | 'unknown';
 
-const SPOKEN_RANKS = ['', 'ace', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'jack', 'queen', 'king'];
-
-/** A card as said in a hint, e.g. "the 7 of hearts", "the queen of spades". */
+/** A card as said in a hint (current language), e.g. "the 7 of hearts", "the queen of spades". */
 export function spokenCard(code: CardCode): string {
   const c = cardInfo(code);
-  return c ? `the ${SPOKEN_RANKS[c.rank]} of ${suitName(c.suit as Suit)}` : code;
+  return c ? tr('card.the', { rank: tr(`card.spoken.${c.rank}`), suit: suitName(c.suit as Suit) }) : code;
 }
 
 /**
@@ -64,27 +64,26 @@ export function hintHighlight(move: Move, view: PlayerView): HintHighlight | nul
  * "Draw from the stock", "Turn the waste over".
  */
 export function describeHint(move: Move, view: PlayerView): string {
-  if (move.type === 'draw') return 'Draw from the stock';
-  if (move.type === 'recycle') return 'Turn the waste over';
-  if (move.type === 'last-pass') return 'Take the last pass, one card at a time';
+  if (move.type === 'draw') return tr('hint.draw');
+  if (move.type === 'recycle') return tr('hint.recycle');
+  if (move.type === 'last-pass') return tr('hint.lastPass');
   const cards = faceUpCards(view, move.from);
   const lead = cards.length >= move.count ? cards[cards.length - move.count] : undefined;
   const t = tableauIndex(move.to);
   if (!lead) {
-    const what = `${move.count} card${move.count > 1 ? 's' : ''}`;
-    const from = tableauIndex(move.from) >= 0 ? `pile ${tableauIndex(move.from) + 1}` : `the ${move.from}`;
-    const to = t >= 0 ? `pile ${t + 1}` : 'the foundation';
-    return `Move ${what} from ${from} to ${to}`;
+    const what = tr('common.cards', {}, move.count);
+    return tr('hint.moveFromTo', { what, from: pileName(move.from), to: pileName(move.to) });
   }
   const rest = move.count - 1;
+  const card = spokenCard(lead);
   const what =
-    spokenCard(lead) + (rest === 1 ? ' and the card on it' : rest > 1 ? ` and the ${rest} cards on it` : '');
-  if (isFoundationPile(move.to)) return `Move ${what} to its foundation`;
+    rest === 1 ? tr('hint.andOne', { card }) : rest > 1 ? tr('hint.andMore', { card, n: rest }) : card;
+  if (isFoundationPile(move.to)) return tr('hint.toFoundation', { what });
   const onto = t >= 0 ? topCard(view, move.to) : null;
-  return onto ? `Move ${what} onto ${spokenCard(onto)}` : `Move ${what} to empty pile ${t + 1}`;
+  return onto ? tr('hint.onto', { what, onto: spokenCard(onto) }) : tr('hint.toEmpty', { what, n: t + 1 });
 }
 
 /** Badge text of a verdict. */
 export function verdictText(verdict: Verdict): string {
-  return verdict === 'won' ? 'Winnable' : verdict === 'impossible' ? 'No win' : '?';
+  return verdict === 'won' ? tr('hint.winnable') : verdict === 'impossible' ? tr('hint.noWin') : '?';
 }

@@ -1,5 +1,5 @@
 /** REST calls of live races (loaded with the race pages only). */
-import { RaceResultsSchema, RaceSchema, type CreateRaceBody, type Race } from '@klondike/protocol';
+import type { CreateRaceBody, Race, RaceResultsSchema } from '@klondike/protocol';
 import type { z } from 'zod';
 import { request } from './api';
 
@@ -9,34 +9,34 @@ const path = (code: string, tail = '') => `/api/races/${encodeURIComponent(code)
 
 /** Creates a room (the caller is its host). */
 export function createRace(body: CreateRaceBody): Promise<Race> {
-  return request('POST', '/api/races', RaceSchema, body);
+  return request('POST', '/api/races', (p) => p.RaceSchema, body);
 }
 
 /** A room as the caller sees it (racers and spectators alike). */
 export function getRace(code: string): Promise<Race> {
-  return request('GET', path(code), RaceSchema);
+  return request('GET', path(code), (p) => p.RaceSchema);
 }
 
 /** Takes a seat (409 `conflict` when full or started). */
 export function joinRace(code: string): Promise<Race> {
-  return request('POST', path(code, '/join'), RaceSchema, {});
+  return request('POST', path(code, '/join'), (p) => p.RaceSchema, {});
 }
 
 export function setReady(code: string, ready: boolean): Promise<Race> {
-  return request('POST', path(code, '/ready'), RaceSchema, { ready });
+  return request('POST', path(code, '/ready'), (p) => p.RaceSchema, { ready });
 }
 
 /** Starts the countdown (the host). */
 export function startRace(code: string): Promise<Race> {
-  return request('POST', path(code, '/start'), RaceSchema, {});
+  return request('POST', path(code, '/start'), (p) => p.RaceSchema, {});
 }
 
 /** Placements, stats and games of a finished race. */
 export function getRaceResults(code: string): Promise<RaceResults> {
-  return request('GET', path(code, '/results'), RaceResultsSchema);
+  return request('GET', path(code, '/results'), (p) => p.RaceResultsSchema);
 }
 
 /** The rematch room (created by the first who asks; the old room's `rematchCode` points to it). */
 export function rematchRace(code: string): Promise<Race> {
-  return request('POST', path(code, '/rematch'), RaceSchema, {});
+  return request('POST', path(code, '/rematch'), (p) => p.RaceSchema, {});
 }

@@ -2,7 +2,7 @@
  * The client's URLs as paths (the routes themselves are in router.ts), and the sign-in link's code, which any
  * URL may carry (`#signin=…`, or an older link's `?token=…`): `takeToken` reads and strips it. Pure.
  */
-import { DAILY_PRESETS } from '@klondike/protocol';
+import { DAILY_PRESETS } from '@klondike/protocol/constants';
 import { isPresetName, type PresetName } from '@klondike/rules';
 
 /** A daily preset (`classic-draw1` | `classic-draw3`). */

@@ -1,28 +1,36 @@
 /**
  * The keyboard shortcuts of the table in words, for the shortcut sheet ("?") and the help page. The keys
- * themselves are handled by `keyAction` (lib/keyboard.ts); test/keyboard.test.ts checks that each key listed
+ * (keys of the messages, src/i18n) themselves are handled by `keyAction` (lib/keyboard.ts); test/keyboard.test.ts checks that each key listed
  * here does something there.
  */
+
+import { i18n, tr } from '../i18n';
 
 /** One line of the sheet: the keys (as shown on a keyboard) and what they do. */
 export interface Shortcut {
   readonly keys: readonly string[];
   /** The `KeyboardEvent.key` values a test presses (one per key shown). */
   readonly press: readonly string[];
+  /** What it does: a message key (src/i18n/locales, `shortcut.*`). */
   readonly does: string;
 }
 
 /** Every shortcut of the table, in the order a new player needs them. */
+/** A key as its cap reads in the current language ("Space" → "Leertaste"); letters and digits as they are. */
+export function keyCap(key: string): string {
+  return i18n.global.te(`shortcut.key.${key}`, 'en') ? tr(`shortcut.key.${key}`) : key;
+}
+
 export const SHORTCUTS: readonly Shortcut[] = [
-  { keys: ['Space', 'D'], press: [' ', 'd'], does: 'Draw from the stock (or turn the waste over)' },
-  { keys: ['1', '…', '7'], press: ['1', '7'], does: 'Pick up a tableau pile; then 1–7 puts it on that pile' },
-  { keys: ['W'], press: ['w'], does: 'Pick up the top card of the waste' },
-  { keys: ['F'], press: ['f'], does: 'Send the picked-up card to its foundation' },
-  { keys: ['Esc'], press: ['Escape'], does: 'Put the picked-up cards back' },
-  { keys: ['U', 'Ctrl+Z'], press: ['u', 'z'], does: 'Undo (when the rules allow it)' },
-  { keys: ['H'], press: ['h'], does: 'Hint: shows a good move (casual games)' },
-  { keys: ['A'], press: ['a'], does: 'Auto-complete, once every card is face up' },
-  { keys: ['L'], press: ['l'], does: 'Take the last pass, one card at a time (rules with a last pass)' },
-  { keys: ['N'], press: ['n'], does: 'New game' },
-  { keys: ['?'], press: ['?'], does: 'Show or hide this sheet' },
+  { keys: ['Space', 'D'], press: [' ', 'd'], does: 'shortcut.draw' },
+  { keys: ['1', '…', '7'], press: ['1', '7'], does: 'shortcut.pile' },
+  { keys: ['W'], press: ['w'], does: 'shortcut.waste' },
+  { keys: ['F'], press: ['f'], does: 'shortcut.foundation' },
+  { keys: ['Esc'], press: ['Escape'], does: 'shortcut.cancel' },
+  { keys: ['U', 'Ctrl+Z'], press: ['u', 'z'], does: 'shortcut.undo' },
+  { keys: ['H'], press: ['h'], does: 'shortcut.hint' },
+  { keys: ['A'], press: ['a'], does: 'shortcut.auto' },
+  { keys: ['L'], press: ['l'], does: 'shortcut.lastPass' },
+  { keys: ['N'], press: ['n'], does: 'shortcut.new' },
+  { keys: ['?'], press: ['?'], does: 'shortcut.sheet' },
 ];

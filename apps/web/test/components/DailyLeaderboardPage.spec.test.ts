@@ -5,6 +5,7 @@
  * a fixture served through a stubbed fetch (the page, not the server, is under test here).
  */
 import { flushPromises, mount } from '@vue/test-utils';
+import { loadSchemas } from '../../src/lib/schemas';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryHistory } from 'vue-router';
 import DailyLeaderboardPage from '../../src/pages/DailyLeaderboardPage.vue';
@@ -41,6 +42,8 @@ function board(distribution: object) {
 }
 
 async function mountWith(distribution: object) {
+  // The page parses answers with the protocol's schemas, which load on first use (lib/schemas.ts).
+  await loadSchemas();
   vi.stubGlobal(
     'fetch',
     vi.fn(async () => new Response(JSON.stringify(board(distribution)), { status: 200 })),

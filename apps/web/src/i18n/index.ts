@@ -1,0 +1,159 @@
+/**
+ * The app's languages (vue-i18n, Composition API, runtime-only build: every message is compiled to a function
+ * at build time by @intlify/unplugin-vue-i18n, so the message compiler is not shipped).
+ *
+ * - English (`locales/en.json`) is in the first page; every other language's messages are a chunk of their
+ *   own, fetched only when that language is chosen (`setLanguage`).
+ * - The language: the one chosen on the settings page, kept per browser (localStorage `klondike.language`),
+ *   or else the first of the browser's languages (`navigator.languages`) that the app has, or else English.
+ * - `<html lang>` always names the language shown.
+ *
+ * To add a language: a `locales/<code>.json` with exactly the keys of en.json (test/i18n.test.ts checks),
+ * its code and own name in `LANGUAGES`, and a plural rule in `PLURAL_RULES` if its plurals differ from
+ * English's.
+ */
+import { createI18n } from 'vue-i18n';
+import en from './locales/en.json';
+
+/** The languages of the app: code → the language's name in itself (shown in the settings page). */
+export const LANGUAGES = {
+  en: 'English',
+  fr: 'Français',
+  de: 'Deutsch',
+  es: 'Español',
+} as const;
+/** A language of the app. */
+export type Language = keyof typeof LANGUAGES;
+/** The messages' shape: English's (every other language has exactly its keys). */
+export type Messages = typeof en;
+
+/**
+ * Translates `key` outside components (lib/ and composables; components use `useI18n` or `$t`) in the
+ * current language; reactive where the caller is (computed, templates).
+ */
+export function tr(key: string, named?: Record<string, unknown>, plural?: number): string {
+  const t = i18n.global.t as (k: string, n: Record<string, unknown>, p?: number) => string;
+  return plural === undefined ? t(key, named ?? {}) : t(key, { n: plural, ...named }, plural);
+}
+
+/**
+ * A message from elsewhere that is always English (the server's refusals, the rules package's reading of a
+ * pasted deal), where the app has no text of its own for the case: shown as it is in English, and replaced by
+ * the app's `fallbackKey` text in any other language.
+ */
+export function serverText(message: string | undefined, fallbackKey: string): string {
+  return message && i18n.global.locale.value === 'en' ? message : tr(fallbackKey);
+}
+
+/** A number in the current language's way (`1,234` / `1 234` / `1.234`). */
+export function num(value: number): string {
+  return new Intl.NumberFormat(i18n.global.locale.value).format(value);
+}
+
+/** The localStorage key of this browser's chosen language (absent: follow the browser). */
+export const LANGUAGE_KEY = 'klondike.language';
+
+/** Whether `code` is a language of the app. */
+export function isLanguage(code: unknown): code is Language {
+  return typeof code === 'string' && Object.hasOwn(LANGUAGES, code);
+}
+
+/**
+ * The app's language for a browser whose preferred languages are `preferred` (BCP 47 tags, best first, as
+ * `navigator.languages`): the first whose primary subtag the app has (`fr-CA` → `fr`); English otherwise.
+ */
+export function languageFor(preferred: readonly string[]): Language {
+  for (const tag of preferred) {
+    const primary = tag.toLowerCase().split('-')[0];
+    if (isLanguage(primary)) return primary;
+  }
+  return 'en';
+}
+
+/**
+ * Plural choice for French (and Spanish/German use English's): 0 and 1 take the singular. For a message
+ * `singular | plural` vue-i18n calls this with the count and the number of choices (2).
+ */
+function frenchPlural(choice: number, choices: number): number {
+  const n = Math.abs(choice);
+  if (choices === 3) return n === 0 ? 0 : n === 1 ? 1 : 2; // `none | one | many`, as English's rule
+  return n <= 1 ? 0 : 1;
+}
+
+/** The app's one vue-i18n instance (install with `app.use(i18n)`). */
+export const i18n = createI18n({
+  legacy: false,
+  locale: 'en',
+  fallbackLocale: 'en',
+  messages: { en } as Record<string, Messages>,
+  pluralRules: { fr: frenchPlural },
+  missingWarn: false,
+  fallbackWarn: false,
+});
+
+/** Loads a language's messages (its own chunk; English is always here). */
+const loaders: Record<Exclude<Language, 'en'>, () => Promise<{ default: Messages }>> = {
+  fr: () => import('./locales/fr.json'),
+  de: () => import('./locales/de.json'),
+  es: () => import('./locales/es.json'),
+};
+
+function storage(): Storage | null {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** The language chosen on this browser's settings page, or null to follow the browser. */
+export function chosenLanguage(): Language | null {
+  try {
+    const v = storage()?.getItem(LANGUAGE_KEY);
+    return isLanguage(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The browser's preferred languages (`navigator.languages`, or `navigator.language`). */
+export function browserLanguages(): readonly string[] {
+  if (typeof navigator === 'undefined') return [];
+  return navigator.languages?.length ? navigator.languages : [navigator.language];
+}
+
+/**
+ * Shows the app in `language` (loading its messages first if needed) and sets `<html lang>`. A language whose
+ * messages cannot be fetched (offline, a first visit) leaves the current one.
+ */
+export async function setLanguage(language: Language): Promise<void> {
+  if (language !== 'en' && !i18n.global.availableLocales.includes(language)) {
+    try {
+      const messages = await loaders[language]();
+      i18n.global.setLocaleMessage(language, messages.default);
+    } catch {
+      return;
+    }
+  }
+  i18n.global.locale.value = language;
+  if (typeof document !== 'undefined') document.documentElement.lang = language;
+}
+
+/**
+ * Chooses the language on this browser (null: follow the browser's languages again), stores the choice and
+ * shows it.
+ */
+export function chooseLanguage(language: Language | null): Promise<void> {
+  try {
+    if (language) storage()?.setItem(LANGUAGE_KEY, language);
+    else storage()?.removeItem(LANGUAGE_KEY);
+  } catch {
+    /* private mode: the choice lasts for this tab */
+  }
+  return setLanguage(language ?? languageFor(browserLanguages()));
+}
+
+/** The language to start in: the stored choice, else the browser's. */
+export function startLanguage(): Language {
+  return chosenLanguage() ?? languageFor(browserLanguages());
+}

@@ -1,0 +1,81 @@
+/**
+ * The app's languages (src/i18n): every locale file has exactly English's keys, each message of the same
+ * kind (a plural where English has one), and the language a browser gets from its preferences.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { LANGUAGES, i18n, languageFor, setLanguage } from '../src/i18n';
+import { explainIllegal } from '../src/lib/explain';
+import { makeView } from './fixtures';
+
+const dir = new URL('../src/i18n/locales/', import.meta.url);
+type Tree = { [key: string]: string | Tree };
+const load = (code: string): Tree => JSON.parse(readFileSync(new URL(`${code}.json`, dir), 'utf8')) as Tree;
+
+/** Every key of a message tree, dotted, with its message. */
+function flatten(tree: Tree, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [k, v] of Object.entries(tree)) {
+    if (typeof v === 'string') out.set(prefix + k, v);
+    else for (const [kk, vv] of flatten(v, `${prefix}${k}.`)) out.set(kk, vv);
+  }
+  return out;
+}
+
+const english = flatten(load('en'));
+
+describe('languages', () => {
+  it('a file for every language, and a language for every file', () => {
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => f.replace(/\.json$/, ''))
+      .sort();
+    expect(files).toEqual(Object.keys(LANGUAGES).sort());
+  });
+
+  for (const code of Object.keys(LANGUAGES).filter((c) => c !== 'en')) {
+    it(`${code} has exactly the keys English has, plurals where English has them, the same placeholders`, () => {
+      const other = flatten(load(code));
+      const missing = [...english.keys()].filter((k) => !other.has(k));
+      const extra = [...other.keys()].filter((k) => !english.has(k));
+      expect({ missing, extra }).toEqual({ missing: [], extra: [] });
+      const names = (m: string): string[] => [...m.matchAll(/\{(\w+)\}/g)].map((x) => x[1] as string).sort();
+      for (const [key, en] of english) {
+        const msg = other.get(key) as string;
+        expect(msg.trim(), key).not.toBe('');
+        expect(msg.split('|').length, `${key}: plural forms`).toBe(en.split('|').length);
+        expect([...new Set(names(msg))], `${key}: placeholders`).toEqual([...new Set(names(en))]);
+      }
+    });
+  }
+
+  it('the browser’s first language the app has; English for any other', () => {
+    expect(languageFor(['fr-FR', 'en-US'])).toBe('fr');
+    expect(languageFor(['pt-BR', 'de-AT', 'fr'])).toBe('de');
+    expect(languageFor(['es'])).toBe('es');
+    expect(languageFor(['pt-BR', 'ja'])).toBe('en');
+    expect(languageFor([])).toBe('en');
+  });
+
+  it('plurals and card names follow the language (R4 explained in French)', async () => {
+    const t = i18n.global.t as (k: string, n: number) => string;
+    expect(t('common.moves', 1)).toBe('1 move');
+    expect(t('common.moves', 2)).toBe('2 moves');
+    const view = makeView({
+      tableau: [
+        [0, ['7S']],
+        [0, ['9H']],
+      ],
+    });
+    const move = { type: 'move', from: 't1', to: 't2', count: 1 } as const;
+    expect(explainIllegal(view, move)).toBe('A 7 goes on a red 8.');
+    await setLanguage('fr');
+    try {
+      expect(t('common.moves', 0)).toBe('0 coup');
+      expect(t('common.moves', 2)).toBe('2 coups');
+      expect(explainIllegal(view, move)).toBe('Un 7 se pose sur un 8 rouge.');
+    } finally {
+      await setLanguage('en');
+    }
+  });
+});
