@@ -6,6 +6,7 @@ import type { Race } from '@klondike/protocol';
 import type { z } from 'zod';
 import type { RaceProgressSchema, RacerSchema } from '@klondike/protocol';
 import { formatTime } from './format';
+import { i18n, tr } from '../i18n';
 
 export type Racer = z.infer<typeof RacerSchema>;
 export type RaceProgress = z.infer<typeof RaceProgressSchema>;
@@ -147,43 +148,35 @@ export function standings<R extends Pick<Racer, 'name' | 'placement' | 'progress
   });
 }
 
-/** `1` → `1st`, `2` → `2nd`, `11` → `11th`, `23` → `23rd`. */
+/**
+ * A place in the current language: `1` → `1st`, `2` → `2nd`, `11` → `11th`, `23` → `23rd` in English
+ * (`1er`/`2e`, `1.`, `1.º` elsewhere), by the language's ordinal plural rule (`Intl.PluralRules`).
+ */
 export function ordinal(n: number): string {
-  const mod100 = n % 100;
-  if (mod100 >= 11 && mod100 <= 13) return `${n}th`;
-  switch (n % 10) {
-    case 1:
-      return `${n}st`;
-    case 2:
-      return `${n}nd`;
-    case 3:
-      return `${n}rd`;
-    default:
-      return `${n}th`;
-  }
+  const rule = new Intl.PluralRules(i18n.global.locale.value, { type: 'ordinal' }).select(n);
+  const form = rule === 'one' || rule === 'two' || rule === 'few' ? rule : 'other';
+  return tr(`race.ordinal.${form}`, { n });
 }
 
-/** A racer's status in words. */
-export const PROGRESS_LABEL: Record<RaceProgress['status'], string> = {
-  playing: 'Playing',
-  won: 'Won',
-  blocked: 'No moves',
-  resigned: 'Resigned',
-  forfeited: 'Forfeited',
-  timeout: 'Out of time',
-  unfinished: 'Unfinished',
-};
+/** A racer's status in words, in the current language. */
+export function progressLabel(status: RaceProgress['status']): string {
+  return tr(`race.progress.${status}`);
+}
 
-/** Presence in words. */
-export const PRESENCE_LABEL: Record<Racer['presence'], string> = {
-  here: 'Online',
-  away: 'Away',
-  forfeited: 'Left',
-};
+/** Presence in words, in the current language. */
+export function presenceLabel(presence: Racer['presence']): string {
+  return tr(`race.presence.${presence}`);
+}
 
-/** One line of a racer's stats: `34/52 · 120 moves · 85 pts · 4:05`. */
+/** One line of a racer's stats: `34/52 · 120 moves · 85 pts · 4:05` (in the current language). */
 export function statsLine(p: RaceProgress): string {
-  return `${p.foundationCards}/${DECK} · ${p.moves} moves · ${p.score} pts · ${formatTime(p.elapsedMs)}`;
+  return tr('race.statsLine', {
+    cards: p.foundationCards,
+    total: DECK,
+    moves: tr('common.moves', {}, p.moves),
+    score: p.score,
+    time: formatTime(p.elapsedMs),
+  });
 }
 
 /** Whether the host may start: in the lobby with at least two racers. */
