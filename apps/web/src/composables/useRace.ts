@@ -7,6 +7,7 @@
  */
 import type { Race } from '@klondike/protocol';
 import { computed, onScopeDispose, ref, shallowRef, watch } from 'vue';
+import { serverText, tr } from '../i18n';
 import { ApiError } from '../lib/api';
 import { clockOffset, withProgress } from '../lib/race';
 import {
@@ -59,7 +60,9 @@ export function useRace(socket: Socket, code: () => string) {
       take(await getRace(code()));
     } catch (e) {
       if (e instanceof ApiError && e.code === 'not-found') notFound.value = true;
-      else error.value = e instanceof ApiError ? e.message : 'Could not load the race.';
+      else
+        error.value =
+          e instanceof ApiError ? serverText(e.message, 'race.loadFailed') : tr('race.loadFailed');
     }
   }
 
@@ -115,7 +118,7 @@ export function useRace(socket: Socket, code: () => string) {
       take(r);
       return r;
     } catch (e) {
-      error.value = e instanceof ApiError ? e.message : 'Something went wrong.';
+      error.value = e instanceof ApiError ? serverText(e.message, 'common.error') : tr('common.error');
       return null;
     }
   }
