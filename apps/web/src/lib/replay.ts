@@ -15,6 +15,7 @@ import {
 } from '@klondike/rules';
 import { resolveOptions, type PresetName } from '@klondike/rules';
 import { describeMove } from './format';
+import { tr } from '../i18n';
 
 /** One logged step (the protocol's ReplayStep). */
 export interface ReplayStep {
@@ -48,22 +49,22 @@ function actionOf(step: ReplayStep): GameAction | null {
  */
 export function buildReplay(deal: string, options: GameOptions, steps: readonly ReplayStep[]): ReplayBuild {
   const parsed = parseDeal(deal);
-  if (!parsed.ok) return { ok: false, error: 'The replay’s deal is unreadable.', frames: [] };
+  if (!parsed.ok) return { ok: false, error: tr('replay.unreadable'), frames: [] };
   let state: GameState = newGame(parsed.value, options);
   let prev = playerView(state, 0);
-  const frames: ReplayFrame[] = [{ view: prev, step: null, atMs: 0, caption: 'The deal.' }];
+  const frames: ReplayFrame[] = [{ view: prev, step: null, atMs: 0, caption: tr('replay.deal') }];
   for (let i = 0; i < steps.length; i++) {
     const step = steps[i] as ReplayStep;
     const action = actionOf(step);
     const next = action ? applyAction(state, action) : null;
-    if (!next || !next.ok) return { ok: false, error: `Step ${i + 1} of the replay does not apply.`, frames };
+    if (!next || !next.ok) return { ok: false, error: tr('replay.badStep', { n: i + 1 }), frames };
     state = next.value;
     const view = playerView(state, step.atMs);
     const caption =
       step.type === 'undo'
-        ? 'Undid a move.'
+        ? tr('replay.undid')
         : step.type === 'resign'
-          ? 'Resigned.'
+          ? tr('replay.resigned')
           : describeMove(step.move as Move, prev, view);
     frames.push({ view, step, atMs: step.atMs, caption });
     prev = view;
