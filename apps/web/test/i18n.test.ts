@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES, i18n, languageFor, setLanguage } from '../src/i18n';
 import { explainIllegal } from '../src/lib/explain';
+import { ordinal, progressLabel, statsLine } from '../src/lib/race';
 import { makeView } from './fixtures';
 
 const dir = new URL('../src/i18n/locales/', import.meta.url);
@@ -74,6 +75,31 @@ describe('languages', () => {
       expect(t('common.moves', 0)).toBe('0 coup');
       expect(t('common.moves', 2)).toBe('2 coups');
       expect(explainIllegal(view, move)).toBe('Un 7 se pose sur un 8 rouge.');
+    } finally {
+      await setLanguage('en');
+    }
+  });
+
+  it('race places, statuses and stats lines follow the language', async () => {
+    const line = {
+      foundationCards: 34,
+      faceDown: 3,
+      moves: 1,
+      score: 85,
+      elapsedMs: 245_000,
+      status: 'playing',
+    } as const;
+    expect([1, 2, 3, 11].map(ordinal)).toEqual(['1st', '2nd', '3rd', '11th']);
+    expect(statsLine(line)).toBe('34/52 · 1 move · 85 pts · 4:05');
+    await setLanguage('fr');
+    try {
+      expect([1, 2, 11].map(ordinal)).toEqual(['1er', '2e', '11e']);
+      expect(progressLabel('timeout')).toBe('Temps écoulé');
+      expect(statsLine(line)).toBe('34/52 · 1 coup · 85 pts · 4:05');
+      await setLanguage('de');
+      expect([1, 2].map(ordinal)).toEqual(['1.', '2.']);
+      await setLanguage('es');
+      expect(ordinal(3)).toBe('3.º');
     } finally {
       await setLanguage('en');
     }
