@@ -16,7 +16,7 @@ import {
   CommitFailedError,
   GroupCommitter,
   type MoveCommit,
-  batchParameter,
+  batchParameters,
 } from '../src/db/move-log.js';
 import { WsClient, describeEachDatabase, testApp, wsUrl } from './helpers.js';
 
@@ -258,7 +258,7 @@ describeEachDatabase('group commit', (db) => {
         // EXPLAIN plans the statement with this parameter without running it.
         const plan = await app.prisma.$queryRawUnsafe<Record<string, string>[]>(
           `EXPLAIN ${COMMIT_MOVES_SQL}`,
-          batchParameter(batch),
+          ...batchParameters(batch),
         );
         const text = plan.map((r) => Object.values(r)[0]).join('\n');
         expect(text).not.toMatch(/Seq Scan on "Game"/);

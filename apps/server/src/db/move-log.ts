@@ -40,7 +40,11 @@ export interface MoveCommit {
 export type BatchWriter = (batch: readonly MoveCommit[]) => Promise<ReadonlySet<string>>;
 
 /**
- * The statement. `$1` is a JSON array of entries (text, parsed by Postgres once).
+ * The statement. Its ten parameters are the batch by column, as Postgres arrays of one element per entry
+ * (see `batchParameters`), which `unnest` zips back into rows: measured against one JSON parameter parsed by
+ * `jsonb_to_recordset`, ~4.5 µs less Postgres CPU per entry (18 → 14 µs with 100 entries a statement) for
+ * ~1 µs more of the server's (node-postgres writes the arrays). The enum arrays travel as text arrays, cast
+ * in SQL: PGlite writes a parameter of a type it does not know (an enum's array) as plain text.
  *
  * Every access to "Game" is an index probe per entry, never a scan of the table: `locked` walks the entries
  * in id order and locks each game's row through its primary key only if it is at `v − 1` (a LATERAL probe;
@@ -50,9 +54,9 @@ export type BatchWriter = (batch: readonly MoveCommit[]) => Promise<ReadonlySet<
  * joined but the last: the statement answers with the entries the INSERT did not log (the input filtered through
  * a hash of the INSERT's RETURNING: `NOT IN` of a subquery is hashed, where `NOT EXISTS` would plan as a
  * nested loop over both lists, quadratic in the batch), i.e. the version conflicts, so the usual answer is
- * no row at all and the server parses nothing per committed entry. The planner cannot know how many entries the JSON holds and assumes 100 for the function; with
- * that it scans a "Game" table of up to some ten thousand rows whole, twice per flush, even for one entry
- * (measured: 0.5 ms of Postgres CPU per move at 1,000 moves/s with 1,200 games). The range condition on
+ * no row at all and the server parses nothing per committed entry. The planner cannot know how many entries the arrays hold; were it to assume
+ * many, it would scan a "Game" table of up to some ten thousand rows whole, twice per flush, even for one
+ * entry (measured: 0.5 ms of Postgres CPU per move at 1,000 moves/s with 1,200 games). The range condition on
  * `v` (always true: versions start at 1) carries the planner's default selectivity for a range of an
  * unknown distribution, which brings its estimate to one entry: then it probes the primary key per entry,
  * the right plan for any table size and, being per entry, linear in the batch as well.
@@ -62,8 +66,8 @@ export type BatchWriter = (batch: readonly MoveCommit[]) => Promise<ReadonlySet<
  */
 export const COMMIT_MOVES_SQL = `WITH input AS (
   SELECT g, v, st, sc, mv, ${utc('sa')} AS sa, ${utc('ea')} AS ea, ${utc('at')} AS at, k, m
-  FROM jsonb_to_recordset($1::text::jsonb) AS t(
-    g text, v int, st "GameStatus", sc int, mv int, sa numeric, ea numeric, at numeric, k "MoveKind", m jsonb)
+  FROM unnest($1::text[], $2::int[], $3::text[]::"GameStatus"[], $4::int[], $5::int[], $6::float8[],
+    $7::float8[], $8::float8[], $9::text[]::"MoveKind"[], $10::jsonb[]) AS t(g, v, st, sc, mv, sa, ea, at, k, m)
   WHERE t.v BETWEEN 1 AND 2147483647
 ), locked AS (
   SELECT i.* FROM (SELECT * FROM input ORDER BY g) i CROSS JOIN LATERAL (
@@ -82,7 +86,7 @@ export const COMMIT_MOVES_SQL = `WITH input AS (
 )
 SELECT g AS "gameId" FROM input WHERE g NOT IN (SELECT "gameId" FROM ins)`;
 
-/** ms since the epoch (numeric column `col`) → timestamp without time zone in UTC, as Prisma stores DateTime. */
+/** ms since the epoch (float8 column `col`) → timestamp without time zone in UTC, as Prisma stores DateTime. */
 function utc(col: string): string {
   return `(to_timestamp(${col} / 1000.0) AT TIME ZONE 'UTC')`;
 }
@@ -91,22 +95,37 @@ function utc(col: string): string {
 const STATEMENT_NAME = 'klondike_commit_moves';
 
 /**
- * The statement's parameter: the batch as a JSON array of `{g, v, st, sc, mv, sa, ea, at, k, m?}` (times in
- * ms since the epoch). Written out directly: it runs for every move on the server's main thread, where
- * mapping each entry to an object with three ISO dates and serialising that took ~7 % of the busy time in
- * a profile of the closed-loop benchmark. Numbers are finite (versions, scores, counts, clock readings);
- * the game id and the move are JSON-serialised, status and kind are enum names.
+ * The statement's ten parameters: one array per column, element i of each for entry i — game ids, versions,
+ * statuses, scores, move counts, start times, end times (null while playing), action times (ms since the
+ * epoch), kinds, and moves as JSON text (null unless kind = move). The database driver writes each array as
+ * a Postgres array literal.
  */
-export function batchParameter(batch: readonly MoveCommit[]): string {
-  let out = '[';
-  for (let i = 0; i < batch.length; i++) {
+export function batchParameters(batch: readonly MoveCommit[]): unknown[] {
+  const n = batch.length;
+  const g = new Array<string>(n);
+  const v = new Array<number>(n);
+  const st = new Array<string>(n);
+  const sc = new Array<number>(n);
+  const mv = new Array<number>(n);
+  const sa = new Array<number>(n);
+  const ea = new Array<number | null>(n);
+  const at = new Array<number>(n);
+  const k = new Array<string>(n);
+  const m = new Array<string | null>(n);
+  for (let i = 0; i < n; i++) {
     const c = batch[i] as MoveCommit;
-    out +=
-      `${i === 0 ? '' : ','}{"g":${JSON.stringify(c.gameId)},"v":${c.version},"st":"${c.status}",` +
-      `"sc":${c.score},"mv":${c.moves},"sa":${c.startedAt},"ea":${c.endedAt === null ? 'null' : c.endedAt},` +
-      `"at":${c.at},"k":"${c.kind}"${c.move === null ? '' : `,"m":${JSON.stringify(c.move)}`}}`;
+    g[i] = c.gameId;
+    v[i] = c.version;
+    st[i] = c.status;
+    sc[i] = c.score;
+    mv[i] = c.moves;
+    sa[i] = c.startedAt;
+    ea[i] = c.endedAt;
+    at[i] = c.at;
+    k[i] = c.kind;
+    m[i] = c.move === null ? null : JSON.stringify(c.move);
   }
-  return `${out}]`;
+  return [g, v, st, sc, mv, sa, ea, at, k, m];
 }
 
 /**
@@ -128,7 +147,7 @@ export function pgBatchWriter(pool: pg.Pool): BatchWriter {
     const r = await pool.query<{ gameId: string }>({
       name: STATEMENT_NAME,
       text: COMMIT_MOVES_SQL,
-      values: [batchParameter(batch)],
+      values: batchParameters(batch),
     });
     return committedIds(batch, r.rows);
   };
@@ -137,7 +156,7 @@ export function pgBatchWriter(pool: pg.Pool): BatchWriter {
 /** The batch writer over embedded PGlite (the instance Prisma's adapter uses). */
 export function pgliteBatchWriter(db: PGlite): BatchWriter {
   return async (batch) => {
-    const r = await db.query<{ gameId: string }>(COMMIT_MOVES_SQL, [batchParameter(batch)]);
+    const r = await db.query<{ gameId: string }>(COMMIT_MOVES_SQL, batchParameters(batch));
     return committedIds(batch, r.rows);
   };
 }
