@@ -7,9 +7,25 @@
  * Every pruning rule used here is listed, with its proof, in the package README ("Pruning rules");
  * the comments below name them P1 … P11.
  */
+import { KeyTable } from './table.js';
 
 /** Ordering score of a partial run move (P9 keeps only those that free a foundation card). */
 const PARTIAL_SCORE = 200;
+/**
+ * P11 masks over keyed pointers (bit q = pointer q): `DOMINATORS[p]` for a keyed pointer p ≥ 1 (not a
+ * multiple of 3) holds p − 3, p − 6, … ≥ 1; `CLASS0_DOMINATORS[L]` for P7's class 0 (multiples of 3 and the
+ * end of a talon of L cards) holds every other pointer 1 … L − 1.
+ */
+const DOMINATORS: Int32Array = Int32Array.from({ length: 32 }, (_, p) => {
+  let m = 0;
+  for (let q = p - 3; q >= 1; q -= 3) m |= 1 << q;
+  return p === 0 ? 0 : m;
+});
+const CLASS0_DOMINATORS: Int32Array = Int32Array.from({ length: 32 }, (_, L) => {
+  let m = 0;
+  for (let q = 1; q < L; q++) if (q % 3 !== 0) m |= 1 << q;
+  return m;
+});
 /** Slots per tableau pile: at most 6 face-down cards + 13 face-up cards. */
 export const PILE_CAP = 20;
 
@@ -894,6 +910,12 @@ export class Engine {
     stop: () => boolean,
   ): SearchOutcome {
     const dominance = this.pointerDominance && seen.has !== undefined;
+    // P11 with one table entry per position without its pointer (`pointerGroups`): one probe per node.
+    const groups = dominance && seen instanceof KeyTable && seen.hasValues ? seen : null;
+    if (groups !== null) {
+      this.computeKey();
+      this.seenGrouped(groups);
+    }
     if (this.isWon()) {
       this.pathLength = 0;
       return 'won';
@@ -917,7 +939,11 @@ export class Engine {
       this.nodes++;
       const key = this.computeKey();
       // P11: a position whose talon pointer is dominated by a stored one is not searched (nor stored).
-      if ((dominance && this.dominated(seen as { has(key: Uint32Array): boolean })) || !seen.add(key)) {
+      if (
+        groups !== null
+          ? this.seenGrouped(groups)
+          : (dominance && this.dominated(seen as { has(key: Uint32Array): boolean })) || !seen.add(key)
+      ) {
         this.undo(m, u);
         continue;
       }
@@ -943,6 +969,38 @@ export class Engine {
       this.listIdx[d] = start;
       this.listEnd[d] = this.generate(start);
     }
+  }
+
+  /**
+   * P1 + P11 with a grouped table (`pointerGroups`): `table` holds one entry per position without its
+   * talon pointer (the pointer bits of key word 3 cleared), whose value is the set of keyed pointers (P7)
+   * visited, one bit each. Returns true when the current position (`this.key` must hold its key) was
+   * visited or is dominated by a visited pointer (P11); otherwise records its pointer and returns false.
+   * The same set of (position, pointer) pairs as `dominated` + `add` on full keys, in one probe.
+   */
+  private seenGrouped(table: KeyTable): boolean {
+    const key = this.key;
+    const k3 = key[3] as number;
+    const p = (k3 >>> 24) & 31;
+    key[3] = (k3 & ~(31 << 24)) >>> 0;
+    const slot = table.insert(key);
+    key[3] = k3;
+    const mask = table.value(slot);
+    const bit = 1 << p;
+    const dom = p === 0 ? (CLASS0_DOMINATORS[this.talLen] as number) : (DOMINATORS[p] as number);
+    if ((mask & (bit | dom)) !== 0) return true;
+    table.setValue(slot, (mask | bit) >>> 0);
+    return false;
+  }
+
+  /** True when `search` with `table` would group pointers (P11 on, and a `KeyTable` with values). */
+  groupsPointers(table: object): boolean {
+    return this.pointerDominance && table instanceof KeyTable && table.hasValues;
+  }
+
+  /** Whether P11 (talon pointer dominance) is used by this search. */
+  get usesPointerDominance(): boolean {
+    return this.pointerDominance;
   }
 
   /**

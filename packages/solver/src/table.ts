@@ -44,6 +44,11 @@ export class KeyTable {
     this.peakBytes = this.bytes;
   }
 
+  /** Whether the table keeps one 32-bit value per entry. */
+  get hasValues(): boolean {
+    return this.vals !== null;
+  }
+
   /** Bytes held by the table's arrays now. */
   get bytes(): number {
     return this.keys.byteLength + (this.vals === null ? 0 : this.vals.byteLength);
@@ -54,11 +59,11 @@ export class KeyTable {
     return this.size >= this.maxEntries;
   }
 
-  private hash(key: Uint32Array): number {
+  private hash(key: Uint32Array, at = 0): number {
     const w = this.width;
     let h = 0x811c9dc5;
     for (let i = 0; i < w; i++) {
-      let x = key[i] as number;
+      let x = key[at + i] as number;
       if (i === w - 1) x = (x | STORED) >>> 0;
       h = Math.imul(h ^ x, 0x01000193);
       h ^= h >>> 15;
@@ -173,7 +178,7 @@ export class KeyTable {
     for (let slot = 0; slot < oldCap; slot++) {
       const a = slot * w;
       if (oldKeys[a + w - 1] === 0) continue;
-      let to = Math.floor((this.hash(oldKeys.subarray(a, a + w)) / 4294967296) * cap);
+      let to = Math.floor((this.hash(oldKeys, a) / 4294967296) * cap);
       while (keys[to * w + w - 1] !== 0) to = to + 1 === cap ? 0 : to + 1;
       const b = to * w;
       for (let i = 0; i < w; i++) keys[b + i] = oldKeys[a + i] as number;
