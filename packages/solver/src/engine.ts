@@ -231,6 +231,11 @@ export class Engine {
   readonly keyWidth: number;
   readonly key: Uint32Array;
   private readonly kw = new Uint32Array(4);
+  /**
+   * The 2-bit card codes of the key (words 0-3, `computeKey`), kept up to date by `apply` and `undo` so that
+   * a key costs no walk over the piles.
+   */
+  private readonly kc = new Uint32Array(4);
   // Search stacks.
   private moves = new Int32Array(1 << 14);
   private listStart = new Int32Array(1024);
@@ -278,6 +283,21 @@ export class Engine {
       start.lastPass !== true &&
       !this.exactPointer;
     this.key = new Uint32Array(this.keyWidth);
+    this.computeKeyFull();
+    this.kc.set(this.kw);
+  }
+
+  /** Sets the 2-bit key code of card `c` (0 = not a face-up tableau card; see `computeKey`). */
+  private setCode(c: number, v: number): void {
+    const w = c >> 4;
+    const sh = (c & 15) * 2;
+    this.kc[w] = ((this.kc[w] as number) & ~(3 << sh)) | (v << sh);
+  }
+
+  /** The key code of the face-up card at height `k` of pile `i`: 1 when lowest face-up, else what it lies on. */
+  private codeAt(i: number, k: number): number {
+    if (k === (this.fd[i] as number)) return 1;
+    return (this.cards[i * PILE_CAP + k - 1] as number) >= 26 ? 3 : 2;
   }
 
   /** A copy of the current position. */
@@ -465,6 +485,29 @@ export class Engine {
    * talon's remaining cards are exactly the cards found nowhere else, in an order that never changes.
    */
   computeKey(): Uint32Array {
+    const key = this.key;
+    const kc = this.kc;
+    let k4 = 0;
+    const fd = this.fd;
+    for (let i = 0; i < 7; i++) k4 |= (fd[i] as number) << (3 * i);
+    const fo = this.found;
+    let k3 = kc[3] as number;
+    k3 |= ((fo[0] as number) << 8) | ((fo[1] as number) << 12) | ((fo[2] as number) << 16);
+    k3 |= ((fo[3] as number) << 20) | (this.keyPointer() << 24) | (this.lastPass << 29);
+    key[0] = kc[0] as number;
+    key[1] = kc[1] as number;
+    key[2] = kc[2] as number;
+    key[3] = k3;
+    key[4] = k4;
+    if (this.keyWidth === 6) key[5] = this.recycles;
+    return key;
+  }
+
+  /**
+   * The same key as `computeKey`, computed from scratch from the piles (the card codes are otherwise kept
+   * up to date by `apply` and `undo`); for the constructor and tests.
+   */
+  computeKeyFull(): Uint32Array {
     const key = this.key;
     const kw = this.kw;
     kw[0] = 0;
@@ -758,8 +801,10 @@ export class Engine {
         const c = cards[i * PILE_CAP + l] as number;
         this.found[SUIT_OF[c] as number]++;
         this.len[i] = l;
+        this.setCode(c, 0);
         if (l > 0 && l === this.fd[i]) {
           this.fd[i] = l - 1;
+          this.setCode(cards[i * PILE_CAP + l - 1] as number, 1);
           return 1 | (c << 8);
         }
         return c << 8;
@@ -776,8 +821,10 @@ export class Engine {
         const l = li - count;
         this.len[i] = l;
         this.len[j] = lj + count;
+        this.setCode(cards[to] as number, this.codeAt(j, lj));
         if (l > 0 && l === this.fd[i]) {
           this.fd[i] = l - 1;
+          this.setCode(cards[i * PILE_CAP + l - 1] as number, 1);
           return 1;
         }
         return 0;
@@ -800,6 +847,7 @@ export class Engine {
           const lj = this.len[j] as number;
           cards[j * PILE_CAP + lj] = c;
           this.len[j] = lj + 1;
+          this.setCode(c, this.codeAt(j, lj));
         }
         return old | (c << 8);
       }
@@ -812,6 +860,7 @@ export class Engine {
         cards[j * PILE_CAP + lj] = s * 13 + h - 1;
         this.len[j] = lj + 1;
         this.found[s] = h - 1;
+        this.setCode(s * 13 + h - 1, this.codeAt(j, lj));
         return 0;
       }
     }
@@ -824,26 +873,34 @@ export class Engine {
     switch (kind) {
       case K_T2F: {
         const i = (m >> 3) & 7;
-        if ((u & 1) === 1) this.fd[i]++;
         const l = this.len[i] as number;
+        if ((u & 1) === 1) {
+          this.fd[i]++;
+          this.setCode(cards[i * PILE_CAP + l - 1] as number, 0);
+        }
         const c = u >> 8;
         cards[i * PILE_CAP + l] = c;
         this.len[i] = l + 1;
         this.found[SUIT_OF[c] as number]--;
+        this.setCode(c, this.codeAt(i, l));
         return;
       }
       case K_T2T: {
         const i = (m >> 3) & 7;
         const j = (m >> 6) & 7;
         const count = (m >> 9) & 31;
-        if (u === 1) this.fd[i]++;
         const li = this.len[i] as number;
+        if (u === 1) {
+          this.fd[i]++;
+          this.setCode(cards[i * PILE_CAP + li - 1] as number, 0);
+        }
         const lj = (this.len[j] as number) - count;
         const from = j * PILE_CAP + lj;
         const to = i * PILE_CAP + li;
         for (let k = 0; k < count; k++) cards[to + k] = cards[from + k] as number;
         this.len[i] = li + count;
         this.len[j] = lj;
+        this.setCode(cards[to] as number, this.codeAt(i, li));
         return;
       }
       case K_W2F:
@@ -859,6 +916,7 @@ export class Engine {
           const lj = (this.len[j] as number) - 1;
           c = cards[j * PILE_CAP + lj] as number;
           this.len[j] = lj;
+          this.setCode(c, 0);
         }
         const tal = this.tal;
         for (let k = this.talLen; k > q - 1; k--) tal[k] = tal[k - 1] as number;
@@ -874,6 +932,7 @@ export class Engine {
         const j = (m >> 6) & 7;
         this.len[j]--;
         this.found[s]++;
+        this.setCode(s * 13 + (this.found[s] as number) - 1, 0);
       }
     }
   }

@@ -108,6 +108,38 @@ describe('P1 transposition table: keys are exact', () => {
       }
     }
   });
+
+  it('the key kept up to date by apply/undo equals the key computed from the piles (random walks, R9 on)', () => {
+    const random = rng(7);
+    let checked = 0;
+    for (const draw of [1, 3] as const) {
+      for (let n = 1; n <= 20; n++) {
+        const e = new Engine({ ...RULES_1, draw }, startOf(n), { autoMoves: false, partialRule: false });
+        const f = new Engine({ ...RULES_1, draw }, startOf(n), { autoMoves: false, partialRule: false });
+        const same = (): void => {
+          const a = Array.from(e.computeKey());
+          expect(a).toEqual(Array.from(f.computeKeyFull()));
+          checked++;
+        };
+        for (let step = 0; step < 100; step++) {
+          const moves = e.listMoves();
+          if (moves.length === 0) break;
+          for (const m of moves) {
+            const u = e.apply(m);
+            f.apply(m);
+            same();
+            e.undo(m, u);
+            f.undo(m, u);
+            same();
+          }
+          const m = moves[Math.floor(random() * moves.length)] as number;
+          e.apply(m);
+          f.apply(m);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(10_000);
+  });
 });
 
 describe('P2 safe automatic foundation moves', () => {
