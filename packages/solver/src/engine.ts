@@ -227,6 +227,8 @@ export class Engine {
   /** R16: 1 once the last pass is taken. */
   lastPass = 0;
   private readonly reach = new Int32Array(64);
+  /** `generate`'s index of tableau tops: the pile whose top is card c, else −1. */
+  private readonly topPile = new Int8Array(52).fill(-1);
   // Key scratch.
   readonly keyWidth: number;
   readonly key: Uint32Array;
@@ -607,7 +609,14 @@ export class Engine {
         }
       }
     }
-    // Tableau to tableau (R4, R5, R7).
+    // Index of the tableau tops: `topPile[c]` = the pile whose top card is c (cleared again below), so the
+    // targets of a card — the two cards one rank higher of the other colour — are two look-ups.
+    const topPile = this.topPile;
+    for (let i = 0; i < 7; i++) {
+      const l = len[i] as number;
+      if (l > 0) topPile[cards[i * PILE_CAP + l - 1] as number] = i;
+    }
+    // Tableau to tableau (R4, R5, R7): every face-up card of a pile may head the run that moves.
     const wholePile = this.rules.wholePile;
     for (let i = 0; i < 7; i++) {
       const l = len[i] as number;
@@ -615,32 +624,30 @@ export class Engine {
       const f = fd[i] as number;
       const faceUp = l - f;
       const base = i * PILE_CAP;
-      const topRank = RANK_OF[cards[base + l - 1] as number] as number;
-      for (let j = 0; j < 7; j++) {
-        if (j === i) continue;
-        const lj = len[j] as number;
-        let count: number;
-        if (lj === 0) {
+      for (let k = f; k < l; k++) {
+        if (wholePile && k !== f) break;
+        const count = l - k;
+        const h = cards[base + k] as number;
+        const r = RANK_OF[h] as number;
+        if (r === 13) {
           // R7: a King-headed run; P4: only to the first empty pile; P5: never a whole pile.
-          if (j !== firstEmpty || f === 0) continue;
-          if (RANK_OF[cards[base + f] as number] !== 13) continue;
-          count = faceUp;
-        } else {
-          const t = cards[j * PILE_CAP + lj - 1] as number;
-          count = (RANK_OF[t] as number) - topRank;
-          if (count < 1 || count > faceUp) continue;
-          if (wholePile && count !== faceUp) continue;
-          if (RED_OF[cards[base + l - count] as number] === RED_OF[t]) continue;
+          if (k === f && f > 0 && firstEmpty >= 0)
+            out[n++] = encodeMove(K_T2T, i, firstEmpty, count, 0) | ((800 + f) << 16);
+          continue;
         }
+        // The cards one rank higher of the other colour: ids s * 13 + r for suits C, S (h red) or D, H.
+        const red = RED_OF[h] as number;
+        const j1 = topPile[(red === 1 ? 0 : 13) + r] as number;
+        const j2 = topPile[(red === 1 ? 39 : 26) + r] as number;
+        if (j1 < 0 && j2 < 0) continue;
         if (count < faceUp && this.twinRule) {
           // P9: a partial run leaves the face-up card y below it exposed; only worth it when y can go up.
-          const y = cards[base + l - count - 1] as number;
+          const y = cards[base + k - 1] as number;
           if ((found[SUIT_OF[y] as number] as number) !== (RANK_OF[y] as number) - 1) continue;
         }
-        let score: number;
-        if (count === faceUp) score = f > 0 ? 800 + f : 400;
-        else score = PARTIAL_SCORE;
-        out[n++] = encodeMove(K_T2T, i, j, count, 0) | (score << 16);
+        const score = count === faceUp ? (f > 0 ? 800 + f : 400) : PARTIAL_SCORE;
+        if (j1 >= 0) out[n++] = encodeMove(K_T2T, i, j1, count, 0) | (score << 16);
+        if (j2 >= 0) out[n++] = encodeMove(K_T2T, i, j2, count, 0) | (score << 16);
       }
     }
     // Talon (P3): every card that can be brought to the waste top by draws (and one recycle, or the last
@@ -665,18 +672,20 @@ export class Engine {
       for (let s = 0; s < 4; s++) {
         const h = found[s] as number;
         if (h === 0) continue;
-        const c = s * 13 + h - 1;
-        for (let j = 0; j < 7; j++) {
-          const lj = len[j] as number;
-          if (lj === 0) {
-            if (h !== 13 || j !== firstEmpty) continue;
-          } else {
-            const t = cards[j * PILE_CAP + lj - 1] as number;
-            if (RANK_OF[t] !== h + 1 || RED_OF[t] === RED_OF[c]) continue;
-          }
-          out[n++] = encodeMove(K_F2T, s, j, 0, 0) | (100 << 16);
+        if (h === 13) {
+          if (firstEmpty >= 0) out[n++] = encodeMove(K_F2T, s, firstEmpty, 0, 0) | (100 << 16);
+          continue;
         }
+        const red = RED_OF[s * 13] as number;
+        const j1 = topPile[(red === 1 ? 0 : 13) + h] as number;
+        const j2 = topPile[(red === 1 ? 39 : 26) + h] as number;
+        if (j1 >= 0) out[n++] = encodeMove(K_F2T, s, j1, 0, 0) | (100 << 16);
+        if (j2 >= 0) out[n++] = encodeMove(K_F2T, s, j2, 0, 0) | (100 << 16);
       }
+    }
+    for (let i = 0; i < 7; i++) {
+      const l = len[i] as number;
+      if (l > 0) topPile[cards[i * PILE_CAP + l - 1] as number] = -1;
     }
     // Order: highest score first (insertion sort; lists are short).
     for (let x = at + 1; x < n; x++) {
@@ -699,19 +708,19 @@ export class Engine {
     if ((this.found[SUIT_OF[c] as number] as number) === r - 1) {
       out[n++] = encodeMove(K_W2F, 0, 0, q, flag) | ((700 - cost) << 16);
     }
-    const red = RED_OF[c];
-    for (let j = 0; j < 7; j++) {
-      const lj = this.len[j] as number;
-      if (lj === 0) {
-        if (r !== 13 || j !== firstEmpty) continue;
-      } else {
-        const t = this.cards[j * PILE_CAP + lj - 1] as number;
-        if (RANK_OF[t] !== r + 1 || RED_OF[t] === red) continue;
-      }
-      // P10 (draw 1, unlimited redeals): a talon card goes to the tableau only when a card can go on it.
-      if (this.talonRule && !this.canCover(c)) break;
-      out[n++] = encodeMove(K_W2T, 0, j, q, flag) | ((500 - cost) << 16);
+    let j1 = -1;
+    let j2 = -1;
+    if (r === 13) j1 = firstEmpty;
+    else {
+      const red = RED_OF[c] as number;
+      j1 = this.topPile[(red === 1 ? 0 : 13) + r] as number;
+      j2 = this.topPile[(red === 1 ? 39 : 26) + r] as number;
     }
+    if (j1 < 0 && j2 < 0) return n;
+    // P10 (draw 1, unlimited redeals): a talon card goes to the tableau only when a card can go on it.
+    if (this.talonRule && !this.canCover(c)) return n;
+    if (j1 >= 0) out[n++] = encodeMove(K_W2T, 0, j1, q, flag) | ((500 - cost) << 16);
+    if (j2 >= 0) out[n++] = encodeMove(K_W2T, 0, j2, q, flag) | ((500 - cost) << 16);
     return n;
   }
 
