@@ -17,7 +17,10 @@ const NODES = Number(process.env.NODES ?? 30_000_000);
 const STATES = Number(process.env.STATES ?? 20_000_000);
 const CPU_MS = process.env.CPU_MS === undefined ? undefined : Number(process.env.CPU_MS);
 const off = (process.env.TUNING ?? '').split(',').filter((s) => s !== '');
-const tuning = Object.fromEntries(off.map((k) => [k, false]));
+const tuning = {
+  ...Object.fromEntries(off.map((k) => [k, false])),
+  ...(process.env.GREEDY === '1' ? { greedyAuto: true } : {}),
+};
 const options = resolveOptions(DRAW === 1 ? 'classic-draw1' : 'classic-draw3');
 let total = 0;
 for (const n of DEALS) {
