@@ -30,7 +30,12 @@ for (const n of DEALS) {
   const r = solve(
     d.value,
     options,
-    { maxNodes: NODES, maxStates: STATES, shortenMs: 0, ...(CPU_MS !== undefined ? { cpuTimeLimitMs: CPU_MS } : { timeLimitMs: 1e9 }) },
+    {
+      maxNodes: NODES,
+      maxStates: STATES,
+      shortenMs: 0,
+      ...(CPU_MS !== undefined ? { cpuTimeLimitMs: CPU_MS } : { timeLimitMs: 1e9 }),
+    },
     tuning,
   );
   const c = process.cpuUsage(c0);

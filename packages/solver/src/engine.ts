@@ -183,6 +183,12 @@ export interface EngineTuning {
   readonly partialRule?: boolean;
   /** Draw 1, unlimited redeals: a talon card goes to the tableau only when a card can go on it (P10). Default true. */
   readonly talonRule?: boolean;
+  /**
+   * P12: a foundation card comes down (R9) only when, right after, a card could go on it or the card under
+   * it on its foundation could come down too. Default true; used only where P10 is not (P10's proof and
+   * P12's are not combined).
+   */
+  readonly foundationRule?: boolean;
   /** Use the static impossibility certificate (P8). Default true. */
   readonly deadlock?: boolean;
   /**
@@ -209,6 +215,8 @@ export class Engine {
   private readonly deadlockCheck: boolean;
   private readonly twinRule: boolean;
   private readonly talonRule: boolean;
+  /** P12: foundation cards come down only when something could follow (used where P10 is off). */
+  private readonly f2tRule: boolean;
   private readonly talonAuto: boolean;
   private readonly exactPointer: boolean;
   /** Draw 1 with unlimited redeals: every talon card is reachable at any time (P7). */
@@ -263,6 +271,7 @@ export class Engine {
     // P7, P10 and the talon part of P2 rely on every talon card being reachable at any time: not after R16.
     const freeTalon = rules.draw === 1 && rules.redealLimit < 0 && start.lastPass !== true;
     this.talonRule = (tuning.talonRule ?? true) && freeTalon;
+    this.f2tRule = (tuning.foundationRule ?? true) && !this.talonRule;
     for (let i = 0; i < 7; i++) {
       const pile = start.piles[i] as readonly number[];
       for (let k = 0; k < pile.length; k++) this.cards[i * PILE_CAP + k] = pile[k] as number;
@@ -679,6 +688,10 @@ export class Engine {
         const red = RED_OF[s * 13] as number;
         const j1 = topPile[(red === 1 ? 0 : 13) + h] as number;
         const j2 = topPile[(red === 1 ? 39 : 26) + h] as number;
+        if (j1 < 0 && j2 < 0) continue;
+        // P12: a card comes down only when, right after, something could go on it or the card below it
+        // on its foundation could come down too.
+        if (this.f2tRule && !this.f2tUseful(s, h)) continue;
         if (j1 >= 0) out[n++] = encodeMove(K_F2T, s, j1, 0, 0) | (100 << 16);
         if (j2 >= 0) out[n++] = encodeMove(K_F2T, s, j2, 0, 0) | (100 << 16);
       }
@@ -722,6 +735,37 @@ export class Engine {
     if (j1 >= 0) out[n++] = encodeMove(K_W2T, 0, j1, q, flag) | ((500 - cost) << 16);
     if (j2 >= 0) out[n++] = encodeMove(K_W2T, 0, j2, q, flag) | ((500 - cost) << 16);
     return n;
+  }
+
+  /**
+   * P12: whether taking the top card c (rank `h`) of foundation `s` down to the tableau could be followed at
+   * once by a move that puts a card on c, or by taking down the card under c (rank h − 1 of suit s). A
+   * relaxed test (every condition that such a next move needs, not all of them): a card one rank below c of
+   * the other colour is face up in the tableau, in the talon or on top of its foundation; or h ≥ 2 and a
+   * card of rank h of the other colour is a tableau top.
+   */
+  private f2tUseful(s: number, h: number): boolean {
+    if (h === 1) return false;
+    const red = RED_OF[s * 13] as number;
+    const o1 = red === 1 ? 0 : 1; // the other colour's suits: C, S for red, D, H for black
+    const o2 = red === 1 ? 3 : 2;
+    for (let k = 0; k < 2; k++) {
+      const os = k === 0 ? o1 : o2;
+      const fh = this.found[os] as number;
+      const x = os * 13 + h - 2; // rank h − 1 of suit os
+      if (fh === h - 1) return true; // x is the top of its foundation
+      if (fh < h - 1) {
+        for (let q = 0; q < this.talLen; q++) if (this.tal[q] === x) return true;
+        for (let i = 0; i < 7; i++) {
+          const base = i * PILE_CAP;
+          const l = this.len[i] as number;
+          for (let k2 = this.fd[i] as number; k2 < l; k2++) if (this.cards[base + k2] === x) return true;
+        }
+      }
+      // A tableau top of rank h of the other colour would take the card under c (rank h − 1 of suit s).
+      if (this.topPile[os * 13 + h - 1] !== -1) return true;
+    }
+    return false;
   }
 
   /**
