@@ -721,14 +721,9 @@ export class Engine {
     if ((this.found[SUIT_OF[c] as number] as number) === r - 1) {
       out[n++] = encodeMove(K_W2F, 0, 0, q, flag) | ((700 - cost) << 16);
     }
-    let j1 = -1;
-    let j2 = -1;
-    if (r === 13) j1 = firstEmpty;
-    else {
-      const red = RED_OF[c] as number;
-      j1 = this.topPile[(red === 1 ? 0 : 13) + r] as number;
-      j2 = this.topPile[(red === 1 ? 39 : 26) + r] as number;
-    }
+    const red = RED_OF[c] as number;
+    const j1 = r === 13 ? firstEmpty : (this.topPile[(red === 1 ? 0 : 13) + r] as number);
+    const j2 = r === 13 ? -1 : (this.topPile[(red === 1 ? 39 : 26) + r] as number);
     if (j1 < 0 && j2 < 0) return n;
     // P10 (draw 1, unlimited redeals): a talon card goes to the tableau only when a card can go on it.
     if (this.talonRule && !this.canCover(c)) return n;
