@@ -5,7 +5,7 @@
  * Cards use the rules package's ids: `suit * 13 + rank - 1`, suits C, D, H, S (D and H red).
  *
  * Every pruning rule used here is listed, with its proof, in the package README ("Pruning rules");
- * the comments below name them P1 … P11.
+ * the comments below name them P1 … P12.
  */
 import { KeyTable } from './table.js';
 

@@ -1,5 +1,5 @@
 /**
- * One test (or more) per pruning rule of README.md "Pruning rules" (P1 … P11).
+ * One test (or more) per pruning rule of README.md "Pruning rules" (P1 … P12).
  */
 import { type GameOptions, type GameState, applyMove, newGame } from '@klondike/rules';
 import { describe, expect, it } from 'vitest';
