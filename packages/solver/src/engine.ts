@@ -5,11 +5,27 @@
  * Cards use the rules package's ids: `suit * 13 + rank - 1`, suits C, D, H, S (D and H red).
  *
  * Every pruning rule used here is listed, with its proof, in the package README ("Pruning rules");
- * the comments below name them P1 … P11.
+ * the comments below name them P1 … P12.
  */
+import { KeyTable } from './table.js';
 
 /** Ordering score of a partial run move (P9 keeps only those that free a foundation card). */
 const PARTIAL_SCORE = 200;
+/**
+ * P11 masks over keyed pointers (bit q = pointer q): `DOMINATORS[p]` for a keyed pointer p ≥ 1 (not a
+ * multiple of 3) holds p − 3, p − 6, … ≥ 1; `CLASS0_DOMINATORS[L]` for P7's class 0 (multiples of 3 and the
+ * end of a talon of L cards) holds every other pointer 1 … L − 1.
+ */
+const DOMINATORS: Int32Array = Int32Array.from({ length: 32 }, (_, p) => {
+  let m = 0;
+  for (let q = p - 3; q >= 1; q -= 3) m |= 1 << q;
+  return p === 0 ? 0 : m;
+});
+const CLASS0_DOMINATORS: Int32Array = Int32Array.from({ length: 32 }, (_, L) => {
+  let m = 0;
+  for (let q = 1; q < L; q++) if (q % 3 !== 0) m |= 1 << q;
+  return m;
+});
 /** Slots per tableau pile: at most 6 face-down cards + 13 face-up cards. */
 export const PILE_CAP = 20;
 
@@ -167,6 +183,12 @@ export interface EngineTuning {
   readonly partialRule?: boolean;
   /** Draw 1, unlimited redeals: a talon card goes to the tableau only when a card can go on it (P10). Default true. */
   readonly talonRule?: boolean;
+  /**
+   * P12: a foundation card comes down (R9) only when, right after, a card could go on it or the card under
+   * it on its foundation could come down too. Default true; used only where P10 is not (P10's proof and
+   * P12's are not combined).
+   */
+  readonly foundationRule?: boolean;
   /** Use the static impossibility certificate (P8). Default true. */
   readonly deadlock?: boolean;
   /**
@@ -193,6 +215,8 @@ export class Engine {
   private readonly deadlockCheck: boolean;
   private readonly twinRule: boolean;
   private readonly talonRule: boolean;
+  /** P12: foundation cards come down only when something could follow (used where P10 is off). */
+  private readonly f2tRule: boolean;
   private readonly talonAuto: boolean;
   private readonly exactPointer: boolean;
   /** Draw 1 with unlimited redeals: every talon card is reachable at any time (P7). */
@@ -211,10 +235,17 @@ export class Engine {
   /** R16: 1 once the last pass is taken. */
   lastPass = 0;
   private readonly reach = new Int32Array(64);
+  /** `generate`'s index of tableau tops: the pile whose top is card c, else −1. */
+  private readonly topPile = new Int8Array(52).fill(-1);
   // Key scratch.
   readonly keyWidth: number;
   readonly key: Uint32Array;
   private readonly kw = new Uint32Array(4);
+  /**
+   * The 2-bit card codes of the key (words 0-3, `computeKey`), kept up to date by `apply` and `undo` so that
+   * a key costs no walk over the piles.
+   */
+  private readonly kc = new Uint32Array(4);
   // Search stacks.
   private moves = new Int32Array(1 << 14);
   private listStart = new Int32Array(1024);
@@ -240,6 +271,7 @@ export class Engine {
     // P7, P10 and the talon part of P2 rely on every talon card being reachable at any time: not after R16.
     const freeTalon = rules.draw === 1 && rules.redealLimit < 0 && start.lastPass !== true;
     this.talonRule = (tuning.talonRule ?? true) && freeTalon;
+    this.f2tRule = (tuning.foundationRule ?? true) && !this.talonRule;
     for (let i = 0; i < 7; i++) {
       const pile = start.piles[i] as readonly number[];
       for (let k = 0; k < pile.length; k++) this.cards[i * PILE_CAP + k] = pile[k] as number;
@@ -262,6 +294,21 @@ export class Engine {
       start.lastPass !== true &&
       !this.exactPointer;
     this.key = new Uint32Array(this.keyWidth);
+    this.computeKeyFull();
+    this.kc.set(this.kw);
+  }
+
+  /** Sets the 2-bit key code of card `c` (0 = not a face-up tableau card; see `computeKey`). */
+  private setCode(c: number, v: number): void {
+    const w = c >> 4;
+    const sh = (c & 15) * 2;
+    this.kc[w] = ((this.kc[w] as number) & ~(3 << sh)) | (v << sh);
+  }
+
+  /** The key code of the face-up card at height `k` of pile `i`: 1 when lowest face-up, else what it lies on. */
+  private codeAt(i: number, k: number): number {
+    if (k === (this.fd[i] as number)) return 1;
+    return (this.cards[i * PILE_CAP + k - 1] as number) >= 26 ? 3 : 2;
   }
 
   /** A copy of the current position. */
@@ -450,6 +497,29 @@ export class Engine {
    */
   computeKey(): Uint32Array {
     const key = this.key;
+    const kc = this.kc;
+    let k4 = 0;
+    const fd = this.fd;
+    for (let i = 0; i < 7; i++) k4 |= (fd[i] as number) << (3 * i);
+    const fo = this.found;
+    let k3 = kc[3] as number;
+    k3 |= ((fo[0] as number) << 8) | ((fo[1] as number) << 12) | ((fo[2] as number) << 16);
+    k3 |= ((fo[3] as number) << 20) | (this.keyPointer() << 24) | (this.lastPass << 29);
+    key[0] = kc[0] as number;
+    key[1] = kc[1] as number;
+    key[2] = kc[2] as number;
+    key[3] = k3;
+    key[4] = k4;
+    if (this.keyWidth === 6) key[5] = this.recycles;
+    return key;
+  }
+
+  /**
+   * The same key as `computeKey`, computed from scratch from the piles (the card codes are otherwise kept
+   * up to date by `apply` and `undo`); for the constructor and tests.
+   */
+  computeKeyFull(): Uint32Array {
+    const key = this.key;
     const kw = this.kw;
     kw[0] = 0;
     kw[1] = 0;
@@ -548,7 +618,14 @@ export class Engine {
         }
       }
     }
-    // Tableau to tableau (R4, R5, R7).
+    // Index of the tableau tops: `topPile[c]` = the pile whose top card is c (cleared again below), so the
+    // targets of a card — the two cards one rank higher of the other colour — are two look-ups.
+    const topPile = this.topPile;
+    for (let i = 0; i < 7; i++) {
+      const l = len[i] as number;
+      if (l > 0) topPile[cards[i * PILE_CAP + l - 1] as number] = i;
+    }
+    // Tableau to tableau (R4, R5, R7): every face-up card of a pile may head the run that moves.
     const wholePile = this.rules.wholePile;
     for (let i = 0; i < 7; i++) {
       const l = len[i] as number;
@@ -556,32 +633,30 @@ export class Engine {
       const f = fd[i] as number;
       const faceUp = l - f;
       const base = i * PILE_CAP;
-      const topRank = RANK_OF[cards[base + l - 1] as number] as number;
-      for (let j = 0; j < 7; j++) {
-        if (j === i) continue;
-        const lj = len[j] as number;
-        let count: number;
-        if (lj === 0) {
+      for (let k = f; k < l; k++) {
+        if (wholePile && k !== f) break;
+        const count = l - k;
+        const h = cards[base + k] as number;
+        const r = RANK_OF[h] as number;
+        if (r === 13) {
           // R7: a King-headed run; P4: only to the first empty pile; P5: never a whole pile.
-          if (j !== firstEmpty || f === 0) continue;
-          if (RANK_OF[cards[base + f] as number] !== 13) continue;
-          count = faceUp;
-        } else {
-          const t = cards[j * PILE_CAP + lj - 1] as number;
-          count = (RANK_OF[t] as number) - topRank;
-          if (count < 1 || count > faceUp) continue;
-          if (wholePile && count !== faceUp) continue;
-          if (RED_OF[cards[base + l - count] as number] === RED_OF[t]) continue;
+          if (k === f && f > 0 && firstEmpty >= 0)
+            out[n++] = encodeMove(K_T2T, i, firstEmpty, count, 0) | ((800 + f) << 16);
+          continue;
         }
+        // The cards one rank higher of the other colour: ids s * 13 + r for suits C, S (h red) or D, H.
+        const red = RED_OF[h] as number;
+        const j1 = topPile[(red === 1 ? 0 : 13) + r] as number;
+        const j2 = topPile[(red === 1 ? 39 : 26) + r] as number;
+        if (j1 < 0 && j2 < 0) continue;
         if (count < faceUp && this.twinRule) {
           // P9: a partial run leaves the face-up card y below it exposed; only worth it when y can go up.
-          const y = cards[base + l - count - 1] as number;
+          const y = cards[base + k - 1] as number;
           if ((found[SUIT_OF[y] as number] as number) !== (RANK_OF[y] as number) - 1) continue;
         }
-        let score: number;
-        if (count === faceUp) score = f > 0 ? 800 + f : 400;
-        else score = PARTIAL_SCORE;
-        out[n++] = encodeMove(K_T2T, i, j, count, 0) | (score << 16);
+        const score = count === faceUp ? (f > 0 ? 800 + f : 400) : PARTIAL_SCORE;
+        if (j1 >= 0) out[n++] = encodeMove(K_T2T, i, j1, count, 0) | (score << 16);
+        if (j2 >= 0) out[n++] = encodeMove(K_T2T, i, j2, count, 0) | (score << 16);
       }
     }
     // Talon (P3): every card that can be brought to the waste top by draws (and one recycle, or the last
@@ -606,18 +681,24 @@ export class Engine {
       for (let s = 0; s < 4; s++) {
         const h = found[s] as number;
         if (h === 0) continue;
-        const c = s * 13 + h - 1;
-        for (let j = 0; j < 7; j++) {
-          const lj = len[j] as number;
-          if (lj === 0) {
-            if (h !== 13 || j !== firstEmpty) continue;
-          } else {
-            const t = cards[j * PILE_CAP + lj - 1] as number;
-            if (RANK_OF[t] !== h + 1 || RED_OF[t] === RED_OF[c]) continue;
-          }
-          out[n++] = encodeMove(K_F2T, s, j, 0, 0) | (100 << 16);
+        if (h === 13) {
+          if (firstEmpty >= 0) out[n++] = encodeMove(K_F2T, s, firstEmpty, 0, 0) | (100 << 16);
+          continue;
         }
+        const red = RED_OF[s * 13] as number;
+        const j1 = topPile[(red === 1 ? 0 : 13) + h] as number;
+        const j2 = topPile[(red === 1 ? 39 : 26) + h] as number;
+        if (j1 < 0 && j2 < 0) continue;
+        // P12: a card comes down only when, right after, something could go on it or the card below it
+        // on its foundation could come down too.
+        if (this.f2tRule && !this.f2tUseful(s, h)) continue;
+        if (j1 >= 0) out[n++] = encodeMove(K_F2T, s, j1, 0, 0) | (100 << 16);
+        if (j2 >= 0) out[n++] = encodeMove(K_F2T, s, j2, 0, 0) | (100 << 16);
       }
+    }
+    for (let i = 0; i < 7; i++) {
+      const l = len[i] as number;
+      if (l > 0) topPile[cards[i * PILE_CAP + l - 1] as number] = -1;
     }
     // Order: highest score first (insertion sort; lists are short).
     for (let x = at + 1; x < n; x++) {
@@ -640,20 +721,46 @@ export class Engine {
     if ((this.found[SUIT_OF[c] as number] as number) === r - 1) {
       out[n++] = encodeMove(K_W2F, 0, 0, q, flag) | ((700 - cost) << 16);
     }
-    const red = RED_OF[c];
-    for (let j = 0; j < 7; j++) {
-      const lj = this.len[j] as number;
-      if (lj === 0) {
-        if (r !== 13 || j !== firstEmpty) continue;
-      } else {
-        const t = this.cards[j * PILE_CAP + lj - 1] as number;
-        if (RANK_OF[t] !== r + 1 || RED_OF[t] === red) continue;
-      }
-      // P10 (draw 1, unlimited redeals): a talon card goes to the tableau only when a card can go on it.
-      if (this.talonRule && !this.canCover(c)) break;
-      out[n++] = encodeMove(K_W2T, 0, j, q, flag) | ((500 - cost) << 16);
-    }
+    const red = RED_OF[c] as number;
+    const j1 = r === 13 ? firstEmpty : (this.topPile[(red === 1 ? 0 : 13) + r] as number);
+    const j2 = r === 13 ? -1 : (this.topPile[(red === 1 ? 39 : 26) + r] as number);
+    if (j1 < 0 && j2 < 0) return n;
+    // P10 (draw 1, unlimited redeals): a talon card goes to the tableau only when a card can go on it.
+    if (this.talonRule && !this.canCover(c)) return n;
+    if (j1 >= 0) out[n++] = encodeMove(K_W2T, 0, j1, q, flag) | ((500 - cost) << 16);
+    if (j2 >= 0) out[n++] = encodeMove(K_W2T, 0, j2, q, flag) | ((500 - cost) << 16);
     return n;
+  }
+
+  /**
+   * P12: whether taking the top card c (rank `h`) of foundation `s` down to the tableau could be followed at
+   * once by a move that puts a card on c, or by taking down the card under c (rank h − 1 of suit s). A
+   * relaxed test (every condition that such a next move needs, not all of them): a card one rank below c of
+   * the other colour is face up in the tableau, in the talon or on top of its foundation; or h ≥ 2 and a
+   * card of rank h of the other colour is a tableau top.
+   */
+  private f2tUseful(s: number, h: number): boolean {
+    if (h === 1) return false;
+    const red = RED_OF[s * 13] as number;
+    const o1 = red === 1 ? 0 : 1; // the other colour's suits: C, S for red, D, H for black
+    const o2 = red === 1 ? 3 : 2;
+    for (let k = 0; k < 2; k++) {
+      const os = k === 0 ? o1 : o2;
+      const fh = this.found[os] as number;
+      const x = os * 13 + h - 2; // rank h − 1 of suit os
+      if (fh === h - 1) return true; // x is the top of its foundation
+      if (fh < h - 1) {
+        for (let q = 0; q < this.talLen; q++) if (this.tal[q] === x) return true;
+        for (let i = 0; i < 7; i++) {
+          const base = i * PILE_CAP;
+          const l = this.len[i] as number;
+          for (let k2 = this.fd[i] as number; k2 < l; k2++) if (this.cards[base + k2] === x) return true;
+        }
+      }
+      // A tableau top of rank h of the other colour would take the card under c (rank h − 1 of suit s).
+      if (this.topPile[os * 13 + h - 1] !== -1) return true;
+    }
+    return false;
   }
 
   /**
@@ -742,8 +849,10 @@ export class Engine {
         const c = cards[i * PILE_CAP + l] as number;
         this.found[SUIT_OF[c] as number]++;
         this.len[i] = l;
+        this.setCode(c, 0);
         if (l > 0 && l === this.fd[i]) {
           this.fd[i] = l - 1;
+          this.setCode(cards[i * PILE_CAP + l - 1] as number, 1);
           return 1 | (c << 8);
         }
         return c << 8;
@@ -760,8 +869,10 @@ export class Engine {
         const l = li - count;
         this.len[i] = l;
         this.len[j] = lj + count;
+        this.setCode(cards[to] as number, this.codeAt(j, lj));
         if (l > 0 && l === this.fd[i]) {
           this.fd[i] = l - 1;
+          this.setCode(cards[i * PILE_CAP + l - 1] as number, 1);
           return 1;
         }
         return 0;
@@ -784,6 +895,7 @@ export class Engine {
           const lj = this.len[j] as number;
           cards[j * PILE_CAP + lj] = c;
           this.len[j] = lj + 1;
+          this.setCode(c, this.codeAt(j, lj));
         }
         return old | (c << 8);
       }
@@ -796,6 +908,7 @@ export class Engine {
         cards[j * PILE_CAP + lj] = s * 13 + h - 1;
         this.len[j] = lj + 1;
         this.found[s] = h - 1;
+        this.setCode(s * 13 + h - 1, this.codeAt(j, lj));
         return 0;
       }
     }
@@ -808,26 +921,34 @@ export class Engine {
     switch (kind) {
       case K_T2F: {
         const i = (m >> 3) & 7;
-        if ((u & 1) === 1) this.fd[i]++;
         const l = this.len[i] as number;
+        if ((u & 1) === 1) {
+          this.fd[i]++;
+          this.setCode(cards[i * PILE_CAP + l - 1] as number, 0);
+        }
         const c = u >> 8;
         cards[i * PILE_CAP + l] = c;
         this.len[i] = l + 1;
         this.found[SUIT_OF[c] as number]--;
+        this.setCode(c, this.codeAt(i, l));
         return;
       }
       case K_T2T: {
         const i = (m >> 3) & 7;
         const j = (m >> 6) & 7;
         const count = (m >> 9) & 31;
-        if (u === 1) this.fd[i]++;
         const li = this.len[i] as number;
+        if (u === 1) {
+          this.fd[i]++;
+          this.setCode(cards[i * PILE_CAP + li - 1] as number, 0);
+        }
         const lj = (this.len[j] as number) - count;
         const from = j * PILE_CAP + lj;
         const to = i * PILE_CAP + li;
         for (let k = 0; k < count; k++) cards[to + k] = cards[from + k] as number;
         this.len[i] = li + count;
         this.len[j] = lj;
+        this.setCode(cards[to] as number, this.codeAt(i, li));
         return;
       }
       case K_W2F:
@@ -843,6 +964,7 @@ export class Engine {
           const lj = (this.len[j] as number) - 1;
           c = cards[j * PILE_CAP + lj] as number;
           this.len[j] = lj;
+          this.setCode(c, 0);
         }
         const tal = this.tal;
         for (let k = this.talLen; k > q - 1; k--) tal[k] = tal[k - 1] as number;
@@ -858,6 +980,7 @@ export class Engine {
         const j = (m >> 6) & 7;
         this.len[j]--;
         this.found[s]++;
+        this.setCode(s * 13 + (this.found[s] as number) - 1, 0);
       }
     }
   }
@@ -894,6 +1017,12 @@ export class Engine {
     stop: () => boolean,
   ): SearchOutcome {
     const dominance = this.pointerDominance && seen.has !== undefined;
+    // P11 with one table entry per position without its pointer (`pointerGroups`): one probe per node.
+    const groups = dominance && seen instanceof KeyTable && seen.hasValues ? seen : null;
+    if (groups !== null) {
+      this.computeKey();
+      this.seenGrouped(groups);
+    }
     if (this.isWon()) {
       this.pathLength = 0;
       return 'won';
@@ -917,7 +1046,11 @@ export class Engine {
       this.nodes++;
       const key = this.computeKey();
       // P11: a position whose talon pointer is dominated by a stored one is not searched (nor stored).
-      if ((dominance && this.dominated(seen as { has(key: Uint32Array): boolean })) || !seen.add(key)) {
+      if (
+        groups !== null
+          ? this.seenGrouped(groups)
+          : (dominance && this.dominated(seen as { has(key: Uint32Array): boolean })) || !seen.add(key)
+      ) {
         this.undo(m, u);
         continue;
       }
@@ -943,6 +1076,38 @@ export class Engine {
       this.listIdx[d] = start;
       this.listEnd[d] = this.generate(start);
     }
+  }
+
+  /**
+   * P1 + P11 with a grouped table (`pointerGroups`): `table` holds one entry per position without its
+   * talon pointer (the pointer bits of key word 3 cleared), whose value is the set of keyed pointers (P7)
+   * visited, one bit each. Returns true when the current position (`this.key` must hold its key) was
+   * visited or is dominated by a visited pointer (P11); otherwise records its pointer and returns false.
+   * The same set of (position, pointer) pairs as `dominated` + `add` on full keys, in one probe.
+   */
+  private seenGrouped(table: KeyTable): boolean {
+    const key = this.key;
+    const k3 = key[3] as number;
+    const p = (k3 >>> 24) & 31;
+    key[3] = (k3 & ~(31 << 24)) >>> 0;
+    const slot = table.insert(key);
+    key[3] = k3;
+    const mask = table.value(slot);
+    const bit = 1 << p;
+    const dom = p === 0 ? (CLASS0_DOMINATORS[this.talLen] as number) : (DOMINATORS[p] as number);
+    if ((mask & (bit | dom)) !== 0) return true;
+    table.setValue(slot, (mask | bit) >>> 0);
+    return false;
+  }
+
+  /** True when `search` with `table` would group pointers (P11 on, and a `KeyTable` with values). */
+  groupsPointers(table: object): boolean {
+    return this.pointerDominance && table instanceof KeyTable && table.hasValues;
+  }
+
+  /** Whether P11 (talon pointer dominance) is used by this search. */
+  get usesPointerDominance(): boolean {
+    return this.pointerDominance;
   }
 
   /**

@@ -115,6 +115,12 @@ export const DEFAULT_MAX_STATES = 10_000_000;
 export interface SolveTuning extends EngineTuning {
   /** Skip replaying the line with the rules package (tests of the engine itself). Default false. */
   readonly skipVerify?: boolean;
+  /**
+   * P11: keep one table entry per position without its talon pointer, with the set of pointers visited as
+   * its value (one probe per position instead of one per dominating pointer). Default true; only used when
+   * P11 is on.
+   */
+  readonly pointerGroups?: boolean;
 }
 
 function isRun(cards: readonly Card[], from: number): boolean {
@@ -294,8 +300,13 @@ export function solve(
   const timeLimit = limits.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
   const maxNodes = limits.maxNodes ?? Infinity;
   const maxStates = limits.maxStates ?? DEFAULT_MAX_STATES;
-  const seen = new KeyTable(engine.keyWidth, maxStates);
-  seen.add(engine.computeKey());
+  // P11 groups the talon pointers of a position in one entry (value: the set of pointers visited).
+  const seen = new KeyTable(
+    engine.keyWidth,
+    maxStates,
+    (tuning.pointerGroups ?? true) && engine.usesPointerDominance,
+  );
+  if (!engine.groupsPointers(seen)) seen.add(engine.computeKey());
   const cpuLimit = limits.cpuTimeLimitMs;
   const cpuNow = cpuLimit === undefined ? undefined : processCpuClock();
   const cpu0 = cpuNow?.() ?? 0;

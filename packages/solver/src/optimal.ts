@@ -321,6 +321,7 @@ export function optimalSearch(
   const e = new Engine(rules, start, {
     partialRule, // O7: P9 keeps a shortest line
     talonRule: false,
+    foundationRule: false, // P12 is not used by the minimal search
     talonAuto: false,
     exactPointer: true,
   });

@@ -56,7 +56,13 @@ function publicCost(e: Engine, m: number): number {
   return cost + Math.ceil((q - p) / d);
 }
 
-const NO_PRUNING = { autoMoves: false, partialRule: false, talonRule: false, deadlock: false } as const;
+const NO_PRUNING = {
+  autoMoves: false,
+  partialRule: false,
+  talonRule: false,
+  deadlock: false,
+  foundationRule: false,
+} as const;
 
 /** A replayed line: its engine moves, public length, and the position and length so far before each step. */
 interface Replayed {

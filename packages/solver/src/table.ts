@@ -8,7 +8,7 @@ const MAX_LOAD = 0.85;
 /**
  * The solver's transposition table (P1 in README.md): an exact hash table of fixed-width keys (`width`
  * unsigned 32-bit words each), packed into one flat `Uint32Array` — no per-entry objects, no stored hash,
- * no pointers — with optional 32-bit values in a parallel array. Open addressing with linear probing; the
+ * no pointers — with an optional 32-bit value stored right after each key in the same row (one probe reads both). Open addressing with linear probing; the
  * slot index is `hash * capacity / 2^32`, so the capacity need not be a power of two and the last growth
  * step is sized to `maxEntries` exactly. An entry costs `4 * width` bytes (plus 4 with values) divided by
  * the load factor (≤ 0.75 while growing, ≤ 0.85 at the end).
@@ -23,8 +23,10 @@ export class KeyTable {
   /** Entries the caller means to store (its memory bound); the last growth step is sized for them. */
   readonly maxEntries: number;
   private capacity: number;
+  /** Words per slot: the key, then (with values) the value in the same row, so one probe reads both. */
+  private readonly stride: number;
+  private readonly withValues: boolean;
   private keys: Uint32Array;
-  private vals: Uint32Array | null;
   /** Entries stored. */
   size = 0;
   /** Highest number of bytes the arrays held at once (growth keeps the old and new arrays briefly). */
@@ -39,14 +41,20 @@ export class KeyTable {
     this.width = width;
     this.maxEntries = Math.max(1, Math.floor(maxEntries));
     this.capacity = Math.max(16, Math.min(1 << 16, Math.ceil(this.maxEntries / MAX_LOAD)));
-    this.keys = new Uint32Array(this.capacity * width);
-    this.vals = withValues ? new Uint32Array(this.capacity) : null;
+    this.withValues = withValues;
+    this.stride = width + (withValues ? 1 : 0);
+    this.keys = new Uint32Array(this.capacity * this.stride);
     this.peakBytes = this.bytes;
+  }
+
+  /** Whether the table keeps one 32-bit value per entry. */
+  get hasValues(): boolean {
+    return this.withValues;
   }
 
   /** Bytes held by the table's arrays now. */
   get bytes(): number {
-    return this.keys.byteLength + (this.vals === null ? 0 : this.vals.byteLength);
+    return this.keys.byteLength;
   }
 
   /** True when no further entry can be added. */
@@ -54,11 +62,11 @@ export class KeyTable {
     return this.size >= this.maxEntries;
   }
 
-  private hash(key: Uint32Array): number {
+  private hash(key: Uint32Array, at = 0): number {
     const w = this.width;
     let h = 0x811c9dc5;
     for (let i = 0; i < w; i++) {
-      let x = key[i] as number;
+      let x = key[at + i] as number;
       if (i === w - 1) x = (x | STORED) >>> 0;
       h = Math.imul(h ^ x, 0x01000193);
       h ^= h >>> 15;
@@ -74,12 +82,13 @@ export class KeyTable {
    */
   insert(key: Uint32Array): number {
     const w = this.width;
+    const st = this.stride;
     const last = ((key[w - 1] as number) | STORED) >>> 0;
     const keys = this.keys;
     const cap = this.capacity;
     let slot = Math.floor((this.hash(key) / 4294967296) * cap);
     for (;;) {
-      const base = slot * w;
+      const base = slot * st;
       const s = keys[base + w - 1] as number;
       if (s === 0) break;
       if (s === last) {
@@ -97,7 +106,7 @@ export class KeyTable {
       }
       slot = slot + 1 === cap ? 0 : slot + 1;
     }
-    const base = slot * w;
+    const base = slot * st;
     for (let i = 0; i < w - 1; i++) keys[base + i] = key[i] as number;
     keys[base + w - 1] = last;
     this.size++;
@@ -111,12 +120,13 @@ export class KeyTable {
   /** Whether `key[0 .. width-1]` is stored (never inserts). */
   has(key: Uint32Array): boolean {
     const w = this.width;
+    const st = this.stride;
     const last = ((key[w - 1] as number) | STORED) >>> 0;
     const keys = this.keys;
     const cap = this.capacity;
     let slot = Math.floor((this.hash(key) / 4294967296) * cap);
     for (;;) {
-      const base = slot * w;
+      const base = slot * st;
       const s = keys[base + w - 1] as number;
       if (s === 0) return false;
       if (s === last) {
@@ -146,12 +156,12 @@ export class KeyTable {
 
   /** The value of a slot returned by `insert` (0 for a new entry). Needs `withValues`. */
   value(slot: number): number {
-    return (this.vals as Uint32Array)[slot] as number;
+    return this.keys[slot * this.stride + this.width] as number;
   }
 
   /** Sets the value of a slot returned by `insert`. Needs `withValues`. */
   setValue(slot: number, v: number): void {
-    (this.vals as Uint32Array)[slot] = v;
+    this.keys[slot * this.stride + this.width] = v;
   }
 
   private canGrow(): boolean {
@@ -161,27 +171,24 @@ export class KeyTable {
   /** Re-inserts every entry into a larger array; returns the new slot of the entry that was at `follow`. */
   private grow(follow: number): number {
     const w = this.width;
+    const st = this.stride;
     const oldKeys = this.keys;
-    const oldVals = this.vals;
     const oldCap = this.capacity;
     const cap = this.canGrow() ? Math.min(oldCap * 2, Math.ceil(this.maxEntries / MAX_LOAD)) : oldCap * 2;
-    const keys = new Uint32Array(cap * w);
-    const vals = oldVals === null ? null : new Uint32Array(cap);
-    this.peakBytes = Math.max(this.peakBytes, this.bytes + keys.byteLength + (vals?.byteLength ?? 0));
+    const keys = new Uint32Array(cap * st);
+    this.peakBytes = Math.max(this.peakBytes, this.bytes + keys.byteLength);
     this.capacity = cap;
     let moved = -1;
     for (let slot = 0; slot < oldCap; slot++) {
-      const a = slot * w;
+      const a = slot * st;
       if (oldKeys[a + w - 1] === 0) continue;
-      let to = Math.floor((this.hash(oldKeys.subarray(a, a + w)) / 4294967296) * cap);
-      while (keys[to * w + w - 1] !== 0) to = to + 1 === cap ? 0 : to + 1;
-      const b = to * w;
-      for (let i = 0; i < w; i++) keys[b + i] = oldKeys[a + i] as number;
-      if (vals !== null && oldVals !== null) vals[to] = oldVals[slot] as number;
+      let to = Math.floor((this.hash(oldKeys, a) / 4294967296) * cap);
+      while (keys[to * st + w - 1] !== 0) to = to + 1 === cap ? 0 : to + 1;
+      const b = to * st;
+      for (let i = 0; i < st; i++) keys[b + i] = oldKeys[a + i] as number;
       if (slot === follow) moved = to;
     }
     this.keys = keys;
-    this.vals = vals;
     return moved;
   }
 }

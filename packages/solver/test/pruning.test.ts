@@ -1,5 +1,5 @@
 /**
- * One test (or more) per pruning rule of README.md "Pruning rules" (P1 … P11).
+ * One test (or more) per pruning rule of README.md "Pruning rules" (P1 … P12).
  */
 import { type GameOptions, type GameState, applyMove, newGame } from '@klondike/rules';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import {
   Engine,
   type EnginePosition,
   type EngineRules,
+  K_F2T,
   K_T2F,
   K_T2T,
   K_W2F,
@@ -75,7 +76,7 @@ describe('P1 transposition table: keys are exact', () => {
     const byCanon = new Map<string, string>();
     const random = rng(11);
     for (let n = 1; n <= 30; n++) {
-      const e = new Engine(rules, startOf(n), { autoMoves: false });
+      const e = new Engine(rules, startOf(n), { autoMoves: false, foundationRule: false });
       for (let step = 0; step < 120; step++) {
         const moves = e.listMoves();
         if (moves.length === 0) break;
@@ -107,6 +108,39 @@ describe('P1 transposition table: keys are exact', () => {
         e.apply(moves[Math.floor(random() * moves.length)] as number);
       }
     }
+  });
+
+  it('the key kept up to date by apply/undo equals the key computed from the piles (random walks, R9 on)', () => {
+    const random = rng(7);
+    let checked = 0;
+    for (const draw of [1, 3] as const) {
+      for (let n = 1; n <= 20; n++) {
+        const t = { autoMoves: false, partialRule: false, foundationRule: false };
+        const e = new Engine({ ...RULES_1, draw }, startOf(n), t);
+        const f = new Engine({ ...RULES_1, draw }, startOf(n), t);
+        const same = (): void => {
+          const a = Array.from(e.computeKey());
+          expect(a).toEqual(Array.from(f.computeKeyFull()));
+          checked++;
+        };
+        for (let step = 0; step < 100; step++) {
+          const moves = e.listMoves();
+          if (moves.length === 0) break;
+          for (const m of moves) {
+            const u = e.apply(m);
+            f.apply(m);
+            same();
+            e.undo(m, u);
+            f.undo(m, u);
+            same();
+          }
+          const m = moves[Math.floor(random() * moves.length)] as number;
+          e.apply(m);
+          f.apply(m);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(10_000);
   });
 });
 
@@ -552,5 +586,103 @@ describe('P11 talon pointer dominance (draw 3, unlimited redeals)', () => {
       }
     }
     expect(compared).toBeGreaterThan(15);
+  });
+});
+
+describe('P12 foundation cards come down only when something can follow (R9, where P10 is off)', () => {
+  const RULES_3: EngineRules = { ...RULES_1, draw: 3 };
+  /** The moves taking a heart down from its foundation. */
+  const f2t = (e: Engine): number[] => e.listMoves().filter((m) => moveKind(m) === K_F2T && moveA(m) === 2);
+
+  it('R9: 8♥ does not come down onto 9♠ when no black 7 and no black 8 could follow; it does when 7♠ is a foundation top', () => {
+    // Foundations C 13, D 0, H 8, S 8: 7♣ and 7♠ are buried in their foundations, both black 8s are up.
+    const dead = pos(
+      [
+        { cards: ['9S'], faceDown: 0 },
+        { cards: ['KD'], faceDown: 0 },
+      ],
+      [13, 0, 8, 8],
+      ['QD'],
+    );
+    expect(f2t(new Engine(RULES_3, dead))).toEqual([]);
+    expect(f2t(new Engine(RULES_3, dead, { foundationRule: false })).length).toBe(1);
+    // Spades at 7: 7♠ could come down onto 8♥ next, so 8♥ may come down (8♠ waits in the talon).
+    const live = pos(
+      [
+        { cards: ['9S'], faceDown: 0 },
+        { cards: ['KD'], faceDown: 0 },
+      ],
+      [13, 0, 8, 7],
+      ['8S', 'QD'],
+    );
+    const moves = f2t(new Engine(RULES_3, live));
+    expect(moves.some((m) => moveA(m) === 2 && moveB(m) === 0)).toBe(true);
+    // 7♣ face up in the tableau (clubs at 6) could go onto 8♥ next too.
+    const tableau = pos(
+      [
+        { cards: ['9S'], faceDown: 0 },
+        { cards: ['KD', '7C'], faceDown: 1 },
+      ],
+      [6, 0, 8, 8],
+      ['QD'],
+    );
+    expect(f2t(new Engine(RULES_3, tableau)).some((m) => moveA(m) === 2)).toBe(true);
+    // Under draw 1 with unlimited redeals P10 is used instead, and P12 is off.
+    expect(f2t(new Engine(RULES_1, dead)).length).toBe(1);
+  });
+
+  it('verdicts agree with and without P12 (draw 3 deals 1…40, same node budget); impossible deals need fewer positions', () => {
+    let compared = 0;
+    for (let n = 1; n <= 40; n++) {
+      const lim = { maxNodes: 150_000, timeLimitMs: 60_000, shortenMs: 0 };
+      const a = solve(deal(n), opts(3), lim).verdict;
+      const b = solve(deal(n), opts(3), lim, { foundationRule: false }).verdict;
+      if (a !== 'unknown' && b !== 'unknown') {
+        expect(a, `draw 3 deal ${n}`).toBe(b);
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(30);
+    // Deal 20 (draw 3) is impossible: both prove it, P12 with fewer positions (1.14 M against 1.36 M).
+    const lim = { maxNodes: 3_000_000, timeLimitMs: 600_000, shortenMs: 0, maxStates: 3_000_000 };
+    const on = solve(deal(20), opts(3), lim);
+    const off = solve(deal(20), opts(3), lim, { foundationRule: false });
+    expect(on.verdict).toBe('impossible');
+    expect(off.verdict).toBe('impossible');
+    expect(on.nodes).toBeLessThan(off.nodes);
+  });
+
+  it('mid-game positions: verdicts agree with and without P12 (draw 3, and draw 1 with 2 redeals; random playouts)', () => {
+    const random = rng(53);
+    let compared = 0;
+    for (const rules of [RULES_3, { ...RULES_1, redealLimit: 2 }] as EngineRules[]) {
+      for (let n = 1; n <= 40; n++) {
+        const e = new Engine(rules, startOf(n), {
+          autoMoves: false,
+          partialRule: false,
+          foundationRule: false,
+        });
+        const steps = 10 + Math.floor(random() * 40);
+        for (let k = 0; k < steps; k++) {
+          const moves = e.listMoves();
+          if (moves.length === 0) break;
+          e.apply(moves[Math.floor(random() * moves.length)] as number);
+        }
+        const p = e.snapshot();
+        const verdict = (foundationRule: boolean): string => {
+          const x = new Engine(rules, p, { foundationRule });
+          const seen = new KeyTable(x.keyWidth, 1_000_000);
+          seen.add(x.computeKey());
+          return x.search(seen, () => x.nodes > 80_000);
+        };
+        const a = verdict(true);
+        const b = verdict(false);
+        if (a !== 'aborted' && b !== 'aborted') {
+          expect(a, `draw ${rules.draw} redeals ${rules.redealLimit} deal ${n}`).toBe(b);
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(30);
   });
 });
