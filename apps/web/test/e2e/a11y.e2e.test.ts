@@ -10,14 +10,13 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ensureBuilt,
-  loadPlaywright,
   skipReason,
   startServer,
-  CHROMIUM,
-  CHROMIUM_ARGS,
   type Browser,
   type Page,
   type RunningServer,
+  launchChromium,
+  SCREEN_SIZES,
 } from './harness';
 import { seedPlayer, type SeededPlayer } from './seed';
 
@@ -62,18 +61,13 @@ describe.skipIf(SKIP !== null)(
       ensureBuilt();
       server = await startServer(undefined, { DAILY_ARCHIVE_DAYS: '0' });
       player = await seedPlayer(server.url, 'Axe Player');
-      const pw = loadPlaywright();
-      browser = await pw.chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      browser = await launchChromium();
     }, 240_000);
     afterAll(async () => {
       await browser?.close();
       await server?.stop();
     }, 30_000);
 
-    const sizes = [
-      { name: 'desktop', viewport: { width: 1366, height: 768 }, mobile: false },
-      { name: 'phone', viewport: { width: 390, height: 844 }, mobile: true },
-    ] as const;
     const today = new Date().toISOString().slice(0, 10);
     /** A race room in its lobby (a host waiting for a guest), made before the pages are visited. */
     let lobby = '/race';
@@ -112,7 +106,7 @@ describe.skipIf(SKIP !== null)(
       },
     ];
 
-    for (const size of sizes)
+    for (const size of SCREEN_SIZES)
       for (const p of pages)
         it(`${p.name}, ${size.name}: no serious or critical violation`, async () => {
           const context = await browser.newContext({

@@ -8,15 +8,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ensureBuilt,
-  loadPlaywright,
   skipReason,
   startServer,
-  CHROMIUM,
-  CHROMIUM_ARGS,
   type Browser,
   type BrowserContext,
   type Page,
   type RunningServer,
+  launchChromium,
 } from './harness';
 
 const SKIP = skipReason();
@@ -39,8 +37,7 @@ describe.skipIf(SKIP !== null)(`browser: the daily challenge${SKIP ? ` (skipped:
       DAILY_SOLVE_MS: '2000',
       PLAYER_CREATE_RATE_MAX: '0',
     });
-    const pw = loadPlaywright();
-    browser = await pw.chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
     page.on('pageerror', (e) => console.error('page error:', e.message));

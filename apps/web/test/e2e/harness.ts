@@ -25,10 +25,22 @@ export const CHROMIUM_ARGS = [
 export const WEB_DIR = resolve(import.meta.dirname, '../..');
 export const SERVER_DIR = resolve(WEB_DIR, '../server');
 
-/** playwright-core (a dev dependency of this package). */
-export function loadPlaywright(): typeof Playwright {
-  return Playwright;
+/** Headless Debian Chromium through playwright-core, as every browser test runs it. */
+export function launchChromium(): Promise<Playwright.Browser> {
+  return Playwright.chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
+
+/**
+ * The two screens the layout tests cover (CSS pixels): a laptop's 1366×768, and a phone's 390×844 (its
+ * contexts are made with touch and the mobile viewport meta honoured).
+ */
+export const SCREEN_SIZES = [
+  { name: 'desktop', viewport: { width: 1366, height: 768 }, mobile: false },
+  { name: 'phone', viewport: { width: 390, height: 844 }, mobile: true },
+] as const;
+
+/** One of `SCREEN_SIZES`. */
+export type ScreenSize = (typeof SCREEN_SIZES)[number];
 
 /** Why the browser test cannot run here, or null when it can. */
 export function skipReason(): string | null {

@@ -7,21 +7,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ensureBuilt,
-  loadPlaywright,
   skipReason,
   startServer,
-  CHROMIUM,
-  CHROMIUM_ARGS,
   type Browser,
   type Page,
   type RunningServer,
+  launchChromium,
+  SCREEN_SIZES,
+  type ScreenSize,
 } from './harness';
 
 const SKIP = skipReason();
-const SIZES = [
-  { name: 'desktop', viewport: { width: 1366, height: 768 }, mobile: false },
-  { name: 'phone', viewport: { width: 390, height: 844 }, mobile: true },
-] as const;
 
 describe.skipIf(SKIP !== null)(`browser: languages${SKIP ? ` (skipped: ${SKIP})` : ''}`, () => {
   let server: RunningServer;
@@ -30,7 +26,7 @@ describe.skipIf(SKIP !== null)(`browser: languages${SKIP ? ` (skipped: ${SKIP})`
   beforeAll(async () => {
     ensureBuilt();
     server = await startServer(undefined, { DAILY_ARCHIVE_DAYS: '0' });
-    browser = await loadPlaywright().chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   }, 240_000);
   afterAll(async () => {
     await browser?.close();
@@ -38,7 +34,7 @@ describe.skipIf(SKIP !== null)(`browser: languages${SKIP ? ` (skipped: ${SKIP})`
   }, 30_000);
 
   async function withPage(
-    size: (typeof SIZES)[number],
+    size: ScreenSize,
     locale: string,
     body: (page: Page) => Promise<void>,
   ): Promise<void> {
@@ -66,7 +62,7 @@ describe.skipIf(SKIP !== null)(`browser: languages${SKIP ? ` (skipped: ${SKIP})`
     await page.getByTestId('settings-page').waitFor({ timeout: 20_000 });
   };
 
-  for (const size of SIZES) {
+  for (const size of SCREEN_SIZES) {
     it(`${size.name}: a French browser gets the table and the settings page in French`, async () => {
       await withPage(size, 'fr-FR', async (page) => {
         await table(page);

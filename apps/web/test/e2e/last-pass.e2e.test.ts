@@ -9,14 +9,12 @@ import { GameResponseSchema, type GameResponse } from '@klondike/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ensureBuilt,
-  loadPlaywright,
   skipReason,
   startServer,
-  CHROMIUM,
-  CHROMIUM_ARGS,
   type Browser,
   type Page,
   type RunningServer,
+  launchChromium,
 } from './harness';
 import { AUTO_PILES, AUTO_STOCK, dealText as autoDealText } from './deals';
 
@@ -72,8 +70,7 @@ describe.skipIf(SKIP !== null)(`browser: the last pass (R16)${SKIP ? ` (skipped:
   beforeAll(async () => {
     ensureBuilt();
     server = await startServer();
-    const pw = loadPlaywright();
-    browser = await pw.chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.on('pageerror', (e) => console.error('page error:', e.message));
   }, 180_000);

@@ -11,14 +11,12 @@ import { describeHint } from '../../src/lib/hint';
 import { nextFoundationMove, topCard } from '@klondike/rules';
 import {
   ensureBuilt,
-  loadPlaywright,
   skipReason,
   startServer,
-  CHROMIUM,
-  CHROMIUM_ARGS,
   type Browser,
   type Page,
   type RunningServer,
+  launchChromium,
 } from './harness';
 import { AUTO_PILES, AUTO_STOCK, dealText as toDealText } from './deals';
 
@@ -168,8 +166,7 @@ describe.skipIf(SKIP !== null)(`browser: play a deal to the win${SKIP ? ` (skipp
   beforeAll(async () => {
     ensureBuilt();
     server = await startServer();
-    const pw = loadPlaywright();
-    browser = await pw.chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.on('pageerror', (e) => console.error('page error:', e.message));
     // Every console message of the page that reports a Content-Security-Policy violation (checked last).

@@ -10,16 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextFoundationMove, type PlayerView } from '@klondike/rules';
 import { AUTO_PILES, AUTO_STOCK, dealText } from './deals';
 import {
-  CHROMIUM,
-  CHROMIUM_ARGS,
   apiCall,
   ensureBuilt,
-  loadPlaywright,
   skipReason,
   startServer,
   type Browser,
   type Page,
   type RunningServer,
+  launchChromium,
 } from './harness';
 
 const SKIP = skipReason();
@@ -48,7 +46,7 @@ describe.skipIf(SKIP !== null)(`browser: the player's side${SKIP ? ` (skipped: $
   beforeAll(async () => {
     ensureBuilt();
     server = await startServer(undefined, { DAILY_ARCHIVE_DAYS: '1' });
-    browser = await loadPlaywright().chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   }, 180_000);
   afterAll(async () => {
     await browser?.close();

@@ -21,16 +21,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiCall,
   freePort,
-  CHROMIUM,
-  CHROMIUM_ARGS,
   SERVER_DIR,
   type Browser,
   type Page,
   type RunningServer,
   ensureBuilt,
-  loadPlaywright,
   skipReason,
   startServer,
+  launchChromium,
 } from './harness';
 
 const NGINX = '/usr/sbin/nginx';
@@ -194,8 +192,7 @@ describe.skipIf(SKIP !== null)(
         }
       }
       expect(line.length).toBeGreaterThan(0);
-      const pw = loadPlaywright();
-      browser = await pw.chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      browser = await launchChromium();
       alice = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
       bob = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
       for (const p of [alice, bob]) {

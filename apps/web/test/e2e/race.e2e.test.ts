@@ -19,14 +19,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiCall,
   ensureBuilt,
-  loadPlaywright,
   skipReason,
   startServer,
-  CHROMIUM,
-  CHROMIUM_ARGS,
   type Browser,
   type Page,
   type RunningServer,
+  launchChromium,
 } from './harness';
 
 const SKIP = skipReason();
@@ -98,8 +96,7 @@ describe.skipIf(SKIP !== null)(`browser: a live race${SKIP ? ` (skipped: ${SKIP}
     }
     expect(line.length).toBeGreaterThan(0);
 
-    const pw = loadPlaywright();
-    browser = await pw.chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     const a = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const b = await browser.newContext({
       viewport: { width: 390, height: 844 },

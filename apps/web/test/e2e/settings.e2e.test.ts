@@ -11,22 +11,18 @@ import { PRESET_NAMES } from '@klondike/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ensureBuilt,
-  loadPlaywright,
   skipReason,
   startServer,
-  CHROMIUM,
-  CHROMIUM_ARGS,
   type Browser,
   type BrowserContext,
   type Page,
   type RunningServer,
+  launchChromium,
+  SCREEN_SIZES,
+  type ScreenSize,
 } from './harness';
 
 const SKIP = skipReason();
-const SIZES = [
-  { name: 'desktop', viewport: { width: 1366, height: 768 }, mobile: false },
-  { name: 'phone', viewport: { width: 390, height: 844 }, mobile: true },
-] as const;
 
 describe.skipIf(SKIP !== null)(`browser: settings and help${SKIP ? ` (skipped: ${SKIP})` : ''}`, () => {
   let server: RunningServer;
@@ -35,7 +31,7 @@ describe.skipIf(SKIP !== null)(`browser: settings and help${SKIP ? ` (skipped: $
   beforeAll(async () => {
     ensureBuilt();
     server = await startServer(undefined, { DAILY_ARCHIVE_DAYS: '0' });
-    browser = await loadPlaywright().chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   }, 240_000);
   afterAll(async () => {
     await browser?.close();
@@ -43,7 +39,7 @@ describe.skipIf(SKIP !== null)(`browser: settings and help${SKIP ? ` (skipped: $
   }, 30_000);
 
   async function withPage(
-    size: (typeof SIZES)[number],
+    size: ScreenSize,
     body: (page: Page, context: BrowserContext) => Promise<void>,
     person = false,
   ): Promise<void> {
@@ -75,7 +71,7 @@ describe.skipIf(SKIP !== null)(`browser: settings and help${SKIP ? ` (skipped: $
     await page.waitForSelector('[data-testid=pile-t7] [data-testid=card-back]', { timeout: 20_000 });
   };
 
-  for (const size of SIZES) {
+  for (const size of SCREEN_SIZES) {
     it(`${size.name}: card back and table colour apply to the table and stay after a reload`, async () => {
       await withPage(size, async (page) => {
         await table(page);
@@ -167,7 +163,7 @@ describe.skipIf(SKIP !== null)(`browser: settings and help${SKIP ? ` (skipped: $
   }
 
   it('an automated browser never sees the tour (the other browser tests stay unblocked)', async () => {
-    await withPage(SIZES[0], async (page) => {
+    await withPage(SCREEN_SIZES[0], async (page) => {
       await table(page);
       await page.waitForTimeout(500);
       expect(await page.getByTestId('tour').count()).toBe(0);
@@ -182,7 +178,7 @@ describe.skipIf(SKIP !== null)(`browser: offline app shell${SKIP ? ` (skipped: $
   beforeAll(async () => {
     ensureBuilt();
     server = await startServer(undefined, { DAILY_ARCHIVE_DAYS: '0' });
-    browser = await loadPlaywright().chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   }, 240_000);
   afterAll(async () => {
     await browser?.close();
@@ -202,7 +198,7 @@ describe.skipIf(SKIP !== null)(`browser: offline app shell${SKIP ? ` (skipped: $
     });
   }
 
-  for (const size of SIZES)
+  for (const size of SCREEN_SIZES)
     it(`${size.name}: with the browser offline the shell loads and says so`, async () => {
       const context = await browser.newContext({
         viewport: size.viewport,
@@ -237,7 +233,7 @@ describe.skipIf(SKIP !== null)(`browser: offline app shell${SKIP ? ` (skipped: $
   // answering 503 — and the service worker showed that 503 instead of its shell. Now the harness kills the
   // server's whole process group, and the worker answers a navigation's 5xx with the shell as well.
   it('with the server stopped the shell loads and says it is offline (connection refused, or a 5xx)', async () => {
-    const context = await browser.newContext({ viewport: SIZES[0].viewport });
+    const context = await browser.newContext({ viewport: SCREEN_SIZES[0].viewport });
     let standIn: HttpServer | undefined;
     try {
       const page = await context.newPage();

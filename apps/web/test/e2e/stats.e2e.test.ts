@@ -7,13 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ensureBuilt,
-  loadPlaywright,
   skipReason,
   startServer,
-  CHROMIUM,
-  CHROMIUM_ARGS,
   type Browser,
   type RunningServer,
+  launchChromium,
+  SCREEN_SIZES,
 } from './harness';
 import { seedPlayer, type SeededPlayer } from './seed';
 
@@ -28,20 +27,14 @@ describe.skipIf(SKIP !== null)(`browser: statistics page${SKIP ? ` (skipped: ${S
     ensureBuilt();
     server = await startServer(undefined, { DAILY_ARCHIVE_DAYS: '0' });
     ada = await seedPlayer(server.url, 'Ada Stats');
-    const pw = loadPlaywright();
-    browser = await pw.chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   }, 240_000);
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
   }, 30_000);
 
-  const sizes = [
-    { name: 'desktop', viewport: { width: 1366, height: 768 }, mobile: false },
-    { name: 'phone', viewport: { width: 390, height: 844 }, mobile: true },
-  ] as const;
-
-  for (const size of sizes)
+  for (const size of SCREEN_SIZES)
     it(`${size.name}: charts drawn, numbers right, history with replay links`, async () => {
       const context = await browser.newContext({
         viewport: size.viewport,
