@@ -496,18 +496,26 @@ export class Engine {
    * talon's remaining cards are exactly the cards found nowhere else, in an order that never changes.
    */
   computeKey(): Uint32Array {
-    const key = this.key;
-    const kc = this.kc;
     let k4 = 0;
     const fd = this.fd;
     for (let i = 0; i < 7; i++) k4 |= (fd[i] as number) << (3 * i);
+    return this.packKey(this.kc, k4);
+  }
+
+  /**
+   * Writes `this.key` from the card-code words `codes` (words 0–3; word 3 uses bits 0–7), the face-down
+   * counts `k4` (3 bits per pile), the foundations, the talon pointer, the last-pass flag and, with limited
+   * redeals, the recycles made (layout: `computeKey`).
+   */
+  private packKey(codes: Uint32Array, k4: number): Uint32Array {
+    const key = this.key;
     const fo = this.found;
-    let k3 = kc[3] as number;
+    let k3 = codes[3] as number;
     k3 |= ((fo[0] as number) << 8) | ((fo[1] as number) << 12) | ((fo[2] as number) << 16);
     k3 |= ((fo[3] as number) << 20) | (this.keyPointer() << 24) | (this.lastPass << 29);
-    key[0] = kc[0] as number;
-    key[1] = kc[1] as number;
-    key[2] = kc[2] as number;
+    key[0] = codes[0] as number;
+    key[1] = codes[1] as number;
+    key[2] = codes[2] as number;
     key[3] = k3;
     key[4] = k4;
     if (this.keyWidth === 6) key[5] = this.recycles;
@@ -519,7 +527,6 @@ export class Engine {
    * up to date by `apply` and `undo`); for the constructor and tests.
    */
   computeKeyFull(): Uint32Array {
-    const key = this.key;
     const kw = this.kw;
     kw[0] = 0;
     kw[1] = 0;
@@ -543,17 +550,7 @@ export class Engine {
       }
       k4 |= f << (3 * i);
     }
-    let k3 = kw[3] as number;
-    const fo = this.found;
-    k3 |= ((fo[0] as number) << 8) | ((fo[1] as number) << 12) | ((fo[2] as number) << 16);
-    k3 |= ((fo[3] as number) << 20) | (this.keyPointer() << 24) | (this.lastPass << 29);
-    key[0] = kw[0] as number;
-    key[1] = kw[1] as number;
-    key[2] = kw[2] as number;
-    key[3] = k3;
-    key[4] = k4;
-    if (this.keyWidth === 6) key[5] = this.recycles;
-    return key;
+    return this.packKey(kw, k4);
   }
 
   // ---------- moves ----------

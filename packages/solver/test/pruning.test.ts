@@ -16,7 +16,7 @@ import {
   moveKind,
   talonReach,
 } from '../src/engine.js';
-import { solve } from '../src/index.js';
+import { type SolveTuning, solve } from '../src/index.js';
 import { KeyTable } from '../src/table.js';
 import { card, deal, opts, rng } from './helpers.js';
 
@@ -38,6 +38,32 @@ function pos(
     pointer,
     recycles: 0,
   };
+}
+
+/**
+ * A pruning rule loses no verdict and saves positions: draw 3 deals 1…40 are solved with the default tuning
+ * and with `without` (the rule off), each with 150 000 positions; every deal both decide gets the same
+ * verdict, and more than 30 are compared. Then draw 3 deal 20, which is impossible, is proven both ways,
+ * with fewer positions when the rule is on.
+ */
+function expectSameVerdictsFewerPositions(without: SolveTuning): void {
+  let compared = 0;
+  for (let n = 1; n <= 40; n++) {
+    const lim = { maxNodes: 150_000, timeLimitMs: 60_000, shortenMs: 0 };
+    const a = solve(deal(n), opts(3), lim).verdict;
+    const b = solve(deal(n), opts(3), lim, without).verdict;
+    if (a !== 'unknown' && b !== 'unknown') {
+      expect(a, `draw 3 deal ${n}`).toBe(b);
+      compared++;
+    }
+  }
+  expect(compared).toBeGreaterThan(30);
+  const lim = { maxNodes: 3_000_000, timeLimitMs: 600_000, shortenMs: 0, maxStates: 3_000_000 };
+  const on = solve(deal(20), opts(3), lim);
+  const off = solve(deal(20), opts(3), lim, without);
+  expect(on.verdict).toBe('impossible');
+  expect(off.verdict).toBe('impossible');
+  expect(on.nodes).toBeLessThan(off.nodes);
 }
 
 /** Start position of a deal as the engine holds it. */
@@ -539,24 +565,8 @@ describe('P11 talon pointer dominance (draw 3, unlimited redeals)', () => {
   });
 
   it('verdicts agree with and without P11 (draw 3 deals 1…40, same node budget); impossible deals need fewer positions', () => {
-    let compared = 0;
-    for (let n = 1; n <= 40; n++) {
-      const lim = { maxNodes: 150_000, timeLimitMs: 60_000, shortenMs: 0 };
-      const a = solve(deal(n), opts(3), lim).verdict;
-      const b = solve(deal(n), opts(3), lim, { pointerDominance: false }).verdict;
-      if (a !== 'unknown' && b !== 'unknown') {
-        expect(a, `draw 3 deal ${n}`).toBe(b);
-        compared++;
-      }
-    }
-    expect(compared).toBeGreaterThan(30);
-    // Deal 20 (draw 3) is impossible: both prove it, P11 with fewer positions (1.36 M against 1.70 M).
-    const lim = { maxNodes: 3_000_000, timeLimitMs: 600_000, shortenMs: 0, maxStates: 3_000_000 };
-    const on = solve(deal(20), opts(3), lim);
-    const off = solve(deal(20), opts(3), lim, { pointerDominance: false });
-    expect(on.verdict).toBe('impossible');
-    expect(off.verdict).toBe('impossible');
-    expect(on.nodes).toBeLessThan(off.nodes);
+    // Deal 20: P11 proves it with 1.36 M positions against 1.70 M.
+    expectSameVerdictsFewerPositions({ pointerDominance: false });
   });
 
   it('mid-game draw 3 positions: verdicts agree with and without P11 (random playouts)', () => {
@@ -632,24 +642,8 @@ describe('P12 foundation cards come down only when something can follow (R9, whe
   });
 
   it('verdicts agree with and without P12 (draw 3 deals 1…40, same node budget); impossible deals need fewer positions', () => {
-    let compared = 0;
-    for (let n = 1; n <= 40; n++) {
-      const lim = { maxNodes: 150_000, timeLimitMs: 60_000, shortenMs: 0 };
-      const a = solve(deal(n), opts(3), lim).verdict;
-      const b = solve(deal(n), opts(3), lim, { foundationRule: false }).verdict;
-      if (a !== 'unknown' && b !== 'unknown') {
-        expect(a, `draw 3 deal ${n}`).toBe(b);
-        compared++;
-      }
-    }
-    expect(compared).toBeGreaterThan(30);
-    // Deal 20 (draw 3) is impossible: both prove it, P12 with fewer positions (1.14 M against 1.36 M).
-    const lim = { maxNodes: 3_000_000, timeLimitMs: 600_000, shortenMs: 0, maxStates: 3_000_000 };
-    const on = solve(deal(20), opts(3), lim);
-    const off = solve(deal(20), opts(3), lim, { foundationRule: false });
-    expect(on.verdict).toBe('impossible');
-    expect(off.verdict).toBe('impossible');
-    expect(on.nodes).toBeLessThan(off.nodes);
+    // Deal 20: P12 proves it with 1.14 M positions against 1.36 M.
+    expectSameVerdictsFewerPositions({ foundationRule: false });
   });
 
   it('mid-game positions: verdicts agree with and without P12 (draw 3, and draw 1 with 2 redeals; random playouts)', () => {
