@@ -7,6 +7,7 @@ import {
   Engine,
   type EnginePosition,
   type EngineRules,
+  type EngineTuning,
   K_F2T,
   K_T2F,
   K_T2T,
@@ -64,6 +65,36 @@ function expectSameVerdictsFewerPositions(without: SolveTuning): void {
   expect(on.verdict).toBe('impossible');
   expect(off.verdict).toBe('impossible');
   expect(on.nodes).toBeLessThan(off.nodes);
+}
+
+/**
+ * The position after a random playout from deal `n`'s start: 10 … 9 + `spread` moves drawn with `random`
+ * (fewer when no move is left), made by an engine with `tuning` (pruning rules off, so that any position
+ * the rules allow can be reached).
+ */
+function playout(
+  rules: EngineRules,
+  n: number,
+  random: () => number,
+  spread: number,
+  tuning: EngineTuning,
+): EnginePosition {
+  const e = new Engine(rules, startOf(n), tuning);
+  const steps = 10 + Math.floor(random() * spread);
+  for (let k = 0; k < steps; k++) {
+    const moves = e.listMoves();
+    if (moves.length === 0) break;
+    e.apply(moves[Math.floor(random() * moves.length)] as number);
+  }
+  return e.snapshot();
+}
+
+/** The engine's verdict from `p` with `tuning`: `won`, `impossible`, or `aborted` past 80 000 positions. */
+function verdictWithin(rules: EngineRules, p: EnginePosition, tuning: EngineTuning): string {
+  const x = new Engine(rules, p, tuning);
+  const seen = new KeyTable(x.keyWidth, 1_000_000);
+  seen.add(x.computeKey());
+  return x.search(seen, () => x.nodes > 80_000);
 }
 
 /** Start position of a deal as the engine holds it. */
@@ -574,22 +605,9 @@ describe('P11 talon pointer dominance (draw 3, unlimited redeals)', () => {
     let compared = 0;
     for (let n = 1; n <= 40; n++) {
       const rules: EngineRules = { ...RULES_1, draw: 3 };
-      const e = new Engine(rules, startOf(n), { autoMoves: false, partialRule: false });
-      const steps = 10 + Math.floor(random() * 30);
-      for (let k = 0; k < steps; k++) {
-        const moves = e.listMoves();
-        if (moves.length === 0) break;
-        e.apply(moves[Math.floor(random() * moves.length)] as number);
-      }
-      const p = e.snapshot();
-      const verdict = (pointerDominance: boolean): string => {
-        const x = new Engine(rules, p, { pointerDominance });
-        const seen = new KeyTable(x.keyWidth, 1_000_000);
-        seen.add(x.computeKey());
-        return x.search(seen, () => x.nodes > 80_000);
-      };
-      const a = verdict(true);
-      const b = verdict(false);
+      const p = playout(rules, n, random, 30, { autoMoves: false, partialRule: false });
+      const a = verdictWithin(rules, p, { pointerDominance: true });
+      const b = verdictWithin(rules, p, { pointerDominance: false });
       if (a !== 'aborted' && b !== 'aborted') {
         expect(a, `draw 3 deal ${n}`).toBe(b);
         compared++;
@@ -651,26 +669,13 @@ describe('P12 foundation cards come down only when something can follow (R9, whe
     let compared = 0;
     for (const rules of [RULES_3, { ...RULES_1, redealLimit: 2 }] as EngineRules[]) {
       for (let n = 1; n <= 40; n++) {
-        const e = new Engine(rules, startOf(n), {
+        const p = playout(rules, n, random, 40, {
           autoMoves: false,
           partialRule: false,
           foundationRule: false,
         });
-        const steps = 10 + Math.floor(random() * 40);
-        for (let k = 0; k < steps; k++) {
-          const moves = e.listMoves();
-          if (moves.length === 0) break;
-          e.apply(moves[Math.floor(random() * moves.length)] as number);
-        }
-        const p = e.snapshot();
-        const verdict = (foundationRule: boolean): string => {
-          const x = new Engine(rules, p, { foundationRule });
-          const seen = new KeyTable(x.keyWidth, 1_000_000);
-          seen.add(x.computeKey());
-          return x.search(seen, () => x.nodes > 80_000);
-        };
-        const a = verdict(true);
-        const b = verdict(false);
+        const a = verdictWithin(rules, p, { foundationRule: true });
+        const b = verdictWithin(rules, p, { foundationRule: false });
         if (a !== 'aborted' && b !== 'aborted') {
           expect(a, `draw ${rules.draw} redeals ${rules.redealLimit} deal ${n}`).toBe(b);
           compared++;
