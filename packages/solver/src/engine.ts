@@ -41,6 +41,13 @@ export const RED_OF: Int8Array = Int8Array.from({ length: 52 }, (_, c) => {
   return s === 1 || s === 2 ? 1 : 0;
 });
 
+/**
+ * The two suits of the other colour, indexed by `RED_OF` of a card: black (0) → D, H; red (1) → C, S. The
+ * card of rank r of such a suit is `OTHER_SUIT_1[red] * 13 + r − 1` (R4: what a card may lie on or take).
+ */
+const OTHER_SUIT_1: Int8Array = Int8Array.of(1, 0);
+const OTHER_SUIT_2: Int8Array = Int8Array.of(2, 3);
+
 // ---- Move encoding (a small integer) ----
 // bits 0-2 kind, 3-5 a (source pile or suit), 6-8 b (target pile or suit), 9-13 n (count, or talon
 // position q = waste size at which the card is the waste top), bits 14-15 talon flag (1 = a recycle first,
@@ -643,8 +650,8 @@ export class Engine {
         }
         // The cards one rank higher of the other colour: ids s * 13 + r for suits C, S (h red) or D, H.
         const red = RED_OF[h] as number;
-        const j1 = topPile[(red === 1 ? 0 : 13) + r] as number;
-        const j2 = topPile[(red === 1 ? 39 : 26) + r] as number;
+        const j1 = topPile[(OTHER_SUIT_1[red] as number) * 13 + r] as number;
+        const j2 = topPile[(OTHER_SUIT_2[red] as number) * 13 + r] as number;
         if (j1 < 0 && j2 < 0) continue;
         if (count < faceUp && this.twinRule) {
           // P9: a partial run leaves the face-up card y below it exposed; only worth it when y can go up.
@@ -683,8 +690,8 @@ export class Engine {
           continue;
         }
         const red = RED_OF[s * 13] as number;
-        const j1 = topPile[(red === 1 ? 0 : 13) + h] as number;
-        const j2 = topPile[(red === 1 ? 39 : 26) + h] as number;
+        const j1 = topPile[(OTHER_SUIT_1[red] as number) * 13 + h] as number;
+        const j2 = topPile[(OTHER_SUIT_2[red] as number) * 13 + h] as number;
         if (j1 < 0 && j2 < 0) continue;
         // P12: a card comes down only when, right after, something could go on it or the card below it
         // on its foundation could come down too.
@@ -719,8 +726,8 @@ export class Engine {
       out[n++] = encodeMove(K_W2F, 0, 0, q, flag) | ((700 - cost) << 16);
     }
     const red = RED_OF[c] as number;
-    const j1 = r === 13 ? firstEmpty : (this.topPile[(red === 1 ? 0 : 13) + r] as number);
-    const j2 = r === 13 ? -1 : (this.topPile[(red === 1 ? 39 : 26) + r] as number);
+    const j1 = r === 13 ? firstEmpty : (this.topPile[(OTHER_SUIT_1[red] as number) * 13 + r] as number);
+    const j2 = r === 13 ? -1 : (this.topPile[(OTHER_SUIT_2[red] as number) * 13 + r] as number);
     if (j1 < 0 && j2 < 0) return n;
     // P10 (draw 1, unlimited redeals): a talon card goes to the tableau only when a card can go on it.
     if (this.talonRule && !this.canCover(c)) return n;
@@ -739,10 +746,8 @@ export class Engine {
   private f2tUseful(s: number, h: number): boolean {
     if (h === 1) return false;
     const red = RED_OF[s * 13] as number;
-    const o1 = red === 1 ? 0 : 1; // the other colour's suits: C, S for red, D, H for black
-    const o2 = red === 1 ? 3 : 2;
     for (let k = 0; k < 2; k++) {
-      const os = k === 0 ? o1 : o2;
+      const os = (k === 0 ? OTHER_SUIT_1[red] : OTHER_SUIT_2[red]) as number;
       const fh = this.found[os] as number;
       const x = os * 13 + h - 2; // rank h − 1 of suit os
       if (fh === h - 1) return true; // x is the top of its foundation
@@ -1015,7 +1020,7 @@ export class Engine {
   ): SearchOutcome {
     const dominance = this.pointerDominance && seen.has !== undefined;
     // P11 with one table entry per position without its pointer (`pointerGroups`): one probe per node.
-    const groups = dominance && seen instanceof KeyTable && seen.hasValues ? seen : null;
+    const groups = seen instanceof KeyTable && this.groupsPointers(seen) ? seen : null;
     if (groups !== null) {
       this.computeKey();
       this.seenGrouped(groups);
