@@ -23,7 +23,9 @@
  *    server's commit queue (COMMIT_QUEUE) get `overloaded` error frames; the accepted ones' round trips;
  * 4. BENCH_PROFILE=1: BENCH_PROFILE_SECONDS (default 5) more of the throughput run under the inspector's CPU
  *    profiler; prints the top self-time functions, self time by area (Prisma, pg, ws, rules, …) and the
- *    inclusive time of the workspace's own functions; the profile is saved under the OS temp folder.
+ *    inclusive time of the workspace's own functions; the profile is saved under the OS temp folder. The same
+ *    run is sampled by V8's heap profiler with the garbage kept in (the bytes each function allocates per
+ *    move, which is what the scavenges pay for), printed by function and by area.
  *
  * The moves: `draw` while the stock has cards, else `recycle` (classic-draw1, unlimited redeals), chosen from
  * the view of the socket's last `state` frame, so always legal. Each is a normal `move` frame: validated by the
@@ -997,6 +999,53 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
+/** A sampling heap profile (HeapProfiler.stopSampling): a call tree with the bytes each frame allocated. */
+interface AllocationProfile {
+  head: AllocationNode;
+}
+
+interface AllocationNode {
+  callFrame: ProfileNode['callFrame'];
+  selfSize: number;
+  children: AllocationNode[];
+}
+
+/** Bytes allocated per move by function (self) and by area, from a sampling heap profile over `moves` moves. */
+function summariseAllocations(profile: AllocationProfile, moves: number): string[] {
+  const self = new Map<string, number>();
+  const area = new Map<string, number>();
+  let total = 0;
+  const walk = (n: AllocationNode): void => {
+    if (n.selfSize > 0) {
+      const { functionName, url, lineNumber } = n.callFrame;
+      const where = url === '' ? '' : ` ${shortUrl(url)}${lineNumber > 0 ? `:${lineNumber + 1}` : ''}`;
+      const k = `${functionName || '(anonymous)'}${where}`;
+      self.set(k, (self.get(k) ?? 0) + n.selfSize);
+      const a = areaOf(url, functionName);
+      area.set(a, (area.get(a) ?? 0) + n.selfSize);
+      total += n.selfSize;
+    }
+    for (const c of n.children) walk(c);
+  };
+  walk(profile.head);
+  const perMove = (b: number): string => `${(b / Math.max(1, moves)).toFixed(0)} B`;
+  const top = (m: Map<string, number>, n: number): [string, number][] =>
+    [...m].sort((a, b) => b[1] - a[1]).slice(0, n);
+  return [
+    `Allocations (sampled every 16 KB, garbage included): ${perMove(total)} per move in all.`,
+    '',
+    ...table(
+      ['area', 'bytes / move'],
+      top(area, 10).map(([k, v]) => [k, perMove(v)]),
+    ),
+    '',
+    ...table(
+      ['function', 'bytes / move'],
+      top(self, 20).map(([k, v]) => [`\`${k}\``, perMove(v)]),
+    ),
+  ];
+}
+
 /** Which part of the stack a script belongs to. */
 function areaOf(url: string, name: string): string {
   if (url === '') return name.startsWith('(') ? name : '(native / V8 builtins)';
@@ -1010,6 +1059,8 @@ function areaOf(url: string, name: string): string {
   if (url.includes('/packages/klondike/')) return '@klondike/rules';
   if (url.includes('/packages/protocol/')) return '@klondike/protocol';
   if (url.includes('/apps/server/src/')) return 'server src';
+  // The production build bundles the server with the rules and protocol packages into one file.
+  if (url.includes('/apps/server/dist/')) return 'server build (server, rules, protocol)';
   if (url.startsWith('node:')) return 'node core';
   return url;
 }
@@ -1052,7 +1103,8 @@ function summariseProfile(profile: CpuProfile): string[] {
       const n = byId.get(id);
       if (!n) break;
       const u = n.callFrame.url;
-      if (!u.includes('/apps/server/src/') && !u.includes('/packages/')) continue;
+      if (!u.includes('/apps/server/src/') && !u.includes('/apps/server/dist/') && !u.includes('/packages/'))
+        continue;
       if (u.includes('/generated/')) continue;
       const k = key(n);
       if (seen.has(k)) continue;
@@ -1279,7 +1331,16 @@ async function main(): Promise<string[]> {
       await inspector.call('Profiler.enable');
       await inspector.call('Profiler.setSamplingInterval', { interval: 500 });
       await inspector.call('Profiler.start');
+      // Allocations too, the young-generation garbage included (what the scavenges pay for).
+      await inspector.call('HeapProfiler.startSampling', {
+        samplingInterval: 16_384,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      });
       const profiled = await closedLoop(lSockets.slice(0, SOCKETS), 0, PROFILE_SECONDS * 1000, undefined);
+      const { profile: allocations } = await inspector.call<{ profile: AllocationProfile }>(
+        'HeapProfiler.stopSampling',
+      );
       const { profile } = await inspector.call<{ profile: CpuProfile }>('Profiler.stop');
       const file = join(tmpdir(), `klondike-server-bench-${Date.now()}.cpuprofile`);
       writeFileSync(file, JSON.stringify(profile));
@@ -1289,6 +1350,8 @@ async function main(): Promise<string[]> {
         `Saved as \`${file}\` (open in Chrome DevTools → Performance).`,
         '',
         ...summariseProfile(profile),
+        '',
+        ...summariseAllocations(allocations, profiled.rate * PROFILE_SECONDS),
       ];
     }
 

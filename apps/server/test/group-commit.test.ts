@@ -234,6 +234,55 @@ describeEachDatabase('group commit', (db) => {
     ]);
   });
 
+  it('the statement stores each value as given whatever a string holds (quotes, backslashes, commas, braces, "NULL"); negative scores; no move is SQL NULL', async () => {
+    // batchParameters writes the array literals itself: these ids would break an unquoted or unescaped one.
+    const ids = ['q"uote', 'back\\slash', 'com,ma', '{brace}', 'NULL', ' spaced '];
+    await app.prisma.$executeRawUnsafe(
+      `INSERT INTO "Game" (id, options, deal, "updatedAt") SELECT unnest($1::text[]), '{}', 'x', now()`,
+      ids,
+    );
+    try {
+      const odd = { type: 'draw', note: 'a "quoted" \\ back,slash {x}' };
+      const batch: MoveCommit[] = ids.map((gameId, i) => ({
+        gameId,
+        version: 1,
+        status: 'playing',
+        score: -52 * (i + 1),
+        moves: i,
+        startedAt: 1_000 + i,
+        endedAt: null,
+        at: 2_000 + i,
+        kind: i % 2 === 0 ? 'move' : 'undo',
+        move: i % 2 === 0 ? odd : null,
+      }));
+      const committed = await app.db.writeMoves(batch);
+      expect([...committed].sort()).toEqual([...ids].sort());
+      const games = await app.prisma.game.findMany({
+        where: { id: { in: ids } },
+        select: { id: true, version: true, score: true, moves: true },
+      });
+      expect(new Map(games.map((g) => [g.id, g]))).toEqual(
+        new Map(ids.map((id, i) => [id, { id, version: 1, score: -52 * (i + 1), moves: i }])),
+      );
+      const rows = await app.prisma.$queryRawUnsafe<
+        { gameId: string; kind: string; absent: boolean; move: unknown }[]
+      >(
+        `SELECT "gameId", kind::text AS kind, move IS NULL AS absent, move FROM "Move" WHERE "gameId" = ANY($1::text[])`,
+        ids,
+      );
+      expect(rows).toHaveLength(ids.length);
+      for (const r of rows) {
+        const i = ids.indexOf(r.gameId);
+        expect(r.kind).toBe(i % 2 === 0 ? 'move' : 'undo');
+        expect(r.absent).toBe(i % 2 !== 0);
+        if (i % 2 === 0) expect(r.move).toEqual(odd);
+      }
+    } finally {
+      await app.prisma.$executeRawUnsafe(`DELETE FROM "Move" WHERE "gameId" = ANY($1::text[])`, ids);
+      await app.prisma.$executeRawUnsafe(`DELETE FROM "Game" WHERE id = ANY($1::text[])`, ids);
+    }
+  });
+
   it('the statement probes "Game" by primary key per entry, never scans it (5,000 games, batches of 1 and 1,000)', async () => {
     // Games inserted directly (5,000 over REST would be slow); the plan is what is tested, not their moves.
     await app.prisma.$executeRawUnsafe(

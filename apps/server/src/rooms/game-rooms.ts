@@ -227,16 +227,22 @@ export function newGameId(): string {
   return randomBytes(12).toString('base64url');
 }
 
-/** Copies a `playerView` result into the wire shape (same content; arrays copied, not cast). */
+/** `T` with every array and object field read-only, at every depth. */
+type DeepReadonly<T> = T extends readonly (infer U)[]
+  ? readonly DeepReadonly<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+
+/**
+ * A `playerView` result typed as the wire shape, without copying it. The compiler checks that the view holds
+ * every field of the wire shape with the same types (the assignment to `DeepReadonly<WireView>`); only
+ * `readonly` is dropped, which is sound because playerView builds fresh arrays and objects on every call and
+ * nothing else holds them. (A copy here cost ~1.3 KB of garbage and two views' worth of work per move.)
+ */
 export function wireView(view: PlayerView): WireView {
-  return {
-    ...view,
-    options: { ...view.options },
-    tableau: view.tableau.map((p) => ({ faceDown: p.faceDown, faceUp: [...p.faceUp] })),
-    foundations: { ...view.foundations },
-    stock: { count: view.stock.count },
-    waste: [...view.waste],
-  };
+  const checked: DeepReadonly<WireView> = view;
+  return checked as WireView;
 }
 
 /** Thrown inside the commit transaction when the database's version is not the expected one. */
