@@ -17,7 +17,7 @@ import {
 } from './moves.js';
 import type { GameOptions } from './options.js';
 import { type Result, err, ok } from './result.js';
-import type { GameState, History, TableauPile, UndoRecord } from './state.js';
+import type { GameState, History, TableauPile } from './state.js';
 import type { GameStatus, LastPassState, PlayerView, TableauView } from './view.js';
 
 /** Where a pile name points inside the state. */
@@ -155,8 +155,23 @@ function withChanges(
   };
 }
 
-function pushHistory(state: GameState, record: UndoRecord): History {
-  return { record, previous: state.history, length: (state.history?.length ?? 0) + 1 };
+/** The moves without fields, shared by every history node that records one (a client's copy is not kept). */
+const PLAIN_MOVES = {
+  draw: { type: 'draw' },
+  recycle: { type: 'recycle' },
+  'last-pass': { type: 'last-pass' },
+} as const satisfies { readonly [T in Exclude<Move['type'], 'move'>]: Move & { type: T } };
+
+/** The state's history with the undo record of `move` on top (RULES.md R14). */
+function pushHistory(state: GameState, move: Move, turnedUp: boolean, drawn: number): History {
+  return {
+    move: move.type === 'move' ? move : PLAIN_MOVES[move.type],
+    turnedUp,
+    scoreBefore: state.score,
+    drawn,
+    previous: state.history,
+    length: (state.history?.length ?? 0) + 1,
+  };
 }
 
 function replacePile(tableau: readonly TableauPile[], index: number, pile: TableauPile): TableauPile[] {
@@ -186,7 +201,7 @@ function draw(state: GameState, move: Move): Result<GameState, MoveError> {
       state.recycles,
       state.score,
       state.moves + 1,
-      pushHistory(state, { move, turnedUp: false, scoreBefore: state.score, drawn: k }),
+      pushHistory(state, move, false, k),
     ),
   );
 }
@@ -217,7 +232,7 @@ function recycle(state: GameState, move: Move): Result<GameState, MoveError> {
       state.recycles + 1,
       score,
       state.moves + 1,
-      pushHistory(state, { move, turnedUp: false, scoreBefore: state.score, drawn: 0 }),
+      pushHistory(state, move, false, 0),
     ),
   );
 }
@@ -250,7 +265,7 @@ function lastPass(state: GameState, move: Move): Result<GameState, MoveError> {
       state.recycles + 1,
       clampStandard(state, state.score + recyclePoints(state)),
       state.moves + 1,
-      pushHistory(state, { move, turnedUp: false, scoreBefore: state.score, drawn: 0 }),
+      pushHistory(state, move, false, 0),
       true,
     ),
   );
@@ -359,7 +374,7 @@ function movePile(state: GameState, move: PileMove): Result<GameState, MoveError
       state.recycles,
       score,
       state.moves + 1,
-      pushHistory(state, { move, turnedUp, scoreBefore: state.score, drawn: 0 }),
+      pushHistory(state, move, turnedUp, 0),
     ),
   );
 }
@@ -421,7 +436,7 @@ export function undo(state: GameState): Result<GameState, MoveError> {
   if (isOver(state)) return err(moveError('game-over'));
   const history = state.history;
   if (history === null) return err(moveError('nothing-to-undo'));
-  const { move, turnedUp, scoreBefore, drawn } = history.record;
+  const { move, turnedUp, scoreBefore, drawn } = history;
   const base = { ...state, score: scoreBefore, moves: state.moves - 1, history: history.previous };
   if (move.type === 'draw') {
     const w = state.waste.length;
@@ -839,8 +854,14 @@ function lastPassState(state: GameState): LastPassState {
 /**
  * THE view: everything a player may see of `state` at game time `elapsedMs` (ms, the server's clock).
  * Face-down cards appear only as a count and the stock only as a count; the result holds no engine state.
+ * `status` is `gameStatus(state)` of this very state when the caller has it already (the R13 search behind
+ * it is not cheap, RULES.md R13); it is computed when omitted.
  */
-export function playerView(state: GameState, elapsedMs: number): PlayerView {
+export function playerView(
+  state: GameState,
+  elapsedMs: number,
+  status: GameStatus = gameStatus(state),
+): PlayerView {
   const tableau: TableauView[] = state.tableau.map((p) => ({
     faceDown: p.faceDown,
     faceUp: p.cards.slice(p.faceDown).map(cardCode),
@@ -851,7 +872,6 @@ export function playerView(state: GameState, elapsedMs: number): PlayerView {
     fH: foundationTop(state, 2),
     fS: foundationTop(state, 3),
   };
-  const status = gameStatus(state);
   return {
     options: { ...state.options },
     tableau,

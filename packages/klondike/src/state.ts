@@ -25,9 +25,11 @@ export interface UndoRecord {
   readonly drawn: number;
 }
 
-/** A persistent (shared-tail) list of undo records, newest first. */
-export interface History {
-  readonly record: UndoRecord;
+/**
+ * A persistent (shared-tail) list of undo records, newest first: each node is its record (one object per move
+ * made, which the server keeps for every live game: fewer objects, less for the garbage collector to mark).
+ */
+export interface History extends UndoRecord {
   readonly previous: History | null;
   readonly length: number;
 }

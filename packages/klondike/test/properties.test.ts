@@ -218,6 +218,19 @@ describe('properties of the rules over random games', () => {
     );
   });
 
+  it('R13: a view built with the status the caller already has equals the view that computes it', () => {
+    fc.assert(
+      fc.property(gameArb, fc.nat({ max: 3_600_000 }), (g, elapsed) => {
+        play(g, (s) => {
+          const status = gameStatus(s);
+          expect(playerView(s, elapsed, status)).toEqual(playerView(s, elapsed));
+          expect(playerView(s, elapsed).status).toBe(status);
+        });
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it('the view holds only counts for hidden cards: its keys are exactly the PlayerView fields', () => {
     const deal = dealFromNumber(7);
     if (!deal.ok) throw new Error('deal');
@@ -285,7 +298,7 @@ describe('R16: properties of the rules over random games with the last pass', ()
           if (
             previous?.lastPass === true &&
             s.moves === previous.moves + 1 &&
-            s.history?.record.move.type === 'draw'
+            s.history?.move.type === 'draw'
           )
             expect(s.waste.length - previous.waste.length).toBe(1);
           previous = s;
