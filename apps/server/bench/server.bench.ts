@@ -39,7 +39,8 @@
  * TCP connections), this client, and the whole machine (which includes any other work running).
  *
  * The report also counts the server's garbage collections in each measured window (a perf_hooks observer
- * installed through the inspector): scavenges, mark-compacts, their pauses and the longest one.
+ * installed through the inspector): scavenges, mark-compacts, their pauses and the longest one; and the load
+ * generator's own (its pauses delay the answers it reads, so they add to the round trips it measures).
  *
  * Other environment: BENCH_SERVER_FLAGS adds node/V8 flags to the server's (which are the production start
  * script's, package.json "start"), BENCH_SERVER_LOG=file copies the server's standard output there (with
@@ -61,7 +62,12 @@ import {
 import { createServer } from 'node:net';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import {
+  PerformanceObserver,
+  type PerformanceEntry,
+  constants as perfConstants,
+  performance,
+} from 'node:perf_hooks';
 import { ServerFrameSchema, type ServerFrame } from '@klondike/protocol';
 import pg from 'pg';
 import WebSocket from 'ws';
@@ -235,6 +241,8 @@ interface CpuSnapshot {
   readonly syscalls: { reads: number; writes: number };
   readonly backends: ReadonlyMap<number, number>;
   readonly client: number;
+  /** The load generator's GC counters so far. */
+  readonly clientGc: GcUse;
   readonly machine: { busy: number; total: number };
 }
 
@@ -249,6 +257,8 @@ interface CpuUse {
   readonly writes: number;
   /** The server's garbage collections in the window (through its inspector), or undefined without one. */
   readonly gc: GcUse | undefined;
+  /** The load generator's own garbage collections in the window (its pauses delay the answers it reads). */
+  readonly clientGc: GcUse;
 }
 
 /** Garbage collections of the server in a window (perf_hooks `gc` entries: pauses of the main thread). */
@@ -286,6 +296,38 @@ const GC_OBSERVER = `(() => {
   }).observe({ entryTypes: ['gc'] });
   return true;
 })()`;
+
+/** The same counters for this process, the load generator (the same classification as GC_OBSERVER's). */
+const clientGc = { minor: 0, minorMs: 0, major: 0, majorMs: 0, other: 0, otherMs: 0, maxMs: 0 };
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    const kind = (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
+    if (kind === perfConstants.NODE_PERFORMANCE_GC_MINOR) {
+      clientGc.minor++;
+      clientGc.minorMs += e.duration;
+    } else if (kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) {
+      clientGc.major++;
+      clientGc.majorMs += e.duration;
+    } else {
+      clientGc.other++;
+      clientGc.otherMs += e.duration;
+    }
+    clientGc.maxMs = Math.max(clientGc.maxMs, e.duration);
+  }
+}).observe({ entryTypes: ['gc'] });
+
+/** GC counters over a window: `b − a`, with the longest pause `b` recorded since the window began. */
+function gcBetween(a: GcUse, b: GcUse): GcUse {
+  return {
+    minor: b.minor - a.minor,
+    minorMs: b.minorMs - a.minorMs,
+    major: b.major - a.major,
+    majorMs: b.majorMs - a.majorMs,
+    other: b.other - a.other,
+    otherMs: b.otherMs - a.otherMs,
+    maxMs: b.maxMs,
+  };
+}
 
 /** The GC observer's counters now (undefined when the server or its observer is gone); `resetMax` restarts the longest pause. */
 async function gcCounters(inspector: Inspector, resetMax: boolean): Promise<GcUse | undefined> {
@@ -711,11 +753,13 @@ class CpuWindow {
       syscalls: syscallsOf(this.server.pid),
       backends: new Map(this.backendPids.map((p) => [p, cpuSecondsOf(p)])),
       client: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
+      clientGc: { ...clientGc },
       machine: machineCpu(),
     };
   }
 
   begin(): void {
+    clientGc.maxMs = 0;
     if (this.inspector) this.gcStart = gcCounters(this.inspector, true);
     if (this.inspector && SERVER_LOG !== undefined) void mark(this.inspector, 'measured window begins');
     this.ready = (async () => {
@@ -750,20 +794,9 @@ class CpuWindow {
     }
     const pct = (v: number): number => (100 * v) / secs;
     const [g0, g1] = await Promise.all([this.gcStart, this.gcEnd]);
-    const gc: GcUse | undefined =
-      g0 && g1
-        ? {
-            minor: g1.minor - g0.minor,
-            minorMs: g1.minorMs - g0.minorMs,
-            major: g1.major - g0.major,
-            majorMs: g1.majorMs - g0.majorMs,
-            other: g1.other - g0.other,
-            otherMs: g1.otherMs - g0.otherMs,
-            maxMs: g1.maxMs,
-          }
-        : undefined;
     return {
-      gc,
+      gc: g0 && g1 ? gcBetween(g0, g1) : undefined,
+      clientGc: gcBetween(a.clientGc, b.clientGc),
       server: pct(b.server - a.server),
       postgres: pct(postgres),
       client: pct(b.client - a.client),
@@ -867,6 +900,7 @@ function mergeResults(parts: readonly PhaseResult[]): PhaseResult {
           reads: cpus.reduce((a, { c }) => a + c.reads, 0),
           writes: cpus.reduce((a, { c }) => a + c.writes, 0),
           gc: mergeGc(cpus.map(({ c }) => c.gc)),
+          clientGc: mergeGc(cpus.map(({ c }) => c.clientGc)) ?? gcBetween(clientGc, clientGc),
         }
       : undefined;
   return {
@@ -1181,8 +1215,8 @@ function gitHead(): string {
   }
 }
 
-function gcRow(name: string, p: PhaseResult): string[] {
-  const g = p.cpu?.gc;
+function gcRow(name: string, p: PhaseResult, who: 'server' | 'client' = 'server'): string[] {
+  const g = who === 'server' ? p.cpu?.gc : p.cpu?.clientGc;
   if (!g) return [name, '–', '–', '–', '–', '–', '–', '–', '–'];
   const f = (v: number): string => v.toFixed(1);
   const share = (100 * (g.minorMs + g.majorMs + g.otherMs)) / (1000 * p.seconds);
@@ -1552,7 +1586,7 @@ async function main(): Promise<string[]> {
         ],
       ),
       '',
-      '### Garbage collection in the server during the measured windows (main-thread pauses, perf_hooks)',
+      '### Garbage collection during the measured windows (main-thread pauses, perf_hooks): the server, and the load generator, whose pauses add to the round trips it measures',
       '',
       ...table(
         [
@@ -1571,6 +1605,8 @@ async function main(): Promise<string[]> {
           gcRow('latency', latency),
           ...(history ? [gcRow('history', history)] : []),
           gcRow('overload', overload),
+          gcRow('throughput: load generator', throughput, 'client'),
+          gcRow('latency: load generator', latency, 'client'),
         ],
       ),
       '',
