@@ -297,8 +297,11 @@ const GC_OBSERVER = `(() => {
   return true;
 })()`;
 
+/** No collection at all (also the start of the load generator's counters). */
+const NO_GC: GcUse = { minor: 0, minorMs: 0, major: 0, majorMs: 0, other: 0, otherMs: 0, maxMs: 0 };
+
 /** The same counters for this process, the load generator (the same classification as GC_OBSERVER's). */
-const clientGc = { minor: 0, minorMs: 0, major: 0, majorMs: 0, other: 0, otherMs: 0, maxMs: 0 };
+const clientGc = { ...NO_GC };
 new PerformanceObserver((list) => {
   for (const e of list.getEntries()) {
     const kind = (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
@@ -900,7 +903,7 @@ function mergeResults(parts: readonly PhaseResult[]): PhaseResult {
           reads: cpus.reduce((a, { c }) => a + c.reads, 0),
           writes: cpus.reduce((a, { c }) => a + c.writes, 0),
           gc: mergeGc(cpus.map(({ c }) => c.gc)),
-          clientGc: mergeGc(cpus.map(({ c }) => c.clientGc)) ?? gcBetween(clientGc, clientGc),
+          clientGc: mergeGc(cpus.map(({ c }) => c.clientGc)) ?? NO_GC,
         }
       : undefined;
   return {
