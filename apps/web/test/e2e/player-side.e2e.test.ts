@@ -70,6 +70,55 @@ describe.skipIf(SKIP !== null)(`browser: the player's side${SKIP ? ` (skipped: $
     await context.close();
   }, 60_000);
 
+  /** The top bar's parts that must never cover each other: logo, title, nav entries, the stats box, the buttons. */
+  const topBarParts = (page: Page) =>
+    page.evaluate(() => {
+      const bar = document.querySelector('header.app-bar');
+      if (!bar) throw new Error('no top bar');
+      const parts = bar.querySelectorAll(
+        '.brand svg, .brand-title, .nav > a, .nav > button, .stats, .actions > button, .actions > a',
+      );
+      return [...parts]
+        .map((e) => {
+          const r = e.getBoundingClientRect();
+          const name = e.getAttribute('data-testid') ?? e.getAttribute('class') ?? e.tagName;
+          return { name, x: r.x, y: r.y, width: r.width, height: r.height };
+        })
+        .filter((b) => b.width > 0 && b.height > 0);
+    });
+
+  for (const signedIn of [false, true])
+    it(`tablet to wide desktop, ${signedIn ? 'signed in' : 'signed out'}: nothing in the table's top bar covers anything else or leaves the screen`, async () => {
+      const context = await browser.newContext(DESKTOP);
+      if (signedIn) {
+        const p = await apiCall(server.url, 'POST', '/api/players', PlayerCreatedSchema, {
+          name: 'Wwwwwwwwwwwwwwwwwwww', // the widest name there is: 20 of the widest letter
+        });
+        await context.addInitScript((t) => localStorage.setItem('klondike.token', t), p.token);
+      }
+      const page = await context.newPage();
+      await page.goto(server.url);
+      await page.getByTestId('pile-t7').waitFor();
+      // Every width where the bar changes its layout (tablets get the stats on a second row up to 1080 px,
+      // labels come and go at 1100, 1320 and 1700 px), and the common screens between them.
+      for (const width of [
+        641, 700, 720, 721, 768, 834, 900, 1024, 1080, 1081, 1100, 1180, 1280, 1320, 1321, 1366, 1440, 1600,
+        1700, 1701, 1920,
+      ]) {
+        await page.setViewportSize({ width, height: 800 });
+        await page.evaluate(() => new Promise(requestAnimationFrame));
+        const parts = await topBarParts(page);
+        expect(parts.length, `${width} px: parts found`).toBeGreaterThanOrEqual(9);
+        for (const [i, a] of parts.entries()) {
+          expect(a.x, `${width} px: ${a.name} starts on screen`).toBeGreaterThanOrEqual(-0.5);
+          expect(a.x + a.width, `${width} px: ${a.name} ends on screen`).toBeLessThanOrEqual(width + 0.5);
+          for (const b of parts.slice(i + 1))
+            expect(overlaps(a, b), `${width} px: ${a.name} covers ${b.name}`).toBe(false);
+        }
+      }
+      await context.close();
+    }, 90_000);
+
   for (const path of ['/', '/daily', '/race', '/leaderboard'])
     it(`phone 390×844 ${path}: the whole nav row fits, "Become a player" included`, async () => {
       const { context, page } = await open(path, PHONE);
