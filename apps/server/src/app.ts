@@ -26,6 +26,7 @@ import { type AppConfig, loadConfig } from './config.js';
 import { RETRY_AFTER_SECONDS } from './db/availability.js';
 import { apiErrorOf, errorBody } from './errors.js';
 import { LOG_REDACT_PATHS, logSerializers } from './http/logging.js';
+import { isApiPath } from './http/paths.js';
 import { authPlugin } from './plugins/auth.js';
 import { configPlugin } from './plugins/config.js';
 import { busPlugin } from './plugins/bus.js';
@@ -148,7 +149,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '';
-    const api = path === '/api' || path.startsWith('/api/');
+    const api = isApiPath(path);
     // Client-side routes get index.html; a missing build asset is a real 404 (not HTML under a .js name).
     const asset = path.startsWith('/assets/');
     if (!api && !asset && (req.method === 'GET' || req.method === 'HEAD') && hasWebClient(config.webDist)) {

@@ -722,6 +722,34 @@ describe('HTTP plumbing', () => {
     }
   });
 
+  it("rate limit counts the API only: the web client's files and pages are served past it, the API still refused", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'web-dist-'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Klondike</title>');
+    writeFileSync(join(dir, 'app.js'), 'console.log(1)');
+    const app = await testApp(memory, {
+      config: { webDist: dir, rateLimitMax: 3, rateLimitWindowMs: 60_000 },
+    });
+    try {
+      // Far past the limit on the site's own files and pages (a client-side route and a query string too).
+      for (let i = 0; i < 10; i++)
+        for (const url of ['/', '/app.js', '/game/abc123', '/daily?x=1']) {
+          const r = await app.inject({ method: 'GET', url });
+          expect(r.statusCode, url).toBe(200);
+          expect(r.headers['x-ratelimit-limit'], url).toBeUndefined();
+        }
+      // The API's own count starts untouched by them: 3 answered, then refused (query strings count too).
+      const codes: number[] = [];
+      for (const url of ['/api/games/nope123', '/api/games/nope123?x=1', '/api', '/api/games/nope123'])
+        codes.push((await app.inject({ method: 'GET', url })).statusCode);
+      expect(codes).toEqual([404, 404, 404, 429]);
+      // An API-looking prefix that is not the API (`/apix`) is a page like any other.
+      expect((await app.inject({ method: 'GET', url: '/apix' })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('serves the built web client: GET / and SPA fallback GET /game/:id → index.html; /api stays JSON 404', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'web-dist-'));
     writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Klondike</title>');

@@ -1,6 +1,6 @@
 /**
- * Plugin `rate-limit`: @fastify/rate-limit on every HTTP route (per client IP), off when
- * `config.rateLimitMax` is 0; with `REDIS_URL` its counters are kept in Redis, shared by every node. Refusals go through the global error handler as `429 rate-limited`.
+ * Plugin `rate-limit`: @fastify/rate-limit on every API route (per client IP; the web client's files and
+ * pages are not counted), off when `config.rateLimitMax` is 0; with `REDIS_URL` its counters are kept in Redis, shared by every node. Refusals go through the global error handler as `429 rate-limited`.
  *
  * Bot accounts also have a limit of their own per token (`botRateLimitMax` per window): it is checked after
  * the `auth` plugin has found the caller (preHandler), on top of the per-address limit, which still runs
@@ -10,9 +10,10 @@ import rateLimit from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
 import { RedisBus } from '../bus/event-bus.js';
 import { ApiError } from '../errors.js';
+import { isApiPath } from '../http/paths.js';
 import '../types.js';
 
-/** Registers the global rate limit and the per-bot limit. */
+/** Registers the global rate limit (API paths only) and the per-bot limit. */
 export const rateLimitPlugin = fp(
   async (app) => {
     if (app.config.rateLimitMax === 0) return;
@@ -24,6 +25,10 @@ export const rateLimitPlugin = fp(
       ...(app.bus instanceof RedisBus
         ? { redis: app.bus.commands, nameSpace: `${app.config.redisPrefix}rate-limit:` }
         : {}),
+      // Only the API counts (/api/…, the WebSocket included): the web client's files and its pages (index.html
+      // for any other path) are static, cached and cheap, and a browser loading the site a few times — or a
+      // school behind one address — must never get a JSON error instead of the page.
+      allowList: (req) => !isApiPath(req.url),
       errorResponseBuilder: (_req, context) => ({
         statusCode: 429,
         code: 'rate-limited',
