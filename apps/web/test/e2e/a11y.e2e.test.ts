@@ -87,8 +87,24 @@ describe.skipIf(SKIP !== null)(
       const race = await post('/api/races', { preset: 'classic-draw1' }, host.token);
       lobby = `/race/${race.code}`;
     }, 60_000);
-    const pages: { name: string; path: string | (() => string); ready: string; signedIn?: boolean }[] = [
+    const pages: {
+      name: string;
+      path: string | (() => string);
+      ready: string;
+      signedIn?: boolean;
+      /** What to open on the page before the check (a dialog). */
+      open?: (page: Page) => Promise<void>;
+    }[] = [
       { name: 'table', path: '/', ready: '[data-testid=pile-t7]' },
+      {
+        name: 'table, resign confirmation open',
+        path: '/',
+        ready: '[data-testid=pile-t7]',
+        open: async (page) => {
+          await page.getByTestId('resign').click();
+          await page.getByTestId('confirm-dialog').waitFor();
+        },
+      },
       { name: 'daily', path: '/daily', ready: 'main' },
       { name: 'daily leaderboard', path: `/daily/${today}/classic-draw1/leaderboard`, ready: 'main' },
       { name: 'all-time board', path: '/leaderboard', ready: 'main' },
@@ -120,6 +136,7 @@ describe.skipIf(SKIP !== null)(
             const page = await context.newPage();
             await page.goto(`${server.url}${typeof p.path === 'function' ? p.path() : p.path}`);
             await page.waitForSelector(p.ready, { timeout: 20_000 });
+            await p.open?.(page);
             await page.waitForTimeout(300); // transitions settle
             const found = await violations(page);
             expect(found, JSON.stringify(found, null, 2)).toEqual([]);

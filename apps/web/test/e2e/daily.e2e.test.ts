@@ -41,7 +41,6 @@ describe.skipIf(SKIP !== null)(`browser: the daily challenge${SKIP ? ` (skipped:
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
     page.on('pageerror', (e) => console.error('page error:', e.message));
-    page.on('dialog', (d) => void d.accept()); // the resign confirmation
   }, 180_000);
 
   afterAll(async () => {
@@ -102,7 +101,21 @@ describe.skipIf(SKIP !== null)(`browser: the daily challenge${SKIP ? ` (skipped:
         { timeout: 10_000 },
       );
     }
+    // Resigning asks first, in the site's own dialog (never the browser's): Cancel keeps the attempt going.
     await page.getByTestId('resign').click();
+    const confirm = page.getByTestId('confirm-dialog');
+    await confirm.waitFor();
+    expect(await confirm.textContent()).toContain('no second try');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(
+      'confirm-cancel',
+    );
+    await page.keyboard.press('d'); // the table's draw shortcut does nothing behind the dialog
+    await page.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('moves').textContent()).toBe('3');
+    expect(await page.getByTestId('status').getAttribute('data-status')).toBe('playing');
+    await page.getByTestId('resign').click();
+    await page.getByTestId('confirm-ok').click();
 
     const result = page.getByTestId('ranked-result');
     await result.waitFor({ timeout: 10_000 });
@@ -226,7 +239,8 @@ describe.skipIf(SKIP !== null)(`browser: the daily challenge${SKIP ? ` (skipped:
 
     // Sign out everywhere from the first device: both tokens stop working.
     await page.getByTestId('account').click();
-    await page.getByTestId('sign-out-everywhere').click(); // the confirmation is accepted
+    await page.getByTestId('sign-out-everywhere').click();
+    await page.getByTestId('confirm-ok').click();
     await page.waitForFunction(() => localStorage.getItem('klondike.token') === null);
     const me = await fetch(`${server.url}/api/me`, { headers: { authorization: `Bearer ${phoneToken}` } });
     expect(me.status).toBe(401);

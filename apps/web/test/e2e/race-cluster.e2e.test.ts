@@ -197,7 +197,6 @@ describe.skipIf(SKIP !== null)(
       bob = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
       for (const p of [alice, bob]) {
         p.on('pageerror', (e) => console.error('page error:', e.message));
-        p.on('dialog', (d) => void d.accept());
       }
     }, 240_000);
 

@@ -109,7 +109,6 @@ describe.skipIf(SKIP !== null)(`browser: a live race${SKIP ? ` (skipped: ${SKIP}
     carol = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
     for (const p of [alice, bob, carol]) {
       p.on('pageerror', (e) => console.error('page error:', e.message));
-      p.on('dialog', (d) => void d.accept()); // the resign confirmation
     }
   }, 240_000);
 
