@@ -1,6 +1,7 @@
 /**
  * Plugin `rate-limit`: @fastify/rate-limit on every API route (per client IP; the web client's files and
- * pages are not counted), off when `config.rateLimitMax` is 0; with `REDIS_URL` its counters are kept in Redis, shared by every node. Refusals go through the global error handler as `429 rate-limited`.
+ * pages are not counted), off when `config.rateLimitMax` is 0; with `REDIS_URL` its counters are kept in
+ * Redis, shared by every node. Refusals go through the global error handler as `429 rate-limited`.
  *
  * Bot accounts also have a limit of their own per token (`botRateLimitMax` per window): it is checked after
  * the `auth` plugin has found the caller (preHandler), on top of the per-address limit, which still runs
