@@ -36,7 +36,10 @@
  * machine the server, Postgres and the load generator share the cores; the load averages before and after
  * each phase are printed. CPU per phase is read from /proc:
  * the server process (all its threads), the Postgres backends serving its pool (found through the server's
- * TCP connections), this client, and the whole machine (which includes any other work running).
+ * TCP connections), this client, and the whole machine (which includes any other work running); and, for the
+ * same three, the time their threads were runnable but waiting for a core (the run queue, from
+ * /proc/<pid>/task/<tid>/schedstat), which with three processes on two cores is what the hand-offs between
+ * them cost beside the CPU they use.
  *
  * The report also counts the server's garbage collections in each measured window (a perf_hooks observer
  * installed through the inspector): scavenges, mark-compacts, their pauses and the longest one; and the load
@@ -184,6 +187,38 @@ function cpuSecondsOf(pid: number): number {
   }
 }
 
+/**
+ * Time each thread of a process has spent so far waiting for a core while runnable (the scheduler's run
+ * queue), in seconds by thread id (/proc/<pid>/task/<tid>/schedstat, second field, ns); empty when the
+ * process is gone. `waitedBetween` sums two readings over the threads present in both.
+ */
+function runQueueWaitOf(pid: number): ReadonlyMap<number, number> {
+  const waits = new Map<number, number>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const f = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').trim().split(/\s+/);
+        waits.set(Number(tid), Number(f[1]) / 1e9);
+      } catch {
+        // the thread ended meanwhile
+      }
+    }
+  } catch {
+    // the process is gone
+  }
+  return waits;
+}
+
+/** Seconds waited between two `runQueueWaitOf` readings, over the threads present in both. */
+function waitedBetween(a: ReadonlyMap<number, number>, b: ReadonlyMap<number, number>): number {
+  let s = 0;
+  for (const [tid, t0] of a) {
+    const t1 = b.get(tid);
+    if (t1 !== undefined && Number.isFinite(t0) && Number.isFinite(t1)) s += t1 - t0;
+  }
+  return s;
+}
+
 /** Read and write system calls a process has made (NaN when unreadable). */
 function syscallsOf(pid: number): { reads: number; writes: number } {
   try {
@@ -241,6 +276,12 @@ interface CpuSnapshot {
   readonly syscalls: { reads: number; writes: number };
   readonly backends: ReadonlyMap<number, number>;
   readonly client: number;
+  /** Run-queue waits so far per thread (`runQueueWaitOf`): the server, each Postgres backend, this process. */
+  readonly waits: {
+    readonly server: ReadonlyMap<number, number>;
+    readonly backends: ReadonlyMap<number, ReadonlyMap<number, number>>;
+    readonly client: ReadonlyMap<number, number>;
+  };
   /** The load generator's GC counters so far. */
   readonly clientGc: GcUse;
   readonly machine: { busy: number; total: number };
@@ -252,6 +293,12 @@ interface CpuUse {
   readonly postgres: number;
   readonly client: number;
   readonly machine: number;
+  /**
+   * Time spent runnable but waiting for a core, % of the window (summed over threads): the server, its
+   * Postgres backends, the load generator. With three busy processes on two cores, this is what their
+   * hand-offs cost beside the CPU they use.
+   */
+  readonly waiting: { readonly server: number; readonly postgres: number; readonly client: number };
   /** The server's read and write system calls in the window. */
   readonly reads: number;
   readonly writes: number;
@@ -756,6 +803,11 @@ class CpuWindow {
       syscalls: syscallsOf(this.server.pid),
       backends: new Map(this.backendPids.map((p) => [p, cpuSecondsOf(p)])),
       client: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
+      waits: {
+        server: runQueueWaitOf(this.server.pid),
+        backends: new Map(this.backendPids.map((p) => [p, runQueueWaitOf(p)])),
+        client: runQueueWaitOf(process.pid),
+      },
       clientGc: { ...clientGc },
       machine: machineCpu(),
     };
@@ -804,6 +856,16 @@ class CpuWindow {
       postgres: pct(postgres),
       client: pct(b.client - a.client),
       machine: (100 * (b.machine.busy - a.machine.busy)) / (b.machine.total - a.machine.total),
+      waiting: {
+        server: pct(waitedBetween(a.waits.server, b.waits.server)),
+        postgres: pct(
+          [...a.waits.backends].reduce(
+            (sum, [pid, w0]) => sum + waitedBetween(w0, b.waits.backends.get(pid) ?? new Map()),
+            0,
+          ),
+        ),
+        client: pct(waitedBetween(a.waits.client, b.waits.client)),
+      },
       reads: b.syscalls.reads - a.syscalls.reads,
       writes: b.syscalls.writes - a.syscalls.writes,
     };
@@ -893,6 +955,8 @@ function mergeResults(parts: readonly PhaseResult[]): PhaseResult {
   const cpus = parts.flatMap((p) => (p.cpu ? [{ c: p.cpu, w: p.seconds / seconds }] : []));
   const avg = (k: 'server' | 'postgres' | 'client' | 'machine'): number =>
     cpus.reduce((a, { c, w }) => a + c[k] * w, 0);
+  const avgWait = (k: 'server' | 'postgres' | 'client'): number =>
+    cpus.reduce((a, { c, w }) => a + c.waiting[k] * w, 0);
   const cpu: CpuUse | undefined =
     cpus.length === parts.length
       ? {
@@ -900,6 +964,7 @@ function mergeResults(parts: readonly PhaseResult[]): PhaseResult {
           postgres: avg('postgres'),
           client: avg('client'),
           machine: avg('machine'),
+          waiting: { server: avgWait('server'), postgres: avgWait('postgres'), client: avgWait('client') },
           reads: cpus.reduce((a, { c }) => a + c.reads, 0),
           writes: cpus.reduce((a, { c }) => a + c.writes, 0),
           gc: mergeGc(cpus.map(({ c }) => c.gc)),
@@ -1236,13 +1301,40 @@ function gcRow(name: string, p: PhaseResult, who: 'server' | 'client' = 'server'
   ];
 }
 
+/**
+ * The ratio split in two: CPU per move of the three processes together, persisted and bare, gives the ratio
+ * the machine would allow were it as busy in both; the machine's busy share in each gives the rest.
+ */
+function cpuShareLines(persisted: PhaseResult, bare: PhaseResult): string[] {
+  const p = persisted.cpu;
+  const b = bare.cpu;
+  if (!p || !b) return [];
+  const all = (c: CpuUse, rate: number): number => (1e4 * (c.server + c.postgres + c.client)) / rate;
+  const perMove = all(p, persisted.rate);
+  const barePerMove = all(b, bare.rate);
+  return [
+    `CPU per move of the three processes together: ${perMove.toFixed(1)} µs persisted, ${barePerMove.toFixed(1)} µs ` +
+      `bare; were the machine as busy in both, the ratio would be their quotient, ${(barePerMove / perMove).toFixed(2)}. ` +
+      `Measured: ${(persisted.rate / bare.rate).toFixed(2)}, with the machine ${p.machine.toFixed(0)} % busy persisted ` +
+      `and ${b.machine.toFixed(0)} % bare.`,
+    '',
+  ];
+}
+
+/**
+ * A row of the CPU table: % of one core used by the server, its Postgres backends and the load generator,
+ * the machine's % of all cores; each one's time waiting for a core (% of one core); CPU µs per move of each
+ * (% of a core ÷ moves/s); the server's write and read system calls per move.
+ */
 function cpuRow(name: string, c: CpuUse | undefined, rate: number, moves: number): string[] {
   if (!c) return [name, '–', '–', '–', '–', '–', '–', '–'];
   const f = (v: number): string => `${v.toFixed(0)} %`;
-  const perMove = (v: number): string => ((10 * v) / rate).toFixed(2);
+  const perMove = (v: number): string => ((1e4 * v) / rate).toFixed(1);
   const parts = [f(c.server), f(c.postgres), f(c.client), f(c.machine)];
+  const waiting = `${f(c.waiting.server)} / ${f(c.waiting.postgres)} / ${f(c.waiting.client)}`;
+  const perMoveAll = `${perMove(c.server)} / ${perMove(c.postgres)} / ${perMove(c.client)}`;
   const calls = `${(c.writes / moves).toFixed(1)} / ${(c.reads / moves).toFixed(1)}`;
-  return [name, ...parts, perMove(c.server), perMove(c.postgres), calls];
+  return [name, ...parts, waiting, perMoveAll, calls];
 }
 
 async function main(): Promise<string[]> {
@@ -1576,8 +1668,8 @@ async function main(): Promise<string[]> {
           'its Postgres backends',
           'load generator',
           'machine',
-          'server CPU ms/move',
-          'Postgres CPU ms/move',
+          'waiting for a core: server / Postgres / load generator',
+          'CPU µs per move: server / Postgres / load generator',
           'server writes / reads per move',
         ],
         [
@@ -1589,6 +1681,12 @@ async function main(): Promise<string[]> {
         ],
       ),
       '',
+      'Waiting for a core: the time the threads of each were runnable but not running (the run queue, ' +
+        '/proc/<pid>/task/<tid>/schedstat), in % of one core. Where processes wait and yet the machine is not ' +
+        'fully busy, work came in bursts or queued on one core while the other idled: a persisted move passes ' +
+        'through three processes in turn (load generator → server → Postgres → server), a bare one through two.',
+      '',
+      ...cpuShareLines(throughput, bare),
       '### Garbage collection during the measured windows (main-thread pauses, perf_hooks): the server, and the load generator, whose pauses add to the round trips it measures',
       '',
       ...table(
