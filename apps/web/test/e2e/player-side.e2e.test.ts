@@ -1,9 +1,9 @@
 /**
- * Browser test of the player's side (issue "The player's side"): the layout at 1366×768 and on a 390×844 phone
- * (nothing cut off or overlapping, the rules and deal shown on a phone), error pages that say what happened in
- * words (never a raw server message or an endless "Loading…"), an unknown address that is a not-found page,
- * the last unfinished game resumed on `/` after the tab was closed (and, signed in, on another device), and a
- * visible offline state.
+ * Browser test of the player's side (issue "The player's side"): the layout at 1366×768, on a 390×844 phone
+ * and on phones held sideways (nothing cut off or overlapping, the rules and deal shown on a phone, the cards
+ * given the height when it is short), error pages that say what happened in words (never a raw server message
+ * or an endless "Loading…"), an unknown address that is a not-found page, the last unfinished game resumed on
+ * `/` after the tab was closed (and, signed in, on another device), and a visible offline state.
  */
 import { GameResponseSchema, PlayerCreatedSchema, TransferSchema } from '@klondike/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,7 +53,10 @@ describe.skipIf(SKIP !== null)(`browser: the player's side${SKIP ? ` (skipped: $
     await server?.stop();
   }, 30_000);
 
-  async function open(path: string, size: typeof DESKTOP | typeof PHONE = DESKTOP) {
+  async function open(
+    path: string,
+    size: { viewport: { width: number; height: number }; isMobile?: boolean; hasTouch?: boolean } = DESKTOP,
+  ) {
     const context = await browser.newContext(size);
     const page = await context.newPage();
     await page.goto(`${server.url}${path}`);
@@ -131,6 +134,44 @@ describe.skipIf(SKIP !== null)(`browser: the player's side${SKIP ? ` (skipped: $
         expect(b.x + b.width, id).toBeLessThanOrEqual(390);
         expect(overlaps(b, signUp), id).toBe(false);
       }
+      await context.close();
+    }, 60_000);
+
+  for (const [width, height, minCard] of [
+    [640, 360, 60],
+    [568, 320, 52],
+  ] as const)
+    it(`phone held sideways, ${width}×${height}: slim stats and an icon bar leave the cards room, nothing covers anything`, async () => {
+      const { context, page } = await open('/?deal=4242&preset=classic-draw1', {
+        viewport: { width, height },
+        isMobile: true,
+        hasTouch: true,
+      });
+      await page.getByTestId('pile-t7').waitFor();
+      // The stock's top card back: the card size the table chose for the room it was left. With the bar's
+      // labels and the stats' two lines it was 52 px at 640×360 and 48 px at 568×320 (now 67 and 56).
+      const card = await box(page, '[data-testid=pile-stock] [data-testid=card-back]');
+      expect(card.height).toBeGreaterThanOrEqual(minCard);
+      const stats = await box(page, '.stats');
+      expect(stats.height, 'the stats are one row').toBeLessThanOrEqual(32);
+      expect(await page.getByTestId('phone-rules').isVisible()).toBe(false);
+      const buttons = await page.locator('.actions > button, .actions > a').all();
+      expect(buttons.length).toBeGreaterThanOrEqual(5);
+      const bar: Box[] = [];
+      for (const b of buttons) {
+        const label = b.locator('span:not(.spinner)');
+        expect(await label.isVisible(), 'icons only').toBe(false);
+        expect(await b.getAttribute('title'), 'the button still has a name').toBeTruthy();
+        bar.push(await box(page, `[data-testid=${await b.getAttribute('data-testid')}]`));
+      }
+      const table = await box(page, '[data-testid=pile-t7]');
+      for (const b of bar) {
+        expect(b.y + b.height, 'the bar is on screen').toBeLessThanOrEqual(height + 0.5);
+        expect(overlaps(b, stats)).toBe(false);
+        expect(overlaps(b, card)).toBe(false);
+        expect(overlaps(b, table)).toBe(false);
+      }
+      expect(overlaps(stats, card)).toBe(false);
       await context.close();
     }, 60_000);
 
