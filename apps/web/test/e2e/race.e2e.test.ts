@@ -4,7 +4,7 @@
  * phone) opens it, joins (signing up too), both get ready (a seat stays open, so the room does not start by
  * itself) and Alice starts. Both see the server-synced 3-2-1
  * countdown, then their own table and the other's live panel. Bob draws a card through the UI (Alice's
- * panel of Bob shows the move); Alice's moves are the solver's pre-computed winning line, sent as Alice
+ * panel of Bob shows the move), then turns his phone sideways (Alice's panel moves beside his table); Alice's moves are the solver's pre-computed winning line, sent as Alice
  * (bearer token) while her browser watches its table fill up and Bob's panel of Alice climbs to 52/52. Both
  * see the results (placements, replays), and Alice's rematch takes both to the new room. A third browser,
  * without a player, watches the race as a spectator (panels only).
@@ -195,6 +195,27 @@ describe.skipIf(SKIP !== null)(`browser: a live race${SKIP ? ` (skipped: ${SKIP}
       { timeout: 10_000 },
     );
   }, 60_000);
+
+  it('Bob turns his phone sideways: the live panel moves beside the table and the cards keep their height', async () => {
+    await bob.setViewportSize({ width: 640, height: 360 });
+    try {
+      await bob.evaluate(() => new Promise(requestAnimationFrame));
+      const panel = await bob.getByTestId('racer-panel-Alice').boundingBox();
+      const pile = await bob.getByTestId('pile-t7').boundingBox();
+      const card = await bob
+        .locator('[data-testid=pile-stock] [data-testid=card-back]')
+        .first()
+        .boundingBox();
+      if (!panel || !pile || !card) throw new Error('the panel, the last pile or the stock is not visible');
+      // Beside: the panel starts right of the last tableau pile (above it, as on a phone held upright, it
+      // took ~90 px of the 360 and left cards 48 px tall).
+      expect(panel.x).toBeGreaterThanOrEqual(pile.x + pile.width);
+      expect(panel.x + panel.width).toBeLessThanOrEqual(640.5);
+      expect(card.height).toBeGreaterThanOrEqual(60);
+    } finally {
+      await bob.setViewportSize({ width: 390, height: 844 });
+    }
+  }, 30_000);
 
   it('Alice plays the winning line; Bob watches her panel climb to 52', async () => {
     const bearer = await token(alice);
