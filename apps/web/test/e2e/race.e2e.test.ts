@@ -2,12 +2,12 @@
  * Browser test of a live race: two browser contexts, two players. Alice (desktop) sets up a race on a deal
  * number the solver wins through the /race form (signing up on the way) and shares the invite link; Bob (a
  * phone) opens it, joins (signing up too), both get ready (a seat stays open, so the room does not start by
- * itself) and Alice starts. Both see the server-synced 3-2-1
- * countdown, then their own table and the other's live panel. Bob draws a card through the UI (Alice's
- * panel of Bob shows the move), then turns his phone sideways (Alice's panel moves beside his table); Alice's moves are the solver's pre-computed winning line, sent as Alice
- * (bearer token) while her browser watches its table fill up and Bob's panel of Alice climbs to 52/52. Both
- * see the results (placements, replays), and Alice's rematch takes both to the new room. A third browser,
- * without a player, watches the race as a spectator (panels only).
+ * itself) and Alice starts. Both see the server-synced 3-2-1 countdown, then their own table and the other's
+ * live panel. Bob draws a card through the UI (Alice's panel of Bob shows the move), then turns his phone
+ * sideways (Alice's panel moves beside his table); Alice's moves are the solver's pre-computed winning line,
+ * sent as Alice (bearer token) while her browser watches its table fill up and Bob's panel of Alice climbs to
+ * 52/52. Both see the results (placements, replays), and Alice's rematch takes both to the new room. A third
+ * browser, without a player, watches the race as a spectator (panels only).
  *
  * `RACE_SHOTS=<dir>` also saves screenshots (lobby, countdown, race, results; desktop and phone).
  */
