@@ -5,7 +5,12 @@
  * or an endless "Loading…"), an unknown address that is a not-found page, the last unfinished game resumed on
  * `/` after the tab was closed (and, signed in, on another device), and a visible offline state.
  */
-import { GameResponseSchema, PlayerCreatedSchema, TransferSchema } from '@klondike/protocol';
+import {
+  GameResponseSchema,
+  PlayerCreatedSchema,
+  StateResponseSchema,
+  TransferSchema,
+} from '@klondike/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextFoundationMove, type PlayerView } from '@klondike/rules';
 import { AUTO_PILES, AUTO_STOCK, dealText } from './deals';
@@ -172,6 +177,46 @@ describe.skipIf(SKIP !== null)(`browser: the player's side${SKIP ? ` (skipped: $
         expect(overlaps(b, table)).toBe(false);
       }
       expect(overlaps(stats, card)).toBe(false);
+      await context.close();
+    }, 60_000);
+
+  for (const [width, height, minCard] of [
+    [640, 360, 60],
+    [568, 320, 52],
+  ] as const)
+    it(`phone held sideways, ${width}×${height}, a replay: title and stats on one row, the controls on another`, async () => {
+      const game = await apiCall(server.url, 'POST', '/api/games', GameResponseSchema, {
+        preset: 'classic-draw1',
+        dealNumber: 4242,
+      });
+      await apiCall(server.url, 'POST', `/api/games/${game.id}/resign`, StateResponseSchema, {});
+      const { context, page } = await open(`/replay/${game.id}`, {
+        viewport: { width, height },
+        isMobile: true,
+        hasTouch: true,
+      });
+      await page.getByTestId('replay-page').waitFor();
+      await page.getByTestId('pile-t7').waitFor();
+      // Before, the title, the stats (two lines each) and the controls (scrubber above the buttons) left
+      // cards 48 px tall at both sizes.
+      const card = await box(page, '[data-testid=pile-stock] [data-testid=card-back]');
+      expect(card.height).toBeGreaterThanOrEqual(minCard);
+      const title = await box(page, '.rtitle h1');
+      const stats = await box(page, '.rstats');
+      expect(stats.height, 'the stats are one row').toBeLessThanOrEqual(32);
+      expect(
+        Math.abs(stats.y + stats.height / 2 - (title.y + title.height / 2)),
+        'beside the title',
+      ).toBeLessThan(8);
+      expect(stats.x + stats.width, 'the stats end on screen').toBeLessThanOrEqual(width + 0.5);
+      expect(overlaps(title, stats)).toBe(false);
+      const play = await box(page, '[data-testid=replay-play]');
+      const scrubber = await box(page, '[data-testid=replay-scrubber]');
+      expect(Math.abs(play.y + play.height / 2 - (scrubber.y + scrubber.height / 2)), 'one row').toBeLessThan(
+        12,
+      );
+      expect(play.y + play.height, 'the controls are on screen').toBeLessThanOrEqual(height + 0.5);
+      expect(overlaps(play, card)).toBe(false);
       await context.close();
     }, 60_000);
 
