@@ -28,6 +28,17 @@ import {
 const SKIP = skipReason();
 const DESKTOP = { viewport: { width: 1366, height: 768 } } as const;
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } as const;
+/** Phones held sideways (width, height) and the least card height the table must then reach there, px. */
+const SIDEWAYS = [
+  [640, 360, 60],
+  [568, 320, 52],
+] as const;
+/** A phone of that size. */
+const held = (width: number, height: number) => ({
+  viewport: { width, height },
+  isMobile: true,
+  hasTouch: true,
+});
 
 interface Box {
   x: number;
@@ -142,16 +153,9 @@ describe.skipIf(SKIP !== null)(`browser: the player's side${SKIP ? ` (skipped: $
       await context.close();
     }, 60_000);
 
-  for (const [width, height, minCard] of [
-    [640, 360, 60],
-    [568, 320, 52],
-  ] as const)
+  for (const [width, height, minCard] of SIDEWAYS)
     it(`phone held sideways, ${width}×${height}: slim stats and an icon bar leave the cards room, nothing covers anything`, async () => {
-      const { context, page } = await open('/?deal=4242&preset=classic-draw1', {
-        viewport: { width, height },
-        isMobile: true,
-        hasTouch: true,
-      });
+      const { context, page } = await open('/?deal=4242&preset=classic-draw1', held(width, height));
       await page.getByTestId('pile-t7').waitFor();
       // The stock's top card back: the card size the table chose for the room it was left. With the bar's
       // labels and the stats' two lines it was 52 px at 640×360 and 48 px at 568×320 (now 67 and 56).
@@ -180,21 +184,14 @@ describe.skipIf(SKIP !== null)(`browser: the player's side${SKIP ? ` (skipped: $
       await context.close();
     }, 60_000);
 
-  for (const [width, height, minCard] of [
-    [640, 360, 60],
-    [568, 320, 52],
-  ] as const)
+  for (const [width, height, minCard] of SIDEWAYS)
     it(`phone held sideways, ${width}×${height}, a replay: title and stats on one row, the controls on another`, async () => {
       const game = await apiCall(server.url, 'POST', '/api/games', GameResponseSchema, {
         preset: 'classic-draw1',
         dealNumber: 4242,
       });
       await apiCall(server.url, 'POST', `/api/games/${game.id}/resign`, StateResponseSchema, {});
-      const { context, page } = await open(`/replay/${game.id}`, {
-        viewport: { width, height },
-        isMobile: true,
-        hasTouch: true,
-      });
+      const { context, page } = await open(`/replay/${game.id}`, held(width, height));
       await page.getByTestId('replay-page').waitFor();
       await page.getByTestId('pile-t7').waitFor();
       // Before, the title, the stats (two lines each) and the controls (scrubber above the buttons) left
