@@ -1,8 +1,8 @@
 /**
  * Accessibility in a real browser: axe-core (the engine behind most accessibility checkers) runs on the
- * card table, the daily page, a daily leaderboard, the all-time board, the race set-up page, a race lobby, the
- * settings and the help page and a player's statistics page (charts and their own history), on a desktop
- * (1366×768) and a phone (390×844) viewport, and finds no serious or critical violation
+ * card table, the daily page, a daily leaderboard, the all-time board, the race set-up page, a race lobby, a
+ * replay, the settings and the help page and a player's statistics page (charts and their own history), on a desktop
+ * (1366×768), a phone (390×844) and a phone held sideways (640×360), and finds no serious or critical violation
  * (WCAG 2 A/AA rules: contrast, names and roles, zoom, …).
  */
 import { readFileSync } from 'node:fs';
@@ -71,6 +71,8 @@ describe.skipIf(SKIP !== null)(
     const today = new Date().toISOString().slice(0, 10);
     /** A race room in its lobby (a host waiting for a guest), made before the pages are visited. */
     let lobby = '/race';
+    /** The replay of a resigned game, made with the lobby. */
+    let replay = '/replay/none';
     beforeAll(async () => {
       const post = async (path: string, body: unknown, token?: string) =>
         (await (
@@ -82,10 +84,13 @@ describe.skipIf(SKIP !== null)(
             },
             body: JSON.stringify(body),
           })
-        ).json()) as { token?: string; code?: string };
+        ).json()) as { token?: string; code?: string; id?: string };
       const host = await post('/api/players', { name: 'LobbyHost' });
       const race = await post('/api/races', { preset: 'classic-draw1' }, host.token);
       lobby = `/race/${race.code}`;
+      const game = await post('/api/games', { preset: 'classic-draw1', dealNumber: 7 });
+      await post(`/api/games/${game.id}/resign`, {});
+      replay = `/replay/${game.id}`;
     }, 60_000);
     const pages: {
       name: string;
@@ -110,6 +115,7 @@ describe.skipIf(SKIP !== null)(
       { name: 'all-time board', path: '/leaderboard', ready: 'main' },
       { name: 'race set-up', path: '/race', ready: 'main' },
       { name: 'race lobby', path: () => lobby, ready: '[data-testid=race-lobby]' },
+      { name: 'replay', path: () => replay, ready: '[data-testid=pile-t7]' },
       { name: 'settings', path: '/settings', ready: '[data-testid=settings-page]' },
       { name: 'help', path: '/help', ready: '[data-testid=help-page]' },
       {
@@ -122,7 +128,12 @@ describe.skipIf(SKIP !== null)(
       },
     ];
 
-    for (const size of SCREEN_SIZES)
+    /** The shared sizes, and a phone held sideways (its own layouts: icon-only buttons, one-row stats). */
+    const sizes = [
+      ...SCREEN_SIZES,
+      { name: 'phone held sideways', viewport: { width: 640, height: 360 }, mobile: true },
+    ] as const;
+    for (const size of sizes)
       for (const p of pages)
         it(`${p.name}, ${size.name}: no serious or critical violation`, async () => {
           const context = await browser.newContext({
