@@ -1301,6 +1301,11 @@ function gcRow(name: string, p: PhaseResult, who: 'server' | 'client' = 'server'
   ];
 }
 
+/** CPU µs per move from a share of one core (%) at `rate` moves/s: 1 % of a core is 10,000 µs each second. */
+function usPerMove(percentOfCore: number, rate: number): number {
+  return (1e4 * percentOfCore) / rate;
+}
+
 /**
  * The ratio split in two: CPU per move of the three processes together, persisted and bare, gives the ratio
  * the machine would allow were it as busy in both; the machine's busy share in each gives the rest.
@@ -1309,7 +1314,7 @@ function cpuShareLines(persisted: PhaseResult, bare: PhaseResult): string[] {
   const p = persisted.cpu;
   const b = bare.cpu;
   if (!p || !b) return [];
-  const all = (c: CpuUse, rate: number): number => (1e4 * (c.server + c.postgres + c.client)) / rate;
+  const all = (c: CpuUse, rate: number): number => usPerMove(c.server + c.postgres + c.client, rate);
   const perMove = all(p, persisted.rate);
   const barePerMove = all(b, bare.rate);
   return [
@@ -1329,7 +1334,7 @@ function cpuShareLines(persisted: PhaseResult, bare: PhaseResult): string[] {
 function cpuRow(name: string, c: CpuUse | undefined, rate: number, moves: number): string[] {
   if (!c) return [name, '–', '–', '–', '–', '–', '–', '–'];
   const f = (v: number): string => `${v.toFixed(0)} %`;
-  const perMove = (v: number): string => ((1e4 * v) / rate).toFixed(1);
+  const perMove = (v: number): string => usPerMove(v, rate).toFixed(1);
   const parts = [f(c.server), f(c.postgres), f(c.client), f(c.machine)];
   const waiting = `${f(c.waiting.server)} / ${f(c.waiting.postgres)} / ${f(c.waiting.client)}`;
   const perMoveAll = `${perMove(c.server)} / ${perMove(c.postgres)} / ${perMove(c.client)}`;

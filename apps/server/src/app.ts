@@ -149,7 +149,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '';
-    const api = isApiPath(path);
+    const api = isApiPath(req.url);
     // Client-side routes get index.html; a missing build asset is a real 404 (not HTML under a .js name).
     const asset = path.startsWith('/assets/');
     if (!api && !asset && (req.method === 'GET' || req.method === 'HEAD') && hasWebClient(config.webDist)) {
