@@ -8,7 +8,8 @@
  * 1. throughput: BENCH_SOCKETS sockets (default 200), one game each, one move outstanding per socket, sent as
  *    fast as the server answers, for BENCH_SECONDS (default 10) after BENCH_WARMUP_SECONDS (default 3);
  * 2. latency: BENCH_LATENCY_SOCKETS sockets (default 1 000), one game each, BENCH_RATE moves/s in total
- *    (default 1 000) on an open-loop schedule spread evenly over the sockets, for BENCH_SECONDS;
+ *    (default 1 000) on an open-loop schedule spread evenly over the sockets, for BENCH_SECONDS; the moves
+ *    slower than the p99 budget are counted by 100 ms of send time (stalls or a slow path);
  * 3. memory per live game: the child's RSS (/proc/<pid>/status VmRSS) and, through its inspector (the child
  *    runs with `--inspect=127.0.0.1:0`; BENCH_INSPECT=0 turns that off), heap + external memory after a forced
  *    GC: before the latency games exist, after they are created over REST, after their sockets have
@@ -36,7 +37,8 @@
  * machine the server, Postgres and the load generator share the cores; the load averages before and after
  * each phase are printed. CPU per phase is read from /proc:
  * the server process (all its threads), the Postgres backends serving its pool (found through the server's
- * TCP connections), this client, and the whole machine (which includes any other work running); and, for the
+ * TCP connections, during the warm-up), this client, and the whole machine (which includes any other work
+ * running, and the time the hypervisor stole from a virtual machine's cores); and, for the
  * same three, the time their threads were runnable but waiting for a core (the run queue, from
  * /proc/<pid>/task/<tid>/schedstat), which with three processes on two cores is what the hand-offs between
  * them cost beside the CPU they use.
@@ -54,14 +56,8 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import {
-  createWriteStream,
-  existsSync,
-  readFileSync,
-  readdirSync,
-  readlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { createWriteStream, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFile, readdir, readlink } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -230,31 +226,39 @@ function syscallsOf(pid: number): { reads: number; writes: number } {
   }
 }
 
-/** Busy and total CPU time of the whole machine (all cores), in seconds. */
-function machineCpu(): { busy: number; total: number } {
+/**
+ * Busy, stolen and total CPU time of the whole machine (all cores), in seconds (/proc/stat). Stolen: time a
+ * virtual machine's cores were ready to run but the hypervisor ran something else (another guest); it is
+ * counted in busy as well.
+ */
+function machineCpu(): { busy: number; steal: number; total: number } {
   const first = readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
   const v = first.trim().split(/\s+/).slice(1, 9).map(Number);
   const total = v.reduce((a, b) => a + b, 0);
   const idle = (v[3] ?? 0) + (v[4] ?? 0);
-  return { busy: (total - idle) / CLK_TCK, total: total / CLK_TCK };
+  return { busy: (total - idle) / CLK_TCK, steal: (v[7] ?? 0) / CLK_TCK, total: total / CLK_TCK };
 }
 
-/** Local ports of `pid`'s TCP connections to port `remotePort` (from /proc/<pid>/fd and /proc/net/tcp*). */
-function localPortsTo(pid: number, remotePort: number): number[] {
+/**
+ * Local ports of `pid`'s TCP connections to port `remotePort` (from /proc/<pid>/fd and /proc/net/tcp*).
+ * Asynchronous on purpose: with 1,000 sockets open that is a thousand `readlink`s and a /proc/net/tcp of
+ * thousands of lines, tens of ms on a machine slow at system calls, which done synchronously stalled the load
+ * generator's event loop and showed up as the slowest round trips of the window it opened.
+ */
+async function localPortsTo(pid: number, remotePort: number): Promise<number[]> {
   const inodes = new Set<string>();
-  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-    try {
-      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
-      if (m) inodes.add(m[1] as string);
-    } catch {
-      // closed meanwhile
-    }
+  const links = await Promise.all(
+    (await readdir(`/proc/${pid}/fd`)).map((fd) => readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')),
+  );
+  for (const link of links) {
+    const m = /^socket:\[(\d+)\]$/.exec(link);
+    if (m) inodes.add(m[1] as string);
   }
   const ports: number[] = [];
   for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = await readFile(file, 'utf8');
     } catch {
       continue;
     }
@@ -284,7 +288,7 @@ interface CpuSnapshot {
   };
   /** The load generator's GC counters so far. */
   readonly clientGc: GcUse;
-  readonly machine: { busy: number; total: number };
+  readonly machine: { busy: number; steal: number; total: number };
 }
 
 /** CPU use over a window, in % of one core (machine: % of all cores). */
@@ -293,6 +297,8 @@ interface CpuUse {
   readonly postgres: number;
   readonly client: number;
   readonly machine: number;
+  /** Time the hypervisor took from this machine's cores (% of all cores; see `machineCpu`). */
+  readonly steal: number;
   /**
    * Time spent runnable but waiting for a core, % of the window (summed over threads): the server, its
    * Postgres backends, the load generator. With three busy processes on two cores, this is what their
@@ -779,11 +785,17 @@ interface PhaseResult {
   readonly seconds: number;
 }
 
-/** CPU snapshots at the start and end of a measured window (Postgres backends looked up at the start). */
+/**
+ * CPU snapshots at the start and end of a measured window. The Postgres backends serving the server are looked
+ * up before it (`prepare`, during the warm-up, when the pool's connections are open), asynchronously, so
+ * that only the snapshots themselves (a few dozen small /proc reads) run on the load generator's thread at the
+ * window's edges.
+ */
 class CpuWindow {
   private start: CpuSnapshot | undefined;
   private end: CpuSnapshot | undefined;
   private backendPids: number[] = [];
+  private prepared: Promise<void> | undefined;
   private ready: Promise<void> = Promise.resolve();
   private gcStart: Promise<GcUse | undefined> = Promise.resolve(undefined);
   private gcEnd: Promise<GcUse | undefined> = Promise.resolve(undefined);
@@ -813,19 +825,26 @@ class CpuWindow {
     };
   }
 
-  begin(): void {
-    clientGc.maxMs = 0;
-    if (this.inspector) this.gcStart = gcCounters(this.inspector, true);
-    if (this.inspector && SERVER_LOG !== undefined) void mark(this.inspector, 'measured window begins');
-    this.ready = (async () => {
-      const ports = localPortsTo(this.server.pid, Number(new URL(DATABASE_URL).port || 5432));
+  /** Looks up the server's Postgres backends (once; `begin` does it itself if this was not called). */
+  prepare(): Promise<void> {
+    this.prepared ??= (async () => {
+      const ports = await localPortsTo(this.server.pid, Number(new URL(DATABASE_URL).port || 5432));
       const r = await this.db.query<{ pid: number }>(
         'SELECT pid FROM pg_stat_activity WHERE client_port = ANY($1::int[])',
         [ports],
       );
       this.backendPids = r.rows.map((row) => row.pid);
-      this.start = this.snapshot();
     })();
+    return this.prepared;
+  }
+
+  begin(): void {
+    clientGc.maxMs = 0;
+    if (this.inspector) this.gcStart = gcCounters(this.inspector, true);
+    if (this.inspector && SERVER_LOG !== undefined) void mark(this.inspector, 'measured window begins');
+    this.ready = this.prepare().then(() => {
+      this.start = this.snapshot();
+    });
   }
 
   /** Ends the window (once: a later call changes nothing). */
@@ -856,6 +875,7 @@ class CpuWindow {
       postgres: pct(postgres),
       client: pct(b.client - a.client),
       machine: (100 * (b.machine.busy - a.machine.busy)) / (b.machine.total - a.machine.total),
+      steal: (100 * (b.machine.steal - a.machine.steal)) / (b.machine.total - a.machine.total),
       waiting: {
         server: pct(waitedBetween(a.waits.server, b.waits.server)),
         postgres: pct(
@@ -891,6 +911,7 @@ async function closedLoop(
   let errors = 0;
   let active = list.length;
   let stoppedAt = NaN;
+  const prepareTimer = setTimeout(() => cpu?.prepare().catch(() => undefined), warmupMs / 2);
   const startTimer = setTimeout(() => cpu?.begin(), warmupMs);
   const endTimer = setTimeout(() => cpu?.finish(), warmupMs + durationMs);
   await new Promise<void>((res, rej) => {
@@ -920,6 +941,7 @@ async function closedLoop(
     }
     for (const s of list) next(s);
   });
+  clearTimeout(prepareTimer);
   clearTimeout(startTimer);
   clearTimeout(endTimer);
   for (const s of list) s.onDone = null;
@@ -953,7 +975,7 @@ function mergeResults(parts: readonly PhaseResult[]): PhaseResult {
   const seconds = parts.reduce((a, p) => a + p.seconds, 0);
   const acked = parts.reduce((a, p) => a + p.acked, 0);
   const cpus = parts.flatMap((p) => (p.cpu ? [{ c: p.cpu, w: p.seconds / seconds }] : []));
-  const avg = (k: 'server' | 'postgres' | 'client' | 'machine'): number =>
+  const avg = (k: 'server' | 'postgres' | 'client' | 'machine' | 'steal'): number =>
     cpus.reduce((a, { c, w }) => a + c[k] * w, 0);
   const avgWait = (k: 'server' | 'postgres' | 'client'): number =>
     cpus.reduce((a, { c, w }) => a + c.waiting[k] * w, 0);
@@ -964,6 +986,7 @@ function mergeResults(parts: readonly PhaseResult[]): PhaseResult {
           postgres: avg('postgres'),
           client: avg('client'),
           machine: avg('machine'),
+          steal: avg('steal'),
           waiting: { server: avgWait('server'), postgres: avgWait('postgres'), client: avgWait('client') },
           reads: cpus.reduce((a, { c }) => a + c.reads, 0),
           writes: cpus.reduce((a, { c }) => a + c.writes, 0),
@@ -992,7 +1015,7 @@ async function openLoop(
   warmupMs: number,
   durationMs: number,
   cpu: CpuWindow | undefined,
-): Promise<PhaseResult & { sendLagP99: number; backlogged: number; unsent: number }> {
+): Promise<PhaseResult & { sendLagP99: number; backlogged: number; unsent: number; slow: SlowMoves }> {
   const interval = 1000 / rate;
   const t0 = performance.now() + 20;
   const from = t0 + warmupMs;
@@ -1001,11 +1024,14 @@ async function openLoop(
   const rtt: number[] = [];
   const fromSchedule: number[] = [];
   const sendLag: number[] = [];
+  /** Send times (ms into the window) of the moves whose round trip exceeded the p99 budget. */
+  const slowSends: number[] = [];
   let acked = 0;
   let errors = 0;
   let backlogged = 0;
   let unsent = 0;
   let j = 0;
+  const prepareTimer = setTimeout(() => cpu?.prepare().catch(() => undefined), warmupMs / 2 + 20);
   const startTimer = setTimeout(() => cpu?.begin(), warmupMs + 20);
   const endTimer = setTimeout(() => cpu?.finish(), warmupMs + durationMs + 20);
   await new Promise<void>((res, rej) => {
@@ -1024,6 +1050,7 @@ async function openLoop(
         else {
           if (at >= from && at <= end) acked++;
           if (p.scheduledAt >= from) {
+            if (at - p.sentAt > BUDGET.p99Ms) slowSends.push(p.sentAt - from);
             rtt.push(at - p.sentAt);
             fromSchedule.push(at - p.scheduledAt);
           }
@@ -1066,6 +1093,7 @@ async function openLoop(
     };
     setTimeout(tick, 20);
   });
+  clearTimeout(prepareTimer);
   clearTimeout(startTimer);
   clearTimeout(endTimer);
   cpu?.finish(); // when the end timer had not fired yet
@@ -1083,9 +1111,29 @@ async function openLoop(
     cpu: await cpu?.use(),
     seconds,
     sendLagP99: quantile(sendLag, 0.99),
+    slow: slowMoves(slowSends),
     backlogged,
     unsent,
   };
+}
+
+/** The moves of an open-loop window slower than the p99 budget, and how they cluster in time. */
+interface SlowMoves {
+  readonly count: number;
+  /** 100 ms stretches of send time holding at least one of them. */
+  readonly stretches: number;
+  /** The most of them sent within one stretch. */
+  readonly largest: number;
+}
+
+/**
+ * Groups the send times (ms) of slow moves by 100 ms: a few full stretches mean stalls (a pause of the server,
+ * Postgres, the load generator or the machine), many thin ones a slow path spread over the window.
+ */
+function slowMoves(sendTimes: readonly number[]): SlowMoves {
+  const by = new Map<number, number>();
+  for (const t of sendTimes) by.set(Math.floor(t / 100), (by.get(Math.floor(t / 100)) ?? 0) + 1);
+  return { count: sendTimes.length, stretches: by.size, largest: Math.max(0, ...by.values()) };
 }
 
 // ---------- CPU profile summary ----------
@@ -1332,10 +1380,10 @@ function cpuShareLines(persisted: PhaseResult, bare: PhaseResult): string[] {
  * (% of a core ÷ moves/s); the server's write and read system calls per move.
  */
 function cpuRow(name: string, c: CpuUse | undefined, rate: number, moves: number): string[] {
-  if (!c) return [name, '–', '–', '–', '–', '–', '–', '–'];
+  if (!c) return [name, '–', '–', '–', '–', '–', '–', '–', '–'];
   const f = (v: number): string => `${v.toFixed(0)} %`;
   const perMove = (v: number): string => usPerMove(v, rate).toFixed(1);
-  const parts = [f(c.server), f(c.postgres), f(c.client), f(c.machine)];
+  const parts = [f(c.server), f(c.postgres), f(c.client), f(c.machine), f(c.steal)];
   const waiting = `${f(c.waiting.server)} / ${f(c.waiting.postgres)} / ${f(c.waiting.client)}`;
   const perMoveAll = `${perMove(c.server)} / ${perMove(c.postgres)} / ${perMove(c.client)}`;
   const calls = `${(c.writes / moves).toFixed(1)} / ${(c.reads / moves).toFixed(1)}`;
@@ -1667,10 +1715,12 @@ async function main(): Promise<string[]> {
       `Open loop: ${int(RATE)} moves/s in total, each socket every ${ms((1000 * LATENCY_SOCKETS) / RATE)} ms; ` +
         `client send lag p99 ${ms(latency.sendLagP99)} ms; slots that found their socket's last move ` +
         `unanswered (sent once it was answered): ${int(latency.backlogged)}, of which ${int(latency.unsent)} were still ` +
-        `waiting at the end and dropped. Round trips count from the actual send. Warm-up ${WARMUP_SECONDS} s before each measured ${SECONDS} s` +
+        `waiting at the end and dropped. Round trips over ${BUDGET.p99Ms} ms: ${int(latency.slow.count)}, sent in ` +
+        `${int(latency.slow.stretches)} stretches of 100 ms (the fullest: ${int(latency.slow.largest)}; a few full stretches are stalls, ` +
+        `many thin ones a slow path). Round trips count from the actual send. Warm-up ${WARMUP_SECONDS} s before each measured ${SECONDS} s` +
         (history ? `; the history phase ran ${history.seconds.toFixed(1)} s.` : '.'),
       '',
-      '### CPU during the measured windows (% of one core; machine: % of all cores, other work included)',
+      '### CPU during the measured windows (% of one core; machine and stolen: % of all cores, other work included)',
       '',
       ...table(
         [
@@ -1679,6 +1729,7 @@ async function main(): Promise<string[]> {
           'its Postgres backends',
           'load generator',
           'machine',
+          'of it stolen',
           'waiting for a core: server / Postgres / load generator',
           'CPU µs per move: server / Postgres / load generator',
           'server writes / reads per move',
@@ -1695,7 +1746,9 @@ async function main(): Promise<string[]> {
       'Waiting for a core: the time the threads of each were runnable but not running (the run queue, ' +
         '/proc/<pid>/task/<tid>/schedstat), in % of one core. Where processes wait and yet the machine is not ' +
         'fully busy, work came in bursts or queued on one core while the other idled: a persisted move passes ' +
-        'through three processes in turn (load generator → server → Postgres → server), a bare one through two.',
+        'through three processes in turn (load generator → server → Postgres → server), a bare one through two. ' +
+        "Stolen: time the hypervisor gave this virtual machine's cores to other guests while they had work " +
+        '(/proc/stat); it makes every process slower and the figures of two runs harder to compare.',
       '',
       ...cpuShareLines(throughput, bare),
       '### Garbage collection during the measured windows (main-thread pauses, perf_hooks): the server, and the load generator, whose pauses add to the round trips it measures',
