@@ -48,7 +48,7 @@
  * generator's own (its pauses delay the answers it reads, so they add to the round trips it measures).
  *
  * Other environment: BENCH_SERVER_FLAGS adds node/V8 flags to the server's (which are the production start
- * script's, package.json "start"), BENCH_SERVER_LOG=file copies the server's standard output there (with
+ * script's, package.json "start"; given after them, they override them), BENCH_SERVER_LOG=file copies the server's standard output there (with
  * --trace-gc, the measured windows are marked in it), BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/klondike_test),
  * BENCH_WRITE=1 also writes the report to apps/server/BENCHMARKS.md, BENCH_TIMEOUT_SECONDS (default 600)
  * aborts a run that hangs. Everything is stopped at the end, also on errors and Ctrl-C: sockets closed, the
@@ -451,7 +451,10 @@ async function startServer(databaseUrl: string, entry: readonly string[] = SERVE
   const port = await freePort();
   const inspect = INSPECT && entry === SERVER_ENTRY;
   const flags = entry === SERVER_ENTRY ? SERVER_FLAGS : [];
-  const args = [...(inspect ? ['--inspect=127.0.0.1:0'] : []), ...flags, ...entry];
+  // BENCH_SERVER_FLAGS go after the production flags and before the script, so that one of them repeating a
+  // production flag with another value wins (node and V8 take the last).
+  const script = entry.slice(-1);
+  const args = [...(inspect ? ['--inspect=127.0.0.1:0'] : []), ...entry.slice(0, -1), ...flags, ...script];
   const child = spawn(process.execPath, args, {
     cwd: SERVER_DIR,
     env: {
@@ -1583,7 +1586,7 @@ async function main(): Promise<string[]> {
       `Run on ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}: ${availableParallelism()} cores (nproc), ${cpu}, ` +
         `node ${process.version}, PostgreSQL ${pgSetting('server_version')} on 127.0.0.1 ` +
         `(synchronous_commit ${pgSetting('synchronous_commit')}, fsync ${pgSetting('fsync')}), git ${gitHead()}; ` +
-        `server started as \`node ${[...SERVER_FLAGS, ...SERVER_ENTRY].join(' ')}\`.`,
+        `server started as \`node ${[...SERVER_ENTRY.slice(0, -1), ...SERVER_FLAGS, ...SERVER_ENTRY.slice(-1)].join(' ')}\`.`,
       `1-minute load average (start → after each phase → end): ${loads}. The load generator runs on the same ` +
         `machine; any other work running there competes for the same cores.`,
       '',
