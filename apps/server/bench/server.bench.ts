@@ -841,6 +841,19 @@ class CpuWindow {
     return this.prepared;
   }
 
+  /**
+   * Times the window: the backends looked up halfway through the warm-up, the window from `startMs` to
+   * `startMs + durationMs` (ms from now). Returns what stops the timers not yet fired (a loop that ended early).
+   */
+  schedule(startMs: number, durationMs: number): () => void {
+    const timers = [
+      setTimeout(() => this.prepare().catch(() => undefined), startMs / 2),
+      setTimeout(() => this.begin(), startMs),
+      setTimeout(() => this.finish(), startMs + durationMs),
+    ];
+    return () => timers.forEach(clearTimeout);
+  }
+
   begin(): void {
     clientGc.maxMs = 0;
     if (this.inspector) this.gcStart = gcCounters(this.inspector, true);
@@ -914,9 +927,7 @@ async function closedLoop(
   let errors = 0;
   let active = list.length;
   let stoppedAt = NaN;
-  const prepareTimer = setTimeout(() => cpu?.prepare().catch(() => undefined), warmupMs / 2);
-  const startTimer = setTimeout(() => cpu?.begin(), warmupMs);
-  const endTimer = setTimeout(() => cpu?.finish(), warmupMs + durationMs);
+  const stopTimers = cpu?.schedule(warmupMs, durationMs);
   await new Promise<void>((res, rej) => {
     const guard = setTimeout(
       () => rej(new Error('closed loop: moves still unanswered 30 s after the end')),
@@ -944,9 +955,7 @@ async function closedLoop(
     }
     for (const s of list) next(s);
   });
-  clearTimeout(prepareTimer);
-  clearTimeout(startTimer);
-  clearTimeout(endTimer);
+  stopTimers?.();
   for (const s of list) s.onDone = null;
   // A loop that ended early (history reached) is measured up to its end.
   if (stoppedAt < end) end = stoppedAt;
@@ -1034,9 +1043,7 @@ async function openLoop(
   let backlogged = 0;
   let unsent = 0;
   let j = 0;
-  const prepareTimer = setTimeout(() => cpu?.prepare().catch(() => undefined), warmupMs / 2 + 20);
-  const startTimer = setTimeout(() => cpu?.begin(), warmupMs + 20);
-  const endTimer = setTimeout(() => cpu?.finish(), warmupMs + durationMs + 20);
+  const stopTimers = cpu?.schedule(warmupMs + 20, durationMs);
   await new Promise<void>((res, rej) => {
     const guard = setTimeout(
       () => rej(new Error('open loop: moves still unanswered 30 s after the end')),
@@ -1096,9 +1103,7 @@ async function openLoop(
     };
     setTimeout(tick, 20);
   });
-  clearTimeout(prepareTimer);
-  clearTimeout(startTimer);
-  clearTimeout(endTimer);
+  stopTimers?.();
   cpu?.finish(); // when the end timer had not fired yet
   for (const s of list) s.onDone = null;
   rtt.sort((a, b) => a - b);
@@ -1135,7 +1140,10 @@ interface SlowMoves {
  */
 function slowMoves(sendTimes: readonly number[]): SlowMoves {
   const by = new Map<number, number>();
-  for (const t of sendTimes) by.set(Math.floor(t / 100), (by.get(Math.floor(t / 100)) ?? 0) + 1);
+  for (const t of sendTimes) {
+    const stretch = Math.floor(t / 100);
+    by.set(stretch, (by.get(stretch) ?? 0) + 1);
+  }
   return { count: sendTimes.length, stretches: by.size, largest: Math.max(0, ...by.values()) };
 }
 
