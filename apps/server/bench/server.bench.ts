@@ -50,7 +50,8 @@
  * Other environment: BENCH_SERVER_FLAGS adds node/V8 flags to the server's (which are the production start
  * script's, package.json "start"; given after them, they override them), BENCH_SERVER_LOG=file copies the server's standard output there (with
  * --trace-gc, the measured windows are marked in it), BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/klondike_test),
- * BENCH_WRITE=1 also writes the report to apps/server/BENCHMARKS.md, BENCH_TIMEOUT_SECONDS (default 600)
+ * BENCH_RTT_DUMP=file writes the latency phase's round trips with their send times (to line stalls up with
+ * `perf sched` or --trace-gc records), BENCH_WRITE=1 also writes the report to apps/server/BENCHMARKS.md, BENCH_TIMEOUT_SECONDS (default 600)
  * aborts a run that hangs. Everything is stopped at the end, also on errors and Ctrl-C: sockets closed, the
  * server sent SIGTERM (SIGKILL after 10 s), the schema dropped.
  */
@@ -100,6 +101,12 @@ const SERVER_FLAGS = (process.env.BENCH_SERVER_FLAGS ?? '').split(/\s+/).filter(
 /** BENCH_SERVER_LOG=file: the real server's standard output is also written there (e.g. with --trace-gc). */
 const SERVER_LOG = process.env.BENCH_SERVER_LOG || undefined;
 const TIMEOUT_SECONDS = Math.max(30, envNumber('BENCH_TIMEOUT_SECONDS', 600));
+/**
+ * BENCH_RTT_DUMP=file: the latency phase's moves are also written there, one line each, `<sent> <round trip>`
+ * in ms (sent: ms into the measured window, by send order), after a first line `# <window start, ms since
+ * the epoch>`, to line its stalls up with other records of the same moments (perf sched, --trace-gc).
+ */
+const RTT_DUMP = process.env.BENCH_RTT_DUMP || undefined;
 
 /** PRODUCT.md "Performance budgets". */
 const BUDGET = { movesPerSecond: 5000, p99Ms: 10, bytesPerGame: 50 * 1024 } as const;
@@ -181,6 +188,30 @@ function cpuSecondsOf(pid: number): number {
   } catch {
     return NaN;
   }
+}
+
+/**
+ * CPU seconds so far of every process on the machine but `exclude`, by pid, with its name (/proc/<pid>/stat:
+ * utime + stime, the command in parentheses). Kernel threads are processes here too: on a virtual machine
+ * some of them (kdamond, kswapd, a virtio queue's worker) take a core in bursts, and whatever takes a core
+ * from the three measured processes on a 2-core machine shows in their round trips.
+ */
+function otherProcessesCpu(exclude: ReadonlySet<number>): ReadonlyMap<number, { name: string; cpu: number }> {
+  const all = new Map<number, { name: string; cpu: number }>();
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || exclude.has(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const fields = stat.slice(close + 2).split(' ');
+      const cpu = (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+      all.set(pid, { name: stat.slice(stat.indexOf('(') + 1, close), cpu });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return all;
 }
 
 /**
@@ -289,6 +320,8 @@ interface CpuSnapshot {
   /** The load generator's GC counters so far. */
   readonly clientGc: GcUse;
   readonly machine: { busy: number; steal: number; total: number };
+  /** Every other process's CPU seconds so far (`otherProcessesCpu`). */
+  readonly others: ReadonlyMap<number, { name: string; cpu: number }>;
 }
 
 /** CPU use over a window, in % of one core (machine: % of all cores). */
@@ -312,6 +345,12 @@ interface CpuUse {
   readonly gc: GcUse | undefined;
   /** The load generator's own garbage collections in the window (its pauses delay the answers it reads). */
   readonly clientGc: GcUse;
+  /**
+   * Every other process in the window (kernel threads included), % of one core, and the three that used
+   * the most (by name, those above 0.5 %).
+   */
+  readonly others: number;
+  readonly topOthers: readonly { readonly name: string; readonly pct: number }[];
 }
 
 /** Garbage collections of the server in a window (perf_hooks `gc` entries: pauses of the main thread). */
@@ -825,6 +864,7 @@ class CpuWindow {
       },
       clientGc: { ...clientGc },
       machine: machineCpu(),
+      others: otherProcessesCpu(new Set([this.server.pid, ...this.backendPids, process.pid])),
     };
   }
 
@@ -884,6 +924,9 @@ class CpuWindow {
     }
     const pct = (v: number): number => (100 * v) / secs;
     const [g0, g1] = await Promise.all([this.gcStart, this.gcEnd]);
+    const others = [...b.others]
+      .map(([pid, o]) => ({ name: o.name, pct: pct(o.cpu - (a.others.get(pid)?.cpu ?? o.cpu)) }))
+      .filter((o) => Number.isFinite(o.pct) && o.pct > 0);
     return {
       gc: g0 && g1 ? gcBetween(g0, g1) : undefined,
       clientGc: gcBetween(a.clientGc, b.clientGc),
@@ -904,6 +947,11 @@ class CpuWindow {
       },
       reads: b.syscalls.reads - a.syscalls.reads,
       writes: b.syscalls.writes - a.syscalls.writes,
+      others: others.reduce((sum, o) => sum + o.pct, 0),
+      topOthers: others
+        .sort((x, y) => y.pct - x.pct)
+        .slice(0, 3)
+        .filter((o) => o.pct >= 0.5),
     };
   }
 }
@@ -982,12 +1030,25 @@ function mergeGc(parts: readonly (GcUse | undefined)[]): GcUse | undefined {
   };
 }
 
+/** The other processes that used the most over several windows, by name, weighted by each window's time. */
+function mergeTopOthers(
+  cpus: readonly { c: CpuUse; w: number }[],
+): readonly { readonly name: string; readonly pct: number }[] {
+  const by = new Map<string, number>();
+  for (const { c, w } of cpus) for (const o of c.topOthers) by.set(o.name, (by.get(o.name) ?? 0) + o.pct * w);
+  return [...by]
+    .map(([name, pct]) => ({ name, pct }))
+    .sort((x, y) => y.pct - x.pct)
+    .slice(0, 3)
+    .filter((o) => o.pct >= 0.5);
+}
+
 /** Several measured windows of one kind as one result (counts and times summed, CPU weighted by time). */
 function mergeResults(parts: readonly PhaseResult[]): PhaseResult {
   const seconds = parts.reduce((a, p) => a + p.seconds, 0);
   const acked = parts.reduce((a, p) => a + p.acked, 0);
   const cpus = parts.flatMap((p) => (p.cpu ? [{ c: p.cpu, w: p.seconds / seconds }] : []));
-  const avg = (k: 'server' | 'postgres' | 'client' | 'machine' | 'steal'): number =>
+  const avg = (k: 'server' | 'postgres' | 'client' | 'machine' | 'steal' | 'others'): number =>
     cpus.reduce((a, { c, w }) => a + c[k] * w, 0);
   const avgWait = (k: 'server' | 'postgres' | 'client'): number =>
     cpus.reduce((a, { c, w }) => a + c.waiting[k] * w, 0);
@@ -1004,6 +1065,8 @@ function mergeResults(parts: readonly PhaseResult[]): PhaseResult {
           writes: cpus.reduce((a, { c }) => a + c.writes, 0),
           gc: mergeGc(cpus.map(({ c }) => c.gc)),
           clientGc: mergeGc(cpus.map(({ c }) => c.clientGc)) ?? NO_GC,
+          others: avg('others'),
+          topOthers: mergeTopOthers(cpus),
         }
       : undefined;
   return {
@@ -1027,6 +1090,7 @@ async function openLoop(
   warmupMs: number,
   durationMs: number,
   cpu: CpuWindow | undefined,
+  dumpTo?: string,
 ): Promise<PhaseResult & { sendLagP99: number; backlogged: number; unsent: number; slow: SlowMoves }> {
   const interval = 1000 / rate;
   const t0 = performance.now() + 20;
@@ -1038,6 +1102,7 @@ async function openLoop(
   const sendLag: number[] = [];
   /** Send times (ms into the window) of the moves whose round trip exceeded the p99 budget. */
   const slowSends: number[] = [];
+  const dump: string[] = [];
   let acked = 0;
   let errors = 0;
   let backlogged = 0;
@@ -1062,6 +1127,8 @@ async function openLoop(
           if (p.scheduledAt >= from) {
             if (at - p.sentAt > BUDGET.p99Ms) slowSends.push(p.sentAt - from);
             rtt.push(at - p.sentAt);
+            if (dumpTo !== undefined)
+              dump.push(`${(p.sentAt - from).toFixed(2)} ${(at - p.sentAt).toFixed(2)}`);
             fromSchedule.push(at - p.scheduledAt);
           }
         }
@@ -1104,6 +1171,8 @@ async function openLoop(
     setTimeout(tick, 20);
   });
   stopTimers?.();
+  if (dumpTo !== undefined)
+    writeFileSync(dumpTo, [`# ${(performance.timeOrigin + from).toFixed(1)}`, ...dump].join('\n') + '\n');
   cpu?.finish(); // when the end timer had not fired yet
   for (const s of list) s.onDone = null;
   rtt.sort((a, b) => a - b);
@@ -1391,14 +1460,16 @@ function cpuShareLines(persisted: PhaseResult, bare: PhaseResult): string[] {
  * (% of a core ÷ moves/s); the server's write and read system calls per move.
  */
 function cpuRow(name: string, c: CpuUse | undefined, rate: number, moves: number): string[] {
-  if (!c) return [name, '–', '–', '–', '–', '–', '–', '–', '–'];
+  if (!c) return [name, '–', '–', '–', '–', '–', '–', '–', '–', '–'];
   const f = (v: number): string => `${v.toFixed(0)} %`;
   const perMove = (v: number): string => usPerMove(v, rate).toFixed(1);
   const parts = [f(c.server), f(c.postgres), f(c.client), f(c.machine), f(c.steal)];
   const waiting = `${f(c.waiting.server)} / ${f(c.waiting.postgres)} / ${f(c.waiting.client)}`;
   const perMoveAll = `${perMove(c.server)} / ${perMove(c.postgres)} / ${perMove(c.client)}`;
   const calls = `${(c.writes / moves).toFixed(1)} / ${(c.reads / moves).toFixed(1)}`;
-  return [name, ...parts, waiting, perMoveAll, calls];
+  const top = c.topOthers.map((o) => `${o.name} ${o.pct.toFixed(1)} %`).join(', ');
+  const others = `${f(c.others)}${top === '' ? '' : ` (${top})`}`;
+  return [name, ...parts, others, waiting, perMoveAll, calls];
 }
 
 async function main(): Promise<string[]> {
@@ -1488,7 +1559,14 @@ async function main(): Promise<string[]> {
     const lSockets = await openSockets(server, lGames, 'l');
     const m2 = await memory(server, inspector);
     const latency = await measured(`latency (open loop, ${RATE}/s)`, () =>
-      openLoop(lSockets, RATE, WARMUP_SECONDS * 1000, SECONDS * 1000, new CpuWindow(server as Server, db)),
+      openLoop(
+        lSockets,
+        RATE,
+        WARMUP_SECONDS * 1000,
+        SECONDS * 1000,
+        new CpuWindow(server as Server, db),
+        RTT_DUMP,
+      ),
     );
     load.push(loadavg());
     const m3 = await memory(server, inspector);
@@ -1741,6 +1819,7 @@ async function main(): Promise<string[]> {
           'load generator',
           'machine',
           'of it stolen',
+          'other processes (the most)',
           'waiting for a core: server / Postgres / load generator',
           'CPU µs per move: server / Postgres / load generator',
           'server writes / reads per move',
@@ -1759,7 +1838,10 @@ async function main(): Promise<string[]> {
         'fully busy, work came in bursts or queued on one core while the other idled: a persisted move passes ' +
         'through three processes in turn (load generator → server → Postgres → server), a bare one through two. ' +
         "Stolen: time the hypervisor gave this virtual machine's cores to other guests while they had work " +
-        '(/proc/stat); it makes every process slower and the figures of two runs harder to compare.',
+        '(/proc/stat); it makes every process slower and the figures of two runs harder to compare. Other ' +
+        "processes: every other process's CPU (/proc/<pid>/stat), kernel threads and Postgres's own " +
+        'background processes included; a kernel thread that takes a core in bursts delays whichever of the ' +
+        'three it displaces on a 2-core machine.',
       '',
       ...cpuShareLines(throughput, bare),
       '### Garbage collection during the measured windows (main-thread pauses, perf_hooks): the server, and the load generator, whose pauses add to the round trips it measures',
