@@ -179,39 +179,57 @@ function rssOf(pid: number): number {
   return m ? Number(m[1]) * 1024 : NaN;
 }
 
+/** A /proc/<pid>/stat line's command (in parentheses) and CPU time (utime + stime, every thread) in seconds. */
+function parseStat(stat: string): { name: string; cpu: number } {
+  const close = stat.lastIndexOf(')');
+  const fields = stat.slice(close + 2).split(' ');
+  return {
+    name: stat.slice(stat.indexOf('(') + 1, close),
+    cpu: (Number(fields[11]) + Number(fields[12])) / CLK_TCK,
+  };
+}
+
 /** CPU time (user + system, every thread) of a process in seconds; NaN when it is gone or unreadable. */
 function cpuSecondsOf(pid: number): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+    return parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8')).cpu;
   } catch {
     return NaN;
   }
 }
 
 /**
- * CPU seconds so far of every process on the machine but `exclude`, by pid, with its name (/proc/<pid>/stat:
- * utime + stime, the command in parentheses). Kernel threads are processes here too: on a virtual machine
- * some of them (kdamond, kswapd, a virtio queue's worker) take a core in bursts, and whatever takes a core
- * from the three measured processes on a 2-core machine shows in their round trips.
+ * CPU seconds so far of every process on the machine but `exclude`, by pid, with its name (/proc/<pid>/stat).
+ * Kernel threads are processes here too: on a virtual machine some of them (kdamond, kswapd, a virtio queue's
+ * worker) take a core in bursts, and whatever takes a core from the three measured processes on a 2-core
+ * machine shows in their round trips. Read asynchronously: a hundred or more files read in one go would
+ * stall the load generator at the window's edge, where the moves it sends are measured.
  */
-function otherProcessesCpu(exclude: ReadonlySet<number>): ReadonlyMap<number, { name: string; cpu: number }> {
-  const all = new Map<number, { name: string; cpu: number }>();
-  for (const entry of readdirSync('/proc')) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid) || exclude.has(pid)) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const close = stat.lastIndexOf(')');
-      const fields = stat.slice(close + 2).split(' ');
-      const cpu = (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
-      all.set(pid, { name: stat.slice(stat.indexOf('(') + 1, close), cpu });
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return all;
+async function otherProcessesCpu(
+  exclude: ReadonlySet<number>,
+): Promise<ReadonlyMap<number, { name: string; cpu: number }>> {
+  const pids = (await readdir('/proc'))
+    .map(Number)
+    .filter((pid) => Number.isInteger(pid) && !exclude.has(pid));
+  const stats = await Promise.all(
+    pids.map((pid) =>
+      readFile(`/proc/${pid}/stat`, 'utf8').then(
+        (stat) => [pid, parseStat(stat)] as const,
+        () => undefined, // gone meanwhile
+      ),
+    ),
+  );
+  return new Map(stats.filter((e) => e !== undefined));
+}
+
+/** The three that used the most, of those at 0.5 % of a core or more, most first. */
+function topThree(
+  list: readonly { readonly name: string; readonly pct: number }[],
+): readonly { readonly name: string; readonly pct: number }[] {
+  return [...list]
+    .sort((x, y) => y.pct - x.pct)
+    .slice(0, 3)
+    .filter((o) => o.pct >= 0.5);
 }
 
 /**
@@ -320,8 +338,6 @@ interface CpuSnapshot {
   /** The load generator's GC counters so far. */
   readonly clientGc: GcUse;
   readonly machine: { busy: number; steal: number; total: number };
-  /** Every other process's CPU seconds so far (`otherProcessesCpu`). */
-  readonly others: ReadonlyMap<number, { name: string; cpu: number }>;
 }
 
 /** CPU use over a window, in % of one core (machine: % of all cores). */
@@ -841,6 +857,9 @@ class CpuWindow {
   private ready: Promise<void> = Promise.resolve();
   private gcStart: Promise<GcUse | undefined> = Promise.resolve(undefined);
   private gcEnd: Promise<GcUse | undefined> = Promise.resolve(undefined);
+  /** Every other process's CPU seconds at the window's start and end (`otherProcessesCpu`). */
+  private othersStart: Promise<ReadonlyMap<number, { name: string; cpu: number }>> | undefined;
+  private othersEnd: Promise<ReadonlyMap<number, { name: string; cpu: number }>> | undefined;
   private readonly inspector: Inspector | undefined;
 
   constructor(
@@ -864,7 +883,6 @@ class CpuWindow {
       },
       clientGc: { ...clientGc },
       machine: machineCpu(),
-      others: otherProcessesCpu(new Set([this.server.pid, ...this.backendPids, process.pid])),
     };
   }
 
@@ -900,13 +918,20 @@ class CpuWindow {
     if (this.inspector && SERVER_LOG !== undefined) void mark(this.inspector, 'measured window begins');
     this.ready = this.prepare().then(() => {
       this.start = this.snapshot();
+      this.othersStart = otherProcessesCpu(this.measuredPids());
     });
+  }
+
+  /** The processes the window measures on their own: the server, its Postgres backends, this process. */
+  private measuredPids(): ReadonlySet<number> {
+    return new Set([this.server.pid, ...this.backendPids, process.pid]);
   }
 
   /** Ends the window (once: a later call changes nothing). */
   finish(): void {
     if (this.end) return;
     this.end = this.snapshot();
+    this.othersEnd = otherProcessesCpu(this.measuredPids());
     if (this.inspector) this.gcEnd = gcCounters(this.inspector, false);
     if (this.inspector && SERVER_LOG !== undefined) void mark(this.inspector, 'measured window ends');
   }
@@ -924,8 +949,9 @@ class CpuWindow {
     }
     const pct = (v: number): number => (100 * v) / secs;
     const [g0, g1] = await Promise.all([this.gcStart, this.gcEnd]);
-    const others = [...b.others]
-      .map(([pid, o]) => ({ name: o.name, pct: pct(o.cpu - (a.others.get(pid)?.cpu ?? o.cpu)) }))
+    const [o0, o1] = await Promise.all([this.othersStart, this.othersEnd]);
+    const others = [...(o1 ?? [])]
+      .map(([pid, o]) => ({ name: o.name, pct: pct(o.cpu - (o0?.get(pid)?.cpu ?? o.cpu)) }))
       .filter((o) => Number.isFinite(o.pct) && o.pct > 0);
     return {
       gc: g0 && g1 ? gcBetween(g0, g1) : undefined,
@@ -948,10 +974,7 @@ class CpuWindow {
       reads: b.syscalls.reads - a.syscalls.reads,
       writes: b.syscalls.writes - a.syscalls.writes,
       others: others.reduce((sum, o) => sum + o.pct, 0),
-      topOthers: others
-        .sort((x, y) => y.pct - x.pct)
-        .slice(0, 3)
-        .filter((o) => o.pct >= 0.5),
+      topOthers: topThree(others),
     };
   }
 }
@@ -1036,11 +1059,7 @@ function mergeTopOthers(
 ): readonly { readonly name: string; readonly pct: number }[] {
   const by = new Map<string, number>();
   for (const { c, w } of cpus) for (const o of c.topOthers) by.set(o.name, (by.get(o.name) ?? 0) + o.pct * w);
-  return [...by]
-    .map(([name, pct]) => ({ name, pct }))
-    .sort((x, y) => y.pct - x.pct)
-    .slice(0, 3)
-    .filter((o) => o.pct >= 0.5);
+  return topThree([...by].map(([name, pct]) => ({ name, pct })));
 }
 
 /** Several measured windows of one kind as one result (counts and times summed, CPU weighted by time). */
