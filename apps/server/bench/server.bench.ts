@@ -2,8 +2,9 @@
  * Server benchmark: `pnpm --filter @klondike/server bench` (or `pnpm bench:server` from the root).
  *
  * Starts the real server (`node dist/main.js` when built, else `node --import tsx src/main.ts`; one process) on a free 127.0.0.1 port against
- * Postgres, in a fresh schema `bench_<random>` that is dropped at the end, with rate limits off, and measures
- * the server budgets of PRODUCT.md from outside, over real sockets:
+ * Postgres, in a fresh schema `bench_<random>` that is dropped at the end (the database itself is created when
+ * missing, bench/database.ts), with rate limits off, and measures the server budgets of PRODUCT.md from outside,
+ * over real sockets:
  *
  * 1. throughput: BENCH_SOCKETS sockets (default 200), one game each, one move outstanding per socket, sent as
  *    fast as the server answers, for BENCH_SECONDS (default 10) after BENCH_WARMUP_SECONDS (default 3);
@@ -71,6 +72,7 @@ import {
 import { ServerFrameSchema, type ServerFrame } from '@klondike/protocol';
 import pg from 'pg';
 import WebSocket from 'ws';
+import { ensureDatabase } from './database.js';
 
 // ---------- settings ----------
 
@@ -1494,6 +1496,7 @@ function cpuRow(name: string, c: CpuUse | undefined, rate: number, moves: number
 async function main(): Promise<string[]> {
   const schema = `bench_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const url = schemaUrl(DATABASE_URL, schema);
+  await ensureDatabase(DATABASE_URL);
   createdSchema = schema;
   const db = new pg.Client({ connectionString: withoutSchema(DATABASE_URL) });
   await db.connect();

@@ -19,6 +19,7 @@ import { ServerFrameSchema, type ServerFrame } from '@klondike/protocol';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { buildApp } from '../src/app.js';
+import { ensureDatabase } from './database.js';
 
 const env = (name: string, fallback: number) => {
   const v = Number(process.env[name] ?? fallback);
@@ -50,6 +51,7 @@ interface Sample {
 
 async function main(): Promise<void> {
   const schema = `soak_${randomBytes(4).toString('hex')}`;
+  await ensureDatabase(BASE_URL);
   const url = new URL(BASE_URL);
   url.searchParams.set('schema', schema);
   const app = await buildApp({
