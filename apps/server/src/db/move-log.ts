@@ -49,12 +49,15 @@ export type BatchWriter = (batch: readonly MoveCommit[]) => Promise<ReadonlySet<
  * arrays travel as text arrays, cast in SQL: PGlite writes a parameter of a type it does not know (an enum's
  * array) as plain text. A JSON `null` (no move: undo, resign) is stored as SQL NULL.
  *
- * Every access to "Game" is an index probe per entry, never a scan of the table: `locked` walks the entries
- * in id order and locks each game's row through its primary key only if it is at `v − 1` (a LATERAL probe;
- * taking the locks in id order means two nodes flushing overlapping games cannot deadlock, and READ COMMITTED
- * re-checks the version of a row another transaction changed meanwhile), the UPDATE joins the rows so
- * locked, and its RETURNING hands each entry's log values to the INSERT, so no two sets of entries are
- * joined but the last: the statement answers with the entries the INSERT did not log (the input filtered through
+ * Every access to "Game" is an index probe per entry, never a scan of the table: the UPDATE walks the
+ * entries in id order (`ordered`, the outer side of a nested loop over the primary key) and so takes its row
+ * locks in id order, which means two nodes flushing overlapping games cannot deadlock; an entry whose row is
+ * not at `v − 1` is not updated, and READ COMMITTED re-checks the version of a row another transaction changed
+ * meanwhile (the loser's entry then fails its check). An earlier version locked the rows first in a LATERAL
+ * `SELECT … FOR UPDATE` and then updated them: the same order, one more probe and one more lock record per
+ * entry (measured alone, 60 entries a statement: ~25 → ~20 µs of Postgres CPU per entry without it). The
+ * UPDATE's RETURNING hands each entry's log values to the INSERT, so no two sets of entries are joined but the
+ * last: the statement answers with the entries the INSERT did not log (the input filtered through
  * a hash of the INSERT's RETURNING: `NOT IN` of a subquery is hashed, where `NOT EXISTS` would plan as a
  * nested loop over both lists, quadratic in the batch), i.e. the version conflicts, so the usual answer is
  * no row at all and the server parses nothing per committed entry. The planner cannot know how many entries the arrays hold; were it to assume
@@ -73,16 +76,14 @@ export const COMMIT_MOVES_SQL = `WITH input AS (
     unnest($5::int[]), unnest($6::float8[]), unnest($7::float8[]), unnest($8::float8[]),
     unnest($9::text[]::"MoveKind"[]), jsonb_array_elements($10::jsonb)) AS t(g, v, st, sc, mv, sa, ea, at, k, m)
   WHERE t.v BETWEEN 1 AND 2147483647
-), locked AS (
-  SELECT i.* FROM (SELECT * FROM input ORDER BY g) i CROSS JOIN LATERAL (
-    SELECT FROM "Game" WHERE "Game".id = i.g AND "Game".version = i.v - 1 FOR UPDATE
-  ) l
+), ordered AS (
+  SELECT * FROM input ORDER BY g
 ), upd AS (
-  UPDATE "Game" SET version = locked.v, status = locked.st, score = locked.sc, moves = locked.mv,
-    "startedAt" = locked.sa, "endedAt" = locked.ea, "updatedAt" = locked.at
-  FROM locked
-  WHERE "Game".id = locked.g AND "Game".version = locked.v - 1
-  RETURNING "Game".id, locked.v, locked.k, locked.m, locked.at
+  UPDATE "Game" SET version = o.v, status = o.st, score = o.sc, moves = o.mv,
+    "startedAt" = o.sa, "endedAt" = o.ea, "updatedAt" = o.at
+  FROM ordered o
+  WHERE "Game".id = o.g AND "Game".version = o.v - 1
+  RETURNING "Game".id, o.v, o.k, o.m, o.at
 ), ins AS (
   INSERT INTO "Move" ("gameId", seq, kind, move, "createdAt")
   SELECT id, v, k, m, at FROM upd
