@@ -54,6 +54,8 @@ describeEachDatabase('maintenance', (db) => {
     expect((await app.inject({ method: 'GET', url: `/api/games/${idle}` })).statusCode).toBe(404);
     for (const kept of [finished, watched])
       expect(await app.prisma.game.findUnique({ where: { id: kept } })).not.toBeNull();
+    // A kept game keeps its log (the resignation is its one entry).
+    expect(await app.prisma.move.count({ where: { gameId: finished } })).toBe(1);
     ws.close();
   });
 

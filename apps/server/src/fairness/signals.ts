@@ -37,17 +37,18 @@ export async function recordSignals(prisma: PrismaClient, dailyId: number): Prom
     select: {
       playerId: true,
       daily: { select: { line: true } },
-      game: {
-        select: {
-          createdAt: true,
-          log: { orderBy: { seq: 'asc' }, select: { kind: true, move: true, createdAt: true } },
-        },
-      },
+      gameId: true,
+      game: { select: { createdAt: true } },
     },
   });
   for (const row of rows) {
     const line = MoveSchema.array().parse(row.daily.line);
-    const log = row.game.log;
+    // The log is read by its key: "Move" has no relation to "Game" (prisma/schema.prisma).
+    const log = await prisma.move.findMany({
+      where: { gameId: row.gameId },
+      orderBy: { seq: 'asc' },
+      select: { kind: true, move: true, createdAt: true },
+    });
     const moves = log.filter((e) => e.kind === 'move').map((e) => MoveSchema.parse(e.move));
     const first = log.find((e) => e.kind === 'move');
     await prisma.dailyResult.update({

@@ -10,8 +10,9 @@ import type { GameRooms } from '../rooms/game-rooms.js';
 export const RETENTION_BATCH = 500;
 
 /**
- * Deletes unfinished anonymous casual games last changed before `cutoff`, with their moves (cascade). A game
- * held in memory with a subscriber is kept (someone is looking at it). Returns how many were deleted.
+ * Deletes unfinished anonymous casual games last changed before `cutoff`, with their moves (in the same
+ * transaction: the move log has no foreign key to cascade through, prisma/schema.prisma). A game held in
+ * memory with a subscriber is kept (someone is looking at it). Returns how many were deleted.
  */
 export async function deleteIdleAnonymousGames(
   prisma: PrismaClient,
@@ -32,9 +33,18 @@ export async function deleteIdleAnonymousGames(
     // A room in memory with subscribers cannot be evicted: leave it (it is not idle after all).
     const ids = rows.map((r) => r.id).filter((id) => rooms.evict(id) || rooms.peekState(id) === undefined);
     if (ids.length === 0) return deleted;
-    // The same conditions again, in the statement: a move made meanwhile keeps its game.
-    const r = await prisma.game.deleteMany({ where: { ...idle, id: { in: ids } } });
-    deleted += r.count;
+    deleted += await prisma.$transaction(async (tx) => {
+      // The same conditions again, in the statement: a move made meanwhile keeps its game.
+      const r = await tx.game.deleteMany({ where: { ...idle, id: { in: ids } } });
+      if (r.count === 0) return 0;
+      // The log of each game deleted just now. A move of one of them can no longer commit: the move log's
+      // statement logs an entry only for the game row it updates, and that row is gone.
+      const kept = new Set(
+        (await tx.game.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((g) => g.id),
+      );
+      await tx.move.deleteMany({ where: { gameId: { in: ids.filter((id) => !kept.has(id)) } } });
+      return r.count;
+    });
     if (rows.length < RETENTION_BATCH) return deleted;
   }
 }

@@ -792,7 +792,6 @@ export class GameRooms {
     const row = await this.prisma.game.findUnique({
       where: { id },
       include: {
-        log: { orderBy: { seq: 'asc' } },
         daily: { select: { date: true } },
         player: { select: { id: true, name: true, bot: true } },
         raceEntry: { select: { race: { select: { status: true } } } },
@@ -808,14 +807,19 @@ export class GameRooms {
     } else if (row.status !== 'won' && row.status !== 'resigned') {
       throw new ApiError('forbidden', 'the replay is available once the game has been won or resigned');
     }
-    const first = row.log[0]?.createdAt.getTime() ?? 0;
+    // The log up to the version just read ("Move" has no relation to "Game": read by its key).
+    const log = await this.prisma.move.findMany({
+      where: { gameId: id, seq: { lte: row.version } },
+      orderBy: { seq: 'asc' },
+    });
+    const first = log[0]?.createdAt.getTime() ?? 0;
     return {
       id: row.id,
       deal: row.deal,
       options: GameOptionsSchema.parse(row.options),
       preset: row.preset !== null && isPresetName(row.preset) ? row.preset : null,
       player: row.player,
-      steps: row.log.map((e) => ({
+      steps: log.map((e) => ({
         type: e.kind,
         ...(e.kind === 'move' ? { move: MoveSchema.parse(e.move) } : {}),
         atMs: Math.max(0, e.createdAt.getTime() - first),
