@@ -2,8 +2,8 @@
  * The move log's statement measured alone: `pnpm --filter @klondike/server bench:commit`.
  *
  * What one entry of a group commit costs Postgres, without the server, the sockets or the load generator
- * sharing the cores: in a fresh schema `commitbench_<random>` (migrated by the server's own migrator, dropped
- * at the end) of COMMIT_GAMES games (default 200, as the server benchmark's throughput phase), one connection
+ * sharing the cores: in a fresh schema `commitbench_<random>` (created and migrated by the server's `openDatabase`,
+ * dropped at the end) of COMMIT_GAMES games (default 200, as the server benchmark's throughput phase), one connection
  * sends `COMMIT_MOVES_SQL` (apps/server/src/db/move-log.ts) as the server does, a named prepared statement
  * whose batch is written by `batchParameters`, each entry taking its game one version further. For each batch
  * size in COMMIT_BATCHES (default `10,60,200`; the server benchmark's flushes hold ~60) it prints the backend's
@@ -17,11 +17,11 @@
  * missing); Postgres must run on this machine (its backend's CPU is read from /proc).
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { COMMIT_MOVES_SQL, type MoveCommit, batchParameters } from '../src/db/move-log.js';
-import { migrate } from '../src/db/migrator.js';
+import { openDatabase } from '../src/db/database.js';
 import { ensureDatabase } from './database.js';
+import { cpuSecondsOf } from './proc.js';
 
 const DATABASE_URL = process.env.COMMIT_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/klondike_test';
 const GAMES = Math.max(1, Number(process.env.COMMIT_GAMES ?? 200));
@@ -30,7 +30,6 @@ const BATCHES = (process.env.COMMIT_BATCHES ?? '10,60,200')
   .split(',')
   .map(Number)
   .filter((n) => Number.isInteger(n) && n > 0);
-const CLK_TCK = 100; // Linux USER_HZ
 
 /**
  * The floor: the statement's input and its `Move` insert, with no "Game" row touched; the key's conflict is
@@ -43,12 +42,6 @@ INSERT INTO "Move" ("gameId", seq, kind, move, "createdAt")
 SELECT g, v, k, m, at FROM input ON CONFLICT DO NOTHING`,
 );
 
-/** User + system CPU seconds of process `pid` so far. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
-}
-
 async function main(): Promise<void> {
   if (!COMMIT_MOVES_SQL.includes('ordered AS (') || INSERT_ONLY_SQL === COMMIT_MOVES_SQL)
     throw new Error('COMMIT_MOVES_SQL changed shape: update INSERT_ONLY_SQL');
@@ -57,15 +50,11 @@ async function main(): Promise<void> {
   const client = new pg.Client({ connectionString: DATABASE_URL });
   await client.connect();
   try {
-    await client.query(`CREATE SCHEMA "${schema}"`);
+    // Created and migrated as the server does it (`?schema=` creates the schema); then this one connection.
+    const url = new URL(DATABASE_URL);
+    url.searchParams.set('schema', schema);
+    await (await openDatabase({ kind: 'postgres', url: url.toString() })).close();
     await client.query(`SET search_path TO "${schema}"`);
-    await migrate({
-      exec: async (sql) => {
-        await client.query(sql);
-      },
-      query: async <T extends Record<string, unknown>>(sql: string, params?: readonly unknown[]) =>
-        (await client.query<T>(sql, params as unknown[])).rows,
-    });
     const ids = Array.from({ length: GAMES }, (_, i) => `bench-${String(i).padStart(6, '0')}`);
     await client.query(
       `INSERT INTO "Game" (id, options, deal, "updatedAt") SELECT unnest($1::text[]), '{}', 'x', now()`,
@@ -77,7 +66,7 @@ async function main(): Promise<void> {
     let next = 0;
     /** `entries` entries in batches of `size`, each game one version further; returns CPU and wall seconds. */
     const run = async (name: string, sql: string, size: number, entries: number) => {
-      const cpu0 = cpuSeconds(pid);
+      const cpu0 = cpuSecondsOf(pid);
       const t0 = performance.now();
       for (let done = 0; done < entries; done += size) {
         const batch: MoveCommit[] = [];
@@ -101,7 +90,7 @@ async function main(): Promise<void> {
         }
         await client.query({ name: `${name}_${size}`, text: sql, values: batchParameters(batch) });
       }
-      return { cpu: cpuSeconds(pid) - cpu0, wall: (performance.now() - t0) / 1000 };
+      return { cpu: cpuSecondsOf(pid) - cpu0, wall: (performance.now() - t0) / 1000 };
     };
     const rows: string[] = [];
     // The statement first: the insert-only floor leaves "Game" behind the log, after which the statement's

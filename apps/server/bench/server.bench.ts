@@ -73,6 +73,7 @@ import { ServerFrameSchema, type ServerFrame } from '@klondike/protocol';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { ensureDatabase } from './database.js';
+import { CLK_TCK, cpuSecondsOf, parseStat } from './proc.js';
 
 // ---------- settings ----------
 
@@ -112,8 +113,6 @@ const RTT_DUMP = process.env.BENCH_RTT_DUMP || undefined;
 
 /** PRODUCT.md "Performance budgets". */
 const BUDGET = { movesPerSecond: 5000, p99Ms: 10, bytesPerGame: 50 * 1024 } as const;
-
-const CLK_TCK = 100; // Linux USER_HZ
 
 // ---------- small helpers ----------
 
@@ -179,25 +178,6 @@ function rawText(data: WebSocket.RawData): string {
 function rssOf(pid: number): number {
   const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) * 1024 : NaN;
-}
-
-/** A /proc/<pid>/stat line's command (in parentheses) and CPU time (utime + stime, every thread) in seconds. */
-function parseStat(stat: string): { name: string; cpu: number } {
-  const close = stat.lastIndexOf(')');
-  const fields = stat.slice(close + 2).split(' ');
-  return {
-    name: stat.slice(stat.indexOf('(') + 1, close),
-    cpu: (Number(fields[11]) + Number(fields[12])) / CLK_TCK,
-  };
-}
-
-/** CPU time (user + system, every thread) of a process in seconds; NaN when it is gone or unreadable. */
-function cpuSecondsOf(pid: number): number {
-  try {
-    return parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8')).cpu;
-  } catch {
-    return NaN;
-  }
 }
 
 /**

@@ -41,14 +41,22 @@ export async function recordSignals(prisma: PrismaClient, dailyId: number): Prom
       game: { select: { createdAt: true } },
     },
   });
+  if (rows.length === 0) return 0;
+  // Every game's log in one read, by its key ("Move" has no relation to "Game", prisma/schema.prisma).
+  const entries = await prisma.move.findMany({
+    where: { gameId: { in: rows.map((r) => r.gameId) } },
+    orderBy: [{ gameId: 'asc' }, { seq: 'asc' }],
+    select: { gameId: true, kind: true, move: true, createdAt: true },
+  });
+  const logs = new Map<string, typeof entries>();
+  for (const e of entries) {
+    const log = logs.get(e.gameId);
+    if (log) log.push(e);
+    else logs.set(e.gameId, [e]);
+  }
   for (const row of rows) {
     const line = MoveSchema.array().parse(row.daily.line);
-    // The log is read by its key: "Move" has no relation to "Game" (prisma/schema.prisma).
-    const log = await prisma.move.findMany({
-      where: { gameId: row.gameId },
-      orderBy: { seq: 'asc' },
-      select: { kind: true, move: true, createdAt: true },
-    });
+    const log = logs.get(row.gameId) ?? [];
     const moves = log.filter((e) => e.kind === 'move').map((e) => MoveSchema.parse(e.move));
     const first = log.find((e) => e.kind === 'move');
     await prisma.dailyResult.update({

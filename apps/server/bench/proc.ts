@@ -1,0 +1,24 @@
+/** What the benchmarks read of a process from /proc (Linux). */
+import { readFileSync } from 'node:fs';
+
+/** Clock ticks per second of /proc's CPU times (Linux USER_HZ). */
+export const CLK_TCK = 100;
+
+/** A /proc/<pid>/stat line's command (in parentheses) and CPU time (utime + stime, every thread) in seconds. */
+export function parseStat(stat: string): { name: string; cpu: number } {
+  const close = stat.lastIndexOf(')');
+  const fields = stat.slice(close + 2).split(' ');
+  return {
+    name: stat.slice(stat.indexOf('(') + 1, close),
+    cpu: (Number(fields[11]) + Number(fields[12])) / CLK_TCK,
+  };
+}
+
+/** CPU time (user + system, every thread) of a process in seconds; NaN when it is gone or unreadable. */
+export function cpuSecondsOf(pid: number): number {
+  try {
+    return parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8')).cpu;
+  } catch {
+    return NaN;
+  }
+}
