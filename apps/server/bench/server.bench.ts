@@ -21,6 +21,9 @@
  *    closed loop, in windows alternating with the throughput phase's (BENCH_ROUNDS, default 2, each side's
  *    windows summed) so that both see the same machine load; the report prints persisted moves/s ÷ bare
  *    messages/s;
+ * 2b. the platform at the latency phase's load: the bare server of 1b on as many sockets, at the same
+ *    open-loop rate, right after the latency run: what the machine itself adds to the p99 (a core taken away
+ *    for tens of ms by a kernel thread shows in both);
  * 5. overload: twice the measured throughput offered open-loop on the latency sockets: moves past the
  *    server's commit queue (COMMIT_QUEUE) get `overloaded` error frames; the accepted ones' round trips;
  * 4. BENCH_PROFILE=1: BENCH_PROFILE_SECONDS (default 5) more of the throughput run under the inspector's CPU
@@ -1547,8 +1550,6 @@ async function main(): Promise<string[]> {
       s.close();
       sockets.delete(s);
     }
-    await stopServer(bareServer);
-    bareRunning = undefined;
     const ratio = throughput.rate / bare.rate;
     load.push(loadavg());
     await sleep(500);
@@ -1572,6 +1573,32 @@ async function main(): Promise<string[]> {
     );
     load.push(loadavg());
     const m3 = await memory(server, inspector);
+
+    // 2b. The platform at the same open-loop rate on as many sockets, right after: the share of the p99 that
+    // the machine itself sets (the bare server has no database and no rules; a stall of a core shows in both).
+    console.error(`bare platform server: ${LATENCY_SOCKETS} sockets, ${RATE} messages/s …`);
+    const bareLatencyGames = Array.from({ length: LATENCY_SOCKETS }, () => ({
+      id: randomBytes(12).toString('base64url'),
+    }));
+    const bareLatencySockets = await openSockets(bareServer, bareLatencyGames, 'bl');
+    const ackedBeforeBareLatency = totalAcked;
+    const bareLatency = await measured(`bare platform server (open loop, ${RATE}/s)`, () =>
+      openLoop(
+        bareLatencySockets,
+        RATE,
+        WARMUP_SECONDS * 1000,
+        SECONDS * 1000,
+        new CpuWindow(bareServer, db),
+      ),
+    );
+    bareAcked += totalAcked - ackedBeforeBareLatency;
+    for (const s of bareLatencySockets) {
+      s.close();
+      sockets.delete(s);
+    }
+    await stopServer(bareServer);
+    bareRunning = undefined;
+    load.push(loadavg());
     const versionAfterLatency = lSockets.reduce((a, s) => a + s.version, 0) / lSockets.length;
 
     // 3. Longer histories (closed loop on every socket until each game has HISTORY moves).
@@ -1693,7 +1720,7 @@ async function main(): Promise<string[]> {
           ],
           [
             `p99 round trip ≤ ${BUDGET.p99Ms} ms at ${int(RATE)} moves/s, ${int(LATENCY_SOCKETS)} sockets open`,
-            `p99 ${ms(quantile(latency.rtt, 0.99))} ms (${int(latency.rate)} moves/s achieved)`,
+            `p99 ${ms(quantile(latency.rtt, 0.99))} ms (${int(latency.rate)} moves/s achieved; the bare server's at the same load: ${ms(quantile(bareLatency.rtt, 0.99))} ms)`,
             ok(quantile(latency.rtt, 0.99) <= BUDGET.p99Ms && latency.rate >= 0.95 * RATE),
           ],
           [
@@ -1768,6 +1795,17 @@ async function main(): Promise<string[]> {
             ms(latency.fromSchedule.at(-1) ?? NaN),
             '',
           ],
+          [
+            `bare platform server (open loop, ${int(RATE)}/s)`,
+            int(LATENCY_SOCKETS),
+            int(bareLatency.rate),
+            int(bareLatency.acked),
+            ms(quantile(bareLatency.rtt, 0.5)),
+            ms(quantile(bareLatency.rtt, 0.95)),
+            ms(quantile(bareLatency.rtt, 0.99)),
+            ms(bareLatency.rtt.at(-1) ?? NaN),
+            String(bareLatency.errors),
+          ],
           ...(history
             ? [
                 [
@@ -1830,6 +1868,12 @@ async function main(): Promise<string[]> {
           cpuRow('bare platform server', bare.cpu, bare.rate, bare.acked),
           cpuRow('throughput', throughput.cpu, throughput.rate, throughput.acked),
           cpuRow('latency', latency.cpu, latency.rate, latency.acked),
+          cpuRow(
+            `bare platform server, ${int(RATE)}/s`,
+            bareLatency.cpu,
+            bareLatency.rate,
+            bareLatency.acked,
+          ),
           ...(history ? [cpuRow('history', history.cpu, history.rate, history.acked)] : []),
           cpuRow('overload', overload.cpu, overload.rate, overload.acked),
         ],
