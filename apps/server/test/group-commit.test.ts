@@ -13,10 +13,12 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   COMMIT_MOVES_SQL,
+  COMMIT_MOVE_SQL,
   CommitFailedError,
   GroupCommitter,
   type MoveCommit,
   batchParameters,
+  entryParameters,
 } from '../src/db/move-log.js';
 import { WsClient, describeEachDatabase, testApp, wsUrl } from './helpers.js';
 
@@ -283,7 +285,78 @@ describeEachDatabase('group commit', (db) => {
     }
   });
 
-  it('the statement probes "Game" by primary key per entry, never scans it (5,000 games, batches of 1 and 1,000)', async () => {
+  it('a flush of one entry (its own statement): a stale version is refused and stores nothing; quotes, backslashes and braces in the id and the move are stored as given', async () => {
+    const gameId = 'one "q\\uote", {NULL}';
+    await app.prisma.$executeRawUnsafe(
+      `INSERT INTO "Game" (id, options, deal, "updatedAt") VALUES ($1, '{}', 'x', now())`,
+      gameId,
+    );
+    try {
+      const odd = { type: 'draw', note: 'a "quoted" \\ back,slash {x} null' };
+      const entry = (version: number, move: object | null): MoveCommit => ({
+        gameId,
+        version,
+        status: 'playing',
+        score: -7,
+        moves: version,
+        startedAt: 1_000,
+        endedAt: null,
+        at: 2_000 + version,
+        kind: move === null ? 'undo' : 'move',
+        move,
+      });
+      // The game is at version 0: version 2 (the database must hold 1) is a conflict, nothing is stored.
+      expect([...(await app.db.writeMoves([entry(2, odd)]))]).toEqual([]);
+      expect(await app.prisma.move.count({ where: { gameId } })).toBe(0);
+      expect((await app.prisma.game.findUniqueOrThrow({ where: { id: gameId } })).version).toBe(0);
+      expect([...(await app.db.writeMoves([entry(1, odd)]))]).toEqual([gameId]);
+      expect([...(await app.db.writeMoves([entry(2, null)]))]).toEqual([gameId]);
+      // The same version again (a second writer that lost): refused.
+      expect([...(await app.db.writeMoves([entry(2, odd)]))]).toEqual([]);
+      const game = await app.prisma.game.findUniqueOrThrow({ where: { id: gameId } });
+      expect({ version: game.version, score: game.score, moves: game.moves }).toEqual({
+        version: 2,
+        score: -7,
+        moves: 2,
+      });
+      expect(game.updatedAt.getTime()).toBe(2_002);
+      const rows = await app.prisma.$queryRawUnsafe<
+        { seq: number; kind: string; absent: boolean; move: unknown; at: Date }[]
+      >(
+        `SELECT seq, kind::text AS kind, move IS NULL AS absent, move, "createdAt" AS at FROM "Move" WHERE "gameId" = $1 ORDER BY seq`,
+        gameId,
+      );
+      expect(rows.map((r) => [r.seq, r.kind, r.absent, r.absent ? null : r.move, r.at.getTime()])).toEqual([
+        [1, 'move', false, odd, 2_001],
+        [2, 'undo', true, null, 2_002],
+      ]);
+    } finally {
+      await app.prisma.$executeRawUnsafe(`DELETE FROM "Move" WHERE "gameId" = $1`, gameId);
+      await app.prisma.$executeRawUnsafe(`DELETE FROM "Game" WHERE id = $1`, gameId);
+    }
+  });
+
+  it('entryParameters refuses what the statement must not store: a fractional count, a time that is not finite', () => {
+    const base: MoveCommit = {
+      gameId: 'g',
+      version: 1,
+      status: 'playing',
+      score: 0,
+      moves: 1,
+      startedAt: 0,
+      endedAt: null,
+      at: 0,
+      kind: 'move',
+      move: DRAW,
+    };
+    expect(entryParameters(base)).toEqual(['g', 1, 'playing', 0, 1, 0, null, 0, 'move', '{"type":"draw"}']);
+    expect(() => entryParameters({ ...base, version: 1.5 })).toThrow(TypeError);
+    expect(() => entryParameters({ ...base, score: Number.NaN })).toThrow(TypeError);
+    expect(() => entryParameters({ ...base, endedAt: Number.POSITIVE_INFINITY })).toThrow(TypeError);
+    expect(() => entryParameters({ ...base, at: Number.NaN })).toThrow(TypeError);
+  });
+
+  it('the statement probes "Game" by primary key per entry, never scans it (5,000 games, batches of 1 and 1,000, and the one-entry statement)', async () => {
     // Games inserted directly (5,000 over REST would be slow); the plan is what is tested, not their moves.
     await app.prisma.$executeRawUnsafe(
       `INSERT INTO "Game" (id, options, deal, "updatedAt")
@@ -320,6 +393,14 @@ describeEachDatabase('group commit', (db) => {
         expect(text).toMatch(/hashed SubPlan/);
         expect(text).not.toMatch(/Anti Join/);
       }
+      // The one-entry statement: one probe of the primary key, no scan.
+      const plan = await app.prisma.$queryRawUnsafe<Record<string, string>[]>(
+        `EXPLAIN ${COMMIT_MOVE_SQL}`,
+        ...entryParameters(entry(1)),
+      );
+      const text = plan.map((r) => Object.values(r)[0]).join('\n');
+      expect(text).not.toMatch(/Seq Scan on "Game"/);
+      expect(text.match(/Index Scan using "Game_pkey"/g)).toHaveLength(1);
     } finally {
       await app.prisma.$executeRawUnsafe(`DELETE FROM "Game" WHERE id LIKE 'plan-%'`);
     }

@@ -4,7 +4,8 @@
  * Each entry is one action of one game: the `Game` row moves from version `version − 1` to `version`
  * (optimistic check) and its `Move` row (`seq = version`) is appended. A flush writes every entry queued
  * while the previous flush ran, in a single statement — a CTE whose version-checked `UPDATE "Game" …
- * RETURNING` feeds the `INSERT INTO "Move"` — sent as a named prepared statement: one round trip, one
+ * RETURNING` feeds the `INSERT INTO "Move"`; COMMIT_MOVES_SQL with the batch as arrays, or COMMIT_MOVE_SQL
+ * with scalar parameters when the flush holds one entry — sent as a named prepared statement: one round trip, one
  * transaction (autocommit), so a batch is durable (synchronous_commit) or absent as a whole. An entry whose
  * version check fails is not logged, and the statement's result names it (a version conflict: another
  * writer got there first); the other entries of the batch still commit. A statement that fails (connection lost, constraint, disk) fails
@@ -91,13 +92,59 @@ export const COMMIT_MOVES_SQL = `WITH input AS (
 )
 SELECT g AS "gameId" FROM input WHERE g NOT IN (SELECT "gameId" FROM ins)`;
 
+/**
+ * The statement of a flush that holds one entry: what COMMIT_MOVES_SQL does, for one entry, with one scalar
+ * parameter per column (see `entryParameters`) instead of arrays to unzip, sort and filter. That is every
+ * flush at a human pace, where moves arrive one at a time and each waits for its own commit: measured alone
+ * on one connection (1,200 games, 3,000 statements, three rounds), ~190–200 µs of Postgres CPU and ~640–720 µs
+ * of wall time a statement, against ~280–310 µs and ~850–880 µs for the array statement with one entry.
+ * The version check is the same (`version = v − 1`, one primary-key probe), and so is the answer's meaning: the
+ * INSERT returns the entry when it was logged, no row when the check refused it.
+ */
+export const COMMIT_MOVE_SQL = `WITH upd AS (
+  UPDATE "Game" SET version = $2::int, status = $3::text::"GameStatus", score = $4::int, moves = $5::int,
+    "startedAt" = ${utc('$6::float8')}, "endedAt" = ${utc('$7::float8')}, "updatedAt" = ${utc('$8::float8')}
+  WHERE id = $1::text AND version = $2::int - 1
+  RETURNING id
+)
+INSERT INTO "Move" ("gameId", seq, kind, move, "createdAt")
+SELECT id, $2::int, $9::text::"MoveKind", $10::jsonb, ${utc('$8::float8')} FROM upd
+RETURNING "gameId"`;
+
+/**
+ * COMMIT_MOVE_SQL's ten parameters for one entry: game id, version, status, score, move count, start, end
+ * (null while playing) and action times in ms since the epoch, kind, and the move as JSON text (null when
+ * kind ≠ move, stored as SQL NULL). Errors: TypeError for a non-integer count or a non-finite time, as in
+ * `batchParameters`.
+ */
+export function entryParameters(c: MoveCommit): (string | number | null)[] {
+  return [
+    c.gameId,
+    checked(c.version, Number.isSafeInteger, 'an integer'),
+    c.status,
+    checked(c.score, Number.isSafeInteger, 'an integer'),
+    checked(c.moves, Number.isSafeInteger, 'an integer'),
+    checked(c.startedAt, Number.isFinite, 'a finite number'),
+    c.endedAt === null ? null : checked(c.endedAt, Number.isFinite, 'a finite number'),
+    checked(c.at, Number.isFinite, 'a finite number'),
+    c.kind,
+    c.move === null ? null : JSON.stringify(c.move),
+  ];
+}
+
+function checked(n: number, test: (n: number) => boolean, what: string): number {
+  if (!test(n)) throw new TypeError(`not ${what}: ${n}`);
+  return n;
+}
+
 /** ms since the epoch (float8 column `col`) → timestamp without time zone in UTC, as Prisma stores DateTime. */
 function utc(col: string): string {
   return `(to_timestamp(${col} / 1000.0) AT TIME ZONE 'UTC')`;
 }
 
-/** Name of the prepared statement (per connection; node-postgres prepares it on first use). */
+/** Names of the prepared statements (per connection; node-postgres prepares each on first use). */
 const STATEMENT_NAME = 'klondike_commit_moves';
+const SINGLE_STATEMENT_NAME = 'klondike_commit_move';
 
 /**
  * The statement's ten parameters: one per column, element i of each for entry i — game ids, versions,
@@ -175,9 +222,26 @@ function committedIds(
   return ids;
 }
 
-/** The batch writer over a node-postgres pool (the pool Prisma's adapter uses). */
+/** The game of a one-entry batch when COMMIT_MOVE_SQL logged it (it returned a row), else none. */
+function committedEntry(entry: MoveCommit, logged: readonly unknown[]): ReadonlySet<string> {
+  return logged.length === 1 ? new Set([entry.gameId]) : new Set();
+}
+
+/**
+ * The batch writer over a node-postgres pool (the pool Prisma's adapter uses): COMMIT_MOVE_SQL for a batch
+ * of one, COMMIT_MOVES_SQL for more.
+ */
 export function pgBatchWriter(pool: pg.Pool): BatchWriter {
   return async (batch) => {
+    const [only] = batch;
+    if (batch.length === 1 && only !== undefined) {
+      const r = await pool.query<{ gameId: string }>({
+        name: SINGLE_STATEMENT_NAME,
+        text: COMMIT_MOVE_SQL,
+        values: entryParameters(only),
+      });
+      return committedEntry(only, r.rows);
+    }
     const r = await pool.query<{ gameId: string }>({
       name: STATEMENT_NAME,
       text: COMMIT_MOVES_SQL,
@@ -187,9 +251,14 @@ export function pgBatchWriter(pool: pg.Pool): BatchWriter {
   };
 }
 
-/** The batch writer over embedded PGlite (the instance Prisma's adapter uses). */
+/** The batch writer over embedded PGlite (the instance Prisma's adapter uses); the same two statements. */
 export function pgliteBatchWriter(db: PGlite): BatchWriter {
   return async (batch) => {
+    const [only] = batch;
+    if (batch.length === 1 && only !== undefined) {
+      const r = await db.query<{ gameId: string }>(COMMIT_MOVE_SQL, entryParameters(only));
+      return committedEntry(only, r.rows);
+    }
     const r = await db.query<{ gameId: string }>(COMMIT_MOVES_SQL, batchParameters(batch));
     return committedIds(batch, r.rows);
   };
