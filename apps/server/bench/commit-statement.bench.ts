@@ -10,6 +10,10 @@
  * CPU per entry (/proc/<pid>/stat of the Postgres process serving the connection, user + system) and the wall
  * time per entry, over COMMIT_ENTRIES entries (default 24,000) after a warm-up of a tenth of that.
  *
+ * Then the statement of a flush of one entry, `COMMIT_MOVE_SQL` (scalar parameters, `entryParameters`): every
+ * flush at a human pace, measured over COMMIT_SINGLE_ENTRIES statements (default 3,000), beside the array
+ * statement with one entry.
+ *
  * Beside it, as a floor, the same batches through the `Move` insert alone (what an append-only log that never
  * updates "Game" would cost): were the two close, the game row's update is not where Postgres spends.
  *
@@ -18,7 +22,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { COMMIT_MOVES_SQL, type MoveCommit, batchParameters } from '../src/db/move-log.js';
+import {
+  COMMIT_MOVES_SQL,
+  COMMIT_MOVE_SQL,
+  type MoveCommit,
+  batchParameters,
+  entryParameters,
+} from '../src/db/move-log.js';
 import { openDatabase } from '../src/db/database.js';
 import { ensureDatabase } from './database.js';
 import { cpuSecondsOf } from './proc.js';
@@ -26,6 +36,7 @@ import { cpuSecondsOf } from './proc.js';
 const DATABASE_URL = process.env.COMMIT_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/klondike_test';
 const GAMES = Math.max(1, Number(process.env.COMMIT_GAMES ?? 200));
 const ENTRIES = Math.max(100, Number(process.env.COMMIT_ENTRIES ?? 24_000));
+const SINGLE_ENTRIES = Math.max(100, Number(process.env.COMMIT_SINGLE_ENTRIES ?? 3_000));
 const BATCHES = (process.env.COMMIT_BATCHES ?? '10,60,200')
   .split(',')
   .map(Number)
@@ -64,8 +75,11 @@ async function main(): Promise<void> {
     if (pid === undefined) throw new Error('no backend pid');
     const versions = new Map(ids.map((id) => [id, 0]));
     let next = 0;
-    /** `entries` entries in batches of `size`, each game one version further; returns CPU and wall seconds. */
-    const run = async (name: string, sql: string, size: number, entries: number) => {
+    /**
+     * `entries` entries in batches of `size`, each game one version further, through `sql` (the one-entry
+     * statement when `single`); returns CPU and wall seconds.
+     */
+    const run = async (name: string, sql: string, size: number, entries: number, single = false) => {
       const cpu0 = cpuSecondsOf(pid);
       const t0 = performance.now();
       for (let done = 0; done < entries; done += size) {
@@ -88,11 +102,26 @@ async function main(): Promise<void> {
             move: { type: 'draw' },
           });
         }
-        await client.query({ name: `${name}_${size}`, text: sql, values: batchParameters(batch) });
+        const values = single && batch[0] ? entryParameters(batch[0]) : batchParameters(batch);
+        await client.query({ name: `${name}_${size}`, text: sql, values });
       }
       return { cpu: cpuSecondsOf(pid) - cpu0, wall: (performance.now() - t0) / 1000 };
     };
     const rows: string[] = [];
+    const perEntry = (s: number, entries: number) => ((s * 1e6) / entries).toFixed(1);
+    // A flush of one entry: the array statement, then the one-entry statement, alternating twice.
+    for (let round = 0; round < 2; round++) {
+      for (const [name, sql, single] of [
+        ['statement', COMMIT_MOVES_SQL, false],
+        ['one-entry statement', COMMIT_MOVE_SQL, true],
+      ] as const) {
+        await run(name.replaceAll(' ', '_'), sql, 1, Math.ceil(SINGLE_ENTRIES / 10), single);
+        const r = await run(name.replaceAll(' ', '_'), sql, 1, SINGLE_ENTRIES, single);
+        rows.push(
+          `| ${name} | 1 | ${perEntry(r.cpu, SINGLE_ENTRIES)} | ${perEntry(r.wall, SINGLE_ENTRIES)} | ${SINGLE_ENTRIES} |`,
+        );
+      }
+    }
     // The statement first: the insert-only floor leaves "Game" behind the log, after which the statement's
     // version check would refuse every entry.
     for (const [name, sql] of [
@@ -103,8 +132,9 @@ async function main(): Promise<void> {
         const entries = Math.ceil(ENTRIES / size) * size;
         await run(name.replace(' ', '_'), sql, size, Math.ceil(entries / 10 / size) * size);
         const r = await run(name.replace(' ', '_'), sql, size, entries);
-        const perEntry = (s: number) => ((s * 1e6) / entries).toFixed(1);
-        rows.push(`| ${name} | ${size} | ${perEntry(r.cpu)} | ${perEntry(r.wall)} | ${entries} |`);
+        rows.push(
+          `| ${name} | ${size} | ${perEntry(r.cpu, entries)} | ${perEntry(r.wall, entries)} | ${entries} |`,
+        );
       }
     }
     console.log(

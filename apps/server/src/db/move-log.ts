@@ -95,9 +95,11 @@ SELECT g AS "gameId" FROM input WHERE g NOT IN (SELECT "gameId" FROM ins)`;
 /**
  * The statement of a flush that holds one entry: what COMMIT_MOVES_SQL does, for one entry, with one scalar
  * parameter per column (see `entryParameters`) instead of arrays to unzip, sort and filter. That is every
- * flush at a human pace, where moves arrive one at a time and each waits for its own commit: measured alone
- * on one connection (1,200 games, 3,000 statements, three rounds), ~190–200 µs of Postgres CPU and ~640–720 µs
- * of wall time a statement, against ~280–310 µs and ~850–880 µs for the array statement with one entry.
+ * flush at a human pace, where moves arrive one at a time and each waits for its own commit. Measured alone
+ * (`pnpm --filter @klondike/server bench:commit`: one connection, 3,000 statements a round; its four rounds and
+ * three of a first script of the same kind, 2026-11-27): 173–250 µs of Postgres CPU and 530–800 µs of wall
+ * time a statement, against 257–330 µs and 740–970 µs for the array statement with one entry; 60–110 µs of
+ * CPU less in every round.
  * The version check is the same (`version = v − 1`, one primary-key probe), and so is the answer's meaning: the
  * INSERT returns the entry when it was logged, no row when the check refused it.
  */
