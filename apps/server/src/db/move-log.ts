@@ -122,21 +122,16 @@ RETURNING "gameId"`;
 export function entryParameters(c: MoveCommit): (string | number | null)[] {
   return [
     c.gameId,
-    checked(c.version, Number.isSafeInteger, 'an integer'),
+    integer(c.version),
     c.status,
-    checked(c.score, Number.isSafeInteger, 'an integer'),
-    checked(c.moves, Number.isSafeInteger, 'an integer'),
-    checked(c.startedAt, Number.isFinite, 'a finite number'),
-    c.endedAt === null ? null : checked(c.endedAt, Number.isFinite, 'a finite number'),
-    checked(c.at, Number.isFinite, 'a finite number'),
+    integer(c.score),
+    integer(c.moves),
+    finite(c.startedAt),
+    c.endedAt === null ? null : finite(c.endedAt),
+    finite(c.at),
     c.kind,
     c.move === null ? null : JSON.stringify(c.move),
   ];
-}
-
-function checked(n: number, test: (n: number) => boolean, what: string): number {
-  if (!test(n)) throw new TypeError(`not ${what}: ${n}`);
-  return n;
 }
 
 /** ms since the epoch (float8 column `col`) → timestamp without time zone in UTC, as Prisma stores DateTime. */
@@ -199,16 +194,16 @@ function quoted(s: string): string {
   return `"${s.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 }
 
-/** An integer column's element; anything else is a bug upstream, refused here rather than stored. */
-function integer(n: number): string {
+/** An integer column's value; anything else is a bug upstream, refused here rather than stored. */
+function integer(n: number): number {
   if (!Number.isSafeInteger(n)) throw new TypeError(`not an integer: ${n}`);
-  return String(n);
+  return n;
 }
 
-/** A float8 column's element (times in ms): finite numbers only. */
-function finite(n: number): string {
+/** A float8 column's value (times in ms): finite numbers only. */
+function finite(n: number): number {
   if (!Number.isFinite(n)) throw new TypeError(`not a finite number: ${n}`);
-  return String(n);
+  return n;
 }
 
 /**
@@ -229,41 +224,33 @@ function committedEntry(entry: MoveCommit, logged: readonly unknown[]): Readonly
   return logged.length === 1 ? new Set([entry.gameId]) : new Set();
 }
 
-/**
- * The batch writer over a node-postgres pool (the pool Prisma's adapter uses): COMMIT_MOVE_SQL for a batch
- * of one, COMMIT_MOVES_SQL for more.
- */
-export function pgBatchWriter(pool: pg.Pool): BatchWriter {
+/** Runs one of the two statements (`name`: its prepared statement's name) and returns its rows. */
+type RunStatement = (
+  name: string,
+  text: string,
+  values: (string | number | null)[],
+) => Promise<readonly { gameId: string }[]>;
+
+/** The batch writer over `run`: COMMIT_MOVE_SQL for a batch of one, COMMIT_MOVES_SQL for more. */
+function batchWriter(run: RunStatement): BatchWriter {
   return async (batch) => {
     const [only] = batch;
-    if (batch.length === 1 && only !== undefined) {
-      const r = await pool.query<{ gameId: string }>({
-        name: SINGLE_STATEMENT_NAME,
-        text: COMMIT_MOVE_SQL,
-        values: entryParameters(only),
-      });
-      return committedEntry(only, r.rows);
-    }
-    const r = await pool.query<{ gameId: string }>({
-      name: STATEMENT_NAME,
-      text: COMMIT_MOVES_SQL,
-      values: batchParameters(batch),
-    });
-    return committedIds(batch, r.rows);
+    if (batch.length === 1 && only !== undefined)
+      return committedEntry(only, await run(SINGLE_STATEMENT_NAME, COMMIT_MOVE_SQL, entryParameters(only)));
+    return committedIds(batch, await run(STATEMENT_NAME, COMMIT_MOVES_SQL, batchParameters(batch)));
   };
 }
 
-/** The batch writer over embedded PGlite (the instance Prisma's adapter uses); the same two statements. */
+/** The batch writer over a node-postgres pool (the pool Prisma's adapter uses), on named prepared statements. */
+export function pgBatchWriter(pool: pg.Pool): BatchWriter {
+  return batchWriter(
+    async (name, text, values) => (await pool.query<{ gameId: string }>({ name, text, values })).rows,
+  );
+}
+
+/** The batch writer over embedded PGlite (the instance Prisma's adapter uses). */
 export function pgliteBatchWriter(db: PGlite): BatchWriter {
-  return async (batch) => {
-    const [only] = batch;
-    if (batch.length === 1 && only !== undefined) {
-      const r = await db.query<{ gameId: string }>(COMMIT_MOVE_SQL, entryParameters(only));
-      return committedEntry(only, r.rows);
-    }
-    const r = await db.query<{ gameId: string }>(COMMIT_MOVES_SQL, batchParameters(batch));
-    return committedIds(batch, r.rows);
-  };
+  return batchWriter(async (_name, text, values) => (await db.query<{ gameId: string }>(text, values)).rows);
 }
 
 /** A flush failed: nothing of it is stored. `cause` is the database error. */
