@@ -22,3 +22,16 @@ export function cpuSecondsOf(pid: number): number {
     return NaN;
   }
 }
+
+/** A field of /proc/<pid>/status given in kB (`VmRSS`, `VmHWM`, …), in bytes; NaN when the process is gone. */
+export function statusBytesOf(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/** The resident set size of a process (VmRSS), in bytes; NaN when it is gone. */
+export const rssOf = (pid: number): number => statusBytesOf(pid, 'VmRSS');

@@ -63,7 +63,6 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { readFile, readdir, readlink } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
@@ -76,17 +75,12 @@ import { ServerFrameSchema, type ServerFrame } from '@klondike/protocol';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { ensureDatabase } from './database.js';
-import { CLK_TCK, cpuSecondsOf, parseStat } from './proc.js';
+import { productionStart } from './production-start.js';
+import { freePort } from '../test/processes.js';
+import { envNumber } from './settings.js';
+import { CLK_TCK, cpuSecondsOf, parseStat, rssOf } from './proc.js';
 
 // ---------- settings ----------
-
-function envNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a number ≥ 0, not ${raw}`);
-  return n;
-}
 
 const SERVER_DIR = resolve(import.meta.dirname, '..');
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/klondike_test';
@@ -157,18 +151,6 @@ function table(head: readonly string[], rows: readonly (readonly string[])[]): s
   return [line(head), `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`, ...rows.map(line)];
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr !== null ? addr.port : 0;
-      srv.close(() => res(port));
-    });
-  });
-}
-
 function rawText(data: WebSocket.RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
@@ -176,12 +158,6 @@ function rawText(data: WebSocket.RawData): string {
 }
 
 // ---------- /proc ----------
-
-/** The resident set size of a process, in bytes. */
-function rssOf(pid: number): number {
-  const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) * 1024 : NaN;
-}
 
 /**
  * CPU seconds so far of every process on the machine but `exclude`, by pid, with its name (/proc/<pid>/stat).
@@ -465,26 +441,25 @@ interface Server {
   output(): string;
 }
 
-/**
- * The node flags of the production start (`pnpm start`: `… && node <flags> dist/main.js` in package.json), so
- * that the benchmark runs the server exactly as production does.
- */
-function productionNodeFlags(): string[] {
-  const pkg = JSON.parse(readFileSync(join(SERVER_DIR, 'package.json'), 'utf8')) as {
-    scripts?: Record<string, string>;
-  };
-  const m = /(?:^|&&\s*)node\s+((?:--\S+\s+)*)dist\/main\.js/.exec(pkg.scripts?.start ?? '');
-  if (!m) throw new Error('package.json "start" does not run `node [flags] dist/main.js`');
-  return (m[1] ?? '').split(/\s+/).filter((f) => f !== '');
-}
+/** The production start (`pnpm start`): its environment assignments and node flags (bench/production-start.ts). */
+const PRODUCTION = productionStart(SERVER_DIR);
 
 /**
  * How the server runs: the production build with the production flags (`node <flags> dist/main.js`, as
- * `pnpm start` runs it) when it exists, else the sources through tsx.
+ * `pnpm start` runs it, with the same environment assignments) when it exists, else the sources through tsx.
  */
-const SERVER_ENTRY: readonly string[] = existsSync(join(SERVER_DIR, 'dist', 'main.js'))
-  ? [...productionNodeFlags(), 'dist/main.js']
+const BUILT = existsSync(join(SERVER_DIR, 'dist', 'main.js'));
+const SERVER_ENTRY: readonly string[] = BUILT
+  ? [...PRODUCTION.nodeFlags, 'dist/main.js']
   : ['--import', 'tsx', 'src/main.ts'];
+/** The environment assignments of the production start (none for the sources through tsx). */
+const SERVER_ENV: Readonly<Record<string, string>> = BUILT ? PRODUCTION.env : {};
+
+/** The real server's command line as the report prints it: environment assignments, node, flags, script. */
+function startCommand(): string {
+  const env = Object.entries(SERVER_ENV).map(([k, v]) => `${k}=${v} `);
+  return `${env.join('')}node ${[...SERVER_ENTRY.slice(0, -1), ...SERVER_FLAGS, ...SERVER_ENTRY.slice(-1)].join(' ')}`;
+}
 
 /** Starts the real server (`entry` default) or, with `entry` = the bare server's, the platform baseline. */
 async function startServer(databaseUrl: string, entry: readonly string[] = SERVER_ENTRY): Promise<Server> {
@@ -499,6 +474,7 @@ async function startServer(databaseUrl: string, entry: readonly string[] = SERVE
     cwd: SERVER_DIR,
     env: {
       ...process.env,
+      ...(entry === SERVER_ENTRY ? SERVER_ENV : {}),
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: databaseUrl,
@@ -1701,7 +1677,7 @@ async function main(): Promise<string[]> {
       `Run on ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}: ${availableParallelism()} cores (nproc), ${cpu}, ` +
         `node ${process.version}, PostgreSQL ${pgSetting('server_version')} on 127.0.0.1 ` +
         `(synchronous_commit ${pgSetting('synchronous_commit')}, fsync ${pgSetting('fsync')}), git ${gitHead()}; ` +
-        `server started as \`node ${[...SERVER_ENTRY.slice(0, -1), ...SERVER_FLAGS, ...SERVER_ENTRY.slice(-1)].join(' ')}\`.`,
+        `server started as \`${startCommand()}\`.`,
       `1-minute load average (start → after each phase → end): ${loads}. The load generator runs on the same ` +
         `machine; any other work running there competes for the same cores.`,
       '',

@@ -89,6 +89,8 @@ export interface AppConfig {
   readonly solverJobsPerClient: number;
   /** Solver jobs waiting for a thread before new ones get 503 solver-busy (env SOLVER_QUEUE, default 64). */
   readonly solverQueue: number;
+  /** A solver thread ends after this long without a job, ms (env SOLVER_IDLE_MS, default 30000); threads start on demand. */
+  readonly solverIdleMs: number;
   /**
    * Secret the daily deals are derived from (env DAILY_SECRET). Unset: a random secret is generated once and
    * kept in the database (table Setting), so restarts and other nodes deal the same dailies.
@@ -189,6 +191,7 @@ const EnvSchema = z.object({
   SOLVE_RATE_MAX: z.coerce.number().int().min(0).default(30),
   WINNABLE_RATE_MAX: z.coerce.number().int().min(0).default(120),
   SOLVER_QUEUE: z.coerce.number().int().min(0).default(64),
+  SOLVER_IDLE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   SOLVER_JOBS_PER_CLIENT: z.coerce.number().int().min(1).default(2),
   DAILY_SECRET: z.preprocess(
     emptyToUndefined,
@@ -249,6 +252,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     solveRateMax: e.SOLVE_RATE_MAX,
     winnableRateMax: e.WINNABLE_RATE_MAX,
     solverQueue: e.SOLVER_QUEUE,
+    solverIdleMs: e.SOLVER_IDLE_MS,
     solverJobsPerClient: e.SOLVER_JOBS_PER_CLIENT,
     dailySecret: e.DAILY_SECRET,
     dailyArchiveDays: e.DAILY_ARCHIVE_DAYS,

@@ -23,7 +23,7 @@ import {
 import { winnableDeal } from '@klondike/rules/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeEachDatabase, testApp } from './helpers.js';
+import { describeEachDatabase, pgliteDatabase, testApp } from './helpers.js';
 
 /** Plays `line` with the rules package from the start of `dealText` and returns the final status. */
 function replayStatus(
@@ -269,5 +269,44 @@ describe('the server stays responsive while a long solve runs', () => {
     // Every other request was answered before the solve finished.
     for (const t of answered) expect(t).toBeLessThan(solved.at);
     expect(solved.at - started).toBeGreaterThan(1000);
+  });
+});
+
+describe('solver threads start on demand and end when idle', () => {
+  const db = pgliteDatabase();
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = await testApp(db, { config: { solverThreads: 1, solverIdleMs: 300 } });
+  });
+  afterAll(async () => {
+    await app.close();
+    await db.cleanup();
+  });
+
+  async function waitForThreads(n: number): Promise<void> {
+    const deadline = performance.now() + 10_000;
+    while (app.solver.threads !== n) {
+      if (performance.now() > deadline) throw new Error(`solver threads: ${app.solver.threads}, not ${n}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  it('an idle server holds no solver thread and is ready; a search starts one, which ends after SOLVER_IDLE_MS; the next search starts another', async () => {
+    expect(app.solver.threads).toBe(0);
+    const ready = await app.inject({ method: 'GET', url: '/api/ready' });
+    expect(ready.statusCode, ready.body).toBe(200);
+    expect(ready.json()).toMatchObject({ checks: { solver: true } });
+    for (let round = 0; round < 2; round++) {
+      const r = await app.inject({
+        method: 'POST',
+        url: '/api/solve',
+        payload: { preset: 'classic-draw1', deal: winnableDeal(1) },
+      });
+      expect(r.statusCode, r.body).toBe(200);
+      expect(SolveResponseSchema.parse(r.json()).verdict).toBe('won');
+      expect(app.solver.threads).toBe(1);
+      await waitForThreads(0);
+      expect(app.solver.failed).toBe(false);
+    }
   });
 });

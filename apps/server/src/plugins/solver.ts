@@ -24,13 +24,22 @@ export const solverPlugin = fp(
   async (app) => {
     const pool = new Piscina<SolverTask, SolverOutcome>({
       filename: WORKER_ENTRY,
-      // One thread kept (readiness needs a live one; each holds its own V8 heap); the others start on
-      // demand and end after 30 s without a job.
-      minThreads: 1,
+      // Threads start on demand and end after SOLVER_IDLE_MS without a job: an idle server holds no solver
+      // thread, and with it goes the V8 heap that a search grew (README "Idle memory").
+      minThreads: 0,
       maxThreads: app.config.solverThreads,
       // Hint and solve jobs are CPU-bound: one at a time per thread.
       concurrentTasksPerWorker: 1,
-      idleTimeout: 30_000,
+      idleTimeout: app.config.solverIdleMs,
+    });
+    // Readiness: a thread that fails to start (a broken worker entry) rejects its job and marks the pool
+    // failed until a thread starts again.
+    let failed = false;
+    pool.on('workerCreate', () => {
+      failed = false;
+    });
+    pool.on('error', () => {
+      failed = true;
     });
     // The scheduler hands piscina one job per thread, so piscina's own queue stays empty and the order of
     // waiting jobs is the scheduler's.
@@ -41,13 +50,21 @@ export const solverPlugin = fp(
     });
     const solver: SolverPool = {
       run(task, job = { priority: 'solve' }) {
-        return scheduler.submit(job, () => pool.run(task));
+        return scheduler.submit(job, () =>
+          pool.run(task).catch((e: unknown) => {
+            if (pool.threads.length === 0) failed = true;
+            throw e;
+          }),
+        );
       },
       get queued() {
         return scheduler.queued;
       },
       get threads() {
         return pool.threads.length;
+      },
+      get failed() {
+        return failed;
       },
     };
     app.decorate('solver', solver);

@@ -2,7 +2,8 @@
  * Liveness and readiness, for load balancers and orchestrators:
  * - `GET /api/health`: the process is up and serving (never touches the database);
  * - `GET /api/ready`: this node can serve games: the database answers within a second, every migration on
- *   disk is applied, and the solver pool has a live thread. 503 (with Retry-After) otherwise, so a balancer
+ *   disk is applied, and the solver's last thread start did not fail (threads start on demand). 503 (with
+ *   Retry-After) otherwise, so a balancer
  *   takes the node out of rotation while its database is away and back when it returns.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -53,7 +54,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['health'],
         summary: 'Readiness check',
         description:
-          '200 when the database answers, every migration is applied and the solver pool is alive; else 503.',
+          '200 when the database answers, every migration is applied and the solver threads start; else 503.',
         response: { 200: ReadyResponseSchema, 503: ReadyResponseSchema },
       },
     },
@@ -62,7 +63,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       const checks: ReadyResponse['checks'] = {
         database: done !== null,
         migrations: done !== null && expected.every((name) => done.has(name)),
-        solver: app.solver.threads > 0,
+        solver: !app.solver.failed,
       };
       const ready = checks.database && checks.migrations && checks.solver;
       if (!ready) reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS));

@@ -86,6 +86,8 @@ export interface SolverPool {
   run(task: SolverTask, job?: SolverJob): Promise<SolverOutcome>;
   /** Jobs waiting for a thread. */
   readonly queued: number;
-  /** Worker threads alive now (readiness: at least one). */
+  /** Worker threads alive now (0 when idle: they start on demand and end after SOLVER_IDLE_MS without a job). */
   readonly threads: number;
+  /** True when the last thread that was started failed to start (readiness: not ready). */
+  readonly failed: boolean;
 }
