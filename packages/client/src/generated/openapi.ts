@@ -51,7 +51,7 @@ export interface paths {
         };
         /**
          * Readiness check
-         * @description 200 when the database answers, every migration is applied and the solver pool is alive; else 503.
+         * @description 200 when the database answers, every migration is applied and the solver threads start; else 503.
          */
         get: {
             parameters: {
