@@ -21,7 +21,6 @@
  * - IDLE_ARCHIVE_DAYS: DAILY_ARCHIVE_DAYS for the server (default: the server's own default).
  * - IDLE_QUIET_SECONDS (10), IDLE_CPU_SHARE (0.02), IDLE_SETTLE_SECONDS (60), IDLE_TIMEOUT_SECONDS (900).
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -29,8 +28,9 @@ import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { cpuSecondsOf, rssOf, statusBytesOf } from './proc.js';
 import { productionStart } from './production-start.js';
-import { freePort } from '../test/processes.js';
+import { killProcess, type ServerProcess, startServerProcess } from '../test/processes.js';
 import { envNumber } from './settings.js';
+import { gitHead } from './run-info.js';
 
 const SERVER_DIR = resolve(import.meta.dirname, '..');
 const PRODUCTION = productionStart(SERVER_DIR);
@@ -79,60 +79,37 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** Sends SIGTERM and waits for the exit (SIGKILL after 20 s). */
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((res) => child.once('exit', () => res()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  await exited;
-  clearTimeout(timer);
-}
-
 /** One first start on a fresh database: listening, then idle, then settled. */
 async function measureStart(database: 'postgres' | 'pglite', production: boolean): Promise<Start> {
-  const port = await freePort();
   const dbName = `klondike_idle_${randomBytes(4).toString('hex')}`;
   const dataDir = database === 'pglite' ? mkdtempSync(join(tmpdir(), 'klondike-idle-')) : undefined;
   if (database === 'postgres') await admin((c) => c.query(`CREATE DATABASE "${dbName}"`));
   const dbUrl = new URL(BASE_URL);
   dbUrl.pathname = `/${dbName}`;
-  const env: NodeJS.ProcessEnv = { ...process.env };
   // "Without the start script's environment" means glibc's defaults, whatever this shell exported.
-  for (const name of Object.keys(PRODUCTION.env)) delete env[name];
-  Object.assign(env, production ? PRODUCTION.env : {}, {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: database === 'postgres' ? dbUrl.toString() : '',
-    ...(dataDir !== undefined ? { DATA_DIR: dataDir } : {}),
-    ...(ARCHIVE_DAYS !== undefined ? { DAILY_ARCHIVE_DAYS: ARCHIVE_DAYS } : {}),
-  });
+  const unset = Object.fromEntries(Object.keys(PRODUCTION.env).map((name) => [name, undefined]));
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...PRODUCTION.nodeFlags, 'dist/main.js'], {
-    cwd: SERVER_DIR,
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
-  const pid = child.pid ?? NaN;
+  let server: ServerProcess | undefined;
   try {
+    server = await startServerProcess(
+      {
+        ...unset,
+        ...(production ? PRODUCTION.env : {}),
+        DATABASE_URL: database === 'postgres' ? dbUrl.toString() : '',
+        ...(dataDir !== undefined ? { DATA_DIR: dataDir } : {}),
+        ...(ARCHIVE_DAYS !== undefined ? { DAILY_ARCHIVE_DAYS: ARCHIVE_DAYS } : {}),
+      },
+      [...PRODUCTION.nodeFlags, 'dist/main.js'],
+      TIMEOUT_S * 1000,
+    );
+    const { child, output } = server;
+    const pid = child.pid ?? NaN;
     const deadline = t0 + TIMEOUT_S * 1000;
     const alive = (): void => {
       if (child.exitCode !== null || child.signalCode !== null)
-        throw new Error(`server exited (${child.exitCode ?? child.signalCode}):\n${stderr}`);
+        throw new Error(`server exited (${child.exitCode ?? child.signalCode}):\n${output()}`);
       if (performance.now() > deadline) throw new Error(`not idle within ${TIMEOUT_S} s`);
     };
-    for (;;) {
-      alive();
-      const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) break;
-      await sleep(100);
-    }
     const listeningMs = performance.now() - t0;
     const rssListening = rssOf(pid);
     // Idle: less than CPU_SHARE of one core over the last QUIET_S seconds (sampled every second).
@@ -159,7 +136,7 @@ async function measureStart(database: 'postgres' | 'pglite', production: boolean
       peak: statusBytesOf(pid, 'VmHWM'),
     };
   } finally {
-    await stop(child);
+    if (server !== undefined) await killProcess(server);
     if (database === 'postgres')
       await admin((c) => c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`));
     if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
@@ -172,13 +149,6 @@ async function main(): Promise<void> {
   const envText = Object.entries(PRODUCTION.env)
     .map(([k, v]) => `${k}=${v}`)
     .join(' ');
-  const git = (() => {
-    try {
-      return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: SERVER_DIR }).toString().trim();
-    } catch {
-      return '?';
-    }
-  })();
   const load0 = loadavg()[0] ?? NaN;
   const starts: Start[] = [];
   for (const database of DATABASES)
@@ -190,7 +160,7 @@ async function main(): Promise<void> {
     }
   const load1 = loadavg()[0] ?? NaN;
   console.log(
-    `Run on ${new Date().toISOString()}, node ${process.version}, git ${git}; server started as \`${envText} node ` +
+    `Run on ${new Date().toISOString()}, node ${process.version}, git ${gitHead(SERVER_DIR)}; server started as \`${envText} node ` +
       `${PRODUCTION.nodeFlags.join(' ')} dist/main.js\` on a fresh database, DAILY_ARCHIVE_DAYS ` +
       `${ARCHIVE_DAYS ?? 'default'}; idle = under ${(CPU_SHARE * 100).toFixed(0)} % of a core for ${QUIET_S} s. ` +
       `1-minute load average ${load0.toFixed(2)} → ${load1.toFixed(2)}.\n`,

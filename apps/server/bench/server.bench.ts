@@ -59,7 +59,7 @@
  * aborts a run that hangs. Everything is stopped at the end, also on errors and Ctrl-C: sockets closed, the
  * server sent SIGTERM (SIGKILL after 10 s), the schema dropped.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { readFile, readdir, readlink } from 'node:fs/promises';
@@ -78,6 +78,7 @@ import { ensureDatabase } from './database.js';
 import { productionStart } from './production-start.js';
 import { freePort } from '../test/processes.js';
 import { envNumber } from './settings.js';
+import { gitHead } from './run-info.js';
 import { CLK_TCK, cpuSecondsOf, parseStat, rssOf } from './proc.js';
 
 // ---------- settings ----------
@@ -1377,20 +1378,6 @@ function withoutSchema(url: string): string {
   return u.toString();
 }
 
-function gitHead(): string {
-  try {
-    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: SERVER_DIR }).toString().trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', '../../packages'], {
-      cwd: SERVER_DIR,
-    })
-      .toString()
-      .trim();
-    return dirty === '' ? head : `${head} (server or packages modified)`;
-  } catch {
-    return '?';
-  }
-}
-
 function gcRow(name: string, p: PhaseResult, who: 'server' | 'client' = 'server'): string[] {
   const g = who === 'server' ? p.cpu?.gc : p.cpu?.clientGc;
   if (!g) return [name, '–', '–', '–', '–', '–', '–', '–', '–'];
@@ -1676,7 +1663,7 @@ async function main(): Promise<string[]> {
     const lines: string[] = [
       `Run on ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}: ${availableParallelism()} cores (nproc), ${cpu}, ` +
         `node ${process.version}, PostgreSQL ${pgSetting('server_version')} on 127.0.0.1 ` +
-        `(synchronous_commit ${pgSetting('synchronous_commit')}, fsync ${pgSetting('fsync')}), git ${gitHead()}; ` +
+        `(synchronous_commit ${pgSetting('synchronous_commit')}, fsync ${pgSetting('fsync')}), git ${gitHead(SERVER_DIR)}; ` +
         `server started as \`${startCommand()}\`.`,
       `1-minute load average (start → after each phase → end): ${loads}. The load generator runs on the same ` +
         `machine; any other work running there competes for the same cores.`,

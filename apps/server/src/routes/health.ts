@@ -3,8 +3,8 @@
  * - `GET /api/health`: the process is up and serving (never touches the database);
  * - `GET /api/ready`: this node can serve games: the database answers within a second, every migration on
  *   disk is applied, and the solver's last thread start did not fail (threads start on demand). 503 (with
- *   Retry-After) otherwise, so a balancer
- *   takes the node out of rotation while its database is away and back when it returns.
+ *   Retry-After) otherwise, so a balancer takes the node out of rotation while its database is away and back
+ *   when it returns.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { HealthResponseSchema, ReadyResponseSchema, type ReadyResponse } from '@klondike/protocol';
