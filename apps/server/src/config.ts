@@ -69,6 +69,11 @@ export interface AppConfig {
    * `overloaded` (WebSocket error frame; REST 503 with Retry-After) (env COMMIT_QUEUE, default 256).
    */
   readonly commitQueue: number;
+  /**
+   * Move-log flushes in flight at once, each on its own connection and carrying other games (env
+   * COMMIT_CONCURRENCY; default null: 2 on Postgres, 1 on PGlite, which runs one statement at a time).
+   */
+  readonly commitConcurrency: number | null;
   /** Solver worker threads (env SOLVER_THREADS, default cores − 1, at least 1). */
   readonly solverThreads: number;
   /** Cap on a POST /api/solve time limit, ms (env SOLVE_MAX_MS, default 10000). */
@@ -180,6 +185,7 @@ const EnvSchema = z.object({
   WEB_DIST: z.preprocess(emptyToUndefined, z.string().default(DEFAULT_WEB_DIST)),
   MAX_LIVE_GAMES: z.coerce.number().int().min(1).default(10_000),
   COMMIT_QUEUE: z.coerce.number().int().min(1).default(256),
+  COMMIT_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(16).optional()),
   SOLVER_THREADS: z.coerce
     .number()
     .int()
@@ -246,6 +252,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     webDist: e.WEB_DIST,
     maxLiveGames: e.MAX_LIVE_GAMES,
     commitQueue: e.COMMIT_QUEUE,
+    commitConcurrency: e.COMMIT_CONCURRENCY ?? null,
     solverThreads: e.SOLVER_THREADS,
     solveMaxMs: e.SOLVE_MAX_MS,
     hintTimeMs: e.HINT_TIME_MS,

@@ -37,4 +37,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ REDIS_URL: 'http://redis:6379' })).toThrow(/REDIS_URL/);
     expect(() => loadConfig({ NODE_HEARTBEAT_MS: '10' })).toThrow(/NODE_HEARTBEAT_MS/);
   });
+
+  it('COMMIT_CONCURRENCY: unset or empty = the database decides (null); 1…16 taken; anything else refused', () => {
+    expect(loadConfig({}).commitConcurrency).toBeNull();
+    expect(loadConfig({ COMMIT_CONCURRENCY: '' }).commitConcurrency).toBeNull();
+    expect(loadConfig({ COMMIT_CONCURRENCY: '4' }).commitConcurrency).toBe(4);
+    for (const bad of ['0', '17', '1.5', 'two'])
+      expect(() => loadConfig({ COMMIT_CONCURRENCY: bad })).toThrow(/COMMIT_CONCURRENCY/);
+  });
 });

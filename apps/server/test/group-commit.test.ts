@@ -62,6 +62,24 @@ describeEachDatabase('group commit', (db) => {
     return out;
   }
 
+  it('flushes in flight: COMMIT_CONCURRENCY when set, else 2 on Postgres and 1 on PGlite', async () => {
+    expect(app.rooms.commitConcurrency).toBe(db.kind === 'postgres' ? 2 : 1);
+    const three = await testApp(db, { config: { commitConcurrency: 3 } });
+    try {
+      expect(three.rooms.commitConcurrency).toBe(3);
+      // The wiring carries moves as before: one game, three moves in order.
+      const [id] = await newGames(1, three);
+      for (let v = 0; v < 3; v++) expect((await move(id as string, v, three)).statusCode).toBe(200);
+      const rows = await three.prisma.move.findMany({
+        where: { gameId: id as string },
+        orderBy: { seq: 'asc' },
+      });
+      expect(rows.map((r) => r.seq)).toEqual([1, 2, 3]);
+    } finally {
+      await three.close();
+    }
+  });
+
   it('40 games × 12 moves at once: flushes carry many games, every game logs seq 1…12 in order, one row per version', async () => {
     const ids = await newGames(40);
     const before = { ...app.rooms.commitStats };
@@ -518,6 +536,39 @@ describeEachDatabase('overload shedding (COMMIT_QUEUE = 1)', (db) => {
 });
 
 describe('GroupCommitter without a database', () => {
+  it('keeps at most `concurrency` flushes in flight; the next starts when one ends', async () => {
+    const releases: (() => void)[] = [];
+    let inFlight = 0;
+    let most = 0;
+    const committer = new GroupCommitter(
+      async (batch) => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await new Promise<void>((r) => releases.push(r));
+        inFlight--;
+        return new Set(batch.map((e) => e.gameId));
+      },
+      { concurrency: 3 },
+    );
+    // Five entries of one game each submitted in its own turn: each would start a flush of its own.
+    const done: Promise<boolean>[] = [];
+    for (const g of ['a', 'b', 'c', 'd', 'e']) {
+      done.push(committer.submit(undoEntry(g)));
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(most).toBe(3);
+    expect(releases).toHaveLength(3);
+    expect(committer.queued).toBe(2);
+    releases.shift()?.();
+    await new Promise((r) => setImmediate(r));
+    // One ended: the two waiting entries go together in the next flush, still at most three at once.
+    expect(releases).toHaveLength(3);
+    expect(most).toBe(3);
+    expect(committer.queued).toBe(0);
+    for (const r of releases.splice(0)) r();
+    expect(await Promise.all(done)).toEqual([true, true, true, true, true]);
+  });
+
   it('a writer that throws rejects every entry of that flush with CommitFailedError; later flushes still run', async () => {
     let calls = 0;
     const committer = new GroupCommitter(async (batch) => {
@@ -525,20 +576,27 @@ describe('GroupCommitter without a database', () => {
       if (calls === 1) throw new Error('connection lost');
       return new Set(batch.map((e) => e.gameId));
     });
-    const entry = (gameId: string): MoveCommit => ({
-      gameId,
-      version: 1,
-      status: 'playing',
-      score: 0,
-      moves: 0,
-      startedAt: 0,
-      endedAt: null,
-      at: 0,
-      kind: 'undo',
-      move: null,
-    });
-    const first = await Promise.allSettled([committer.submit(entry('a')), committer.submit(entry('b'))]);
+    const first = await Promise.allSettled([
+      committer.submit(undoEntry('a')),
+      committer.submit(undoEntry('b')),
+    ]);
     expect(first.map((r) => r.status)).toEqual(['rejected', 'rejected']);
-    expect(await committer.submit(entry('c'))).toBe(true);
+    expect(await committer.submit(undoEntry('c'))).toBe(true);
   });
 });
+
+/** A log entry of game `gameId` at version 1 (an undo: no move), for committers with a stand-in writer. */
+function undoEntry(gameId: string): MoveCommit {
+  return {
+    gameId,
+    version: 1,
+    status: 'playing',
+    score: 0,
+    moves: 0,
+    startedAt: 0,
+    endedAt: null,
+    at: 0,
+    kind: 'undo',
+    move: null,
+  };
+}

@@ -296,7 +296,8 @@ export class GroupCommitter {
   private inFlight = 0;
   private scheduled = false;
   private readonly maxBatch: number;
-  private readonly concurrency: number;
+  /** Most flushes in flight at once (GroupCommitterOptions.concurrency). */
+  readonly concurrency: number;
   private readonly idle = new Set<() => void>();
   /** Counters since creation. */
   readonly stats: GroupCommitStats = {

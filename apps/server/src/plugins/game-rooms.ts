@@ -10,7 +10,7 @@ export const gameRoomsPlugin = fp(
       maxLiveGames: app.config.maxLiveGames,
       now: app.now,
       commitQueue: app.config.commitQueue,
-      commitConcurrency: app.db.kind === 'postgres' ? 2 : 1,
+      commitConcurrency: app.config.commitConcurrency ?? (app.db.kind === 'postgres' ? 2 : 1),
       bus: app.bus,
     });
     app.decorate('rooms', rooms);

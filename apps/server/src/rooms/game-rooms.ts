@@ -291,6 +291,11 @@ export class GameRooms {
     this.bus = options.bus?.kind === 'single' ? undefined : options.bus;
   }
 
+  /** Move-log flushes this node keeps in flight at once (GameRoomsOptions.commitConcurrency). */
+  get commitConcurrency(): number {
+    return this.committer.concurrency;
+  }
+
   /** Group-commit counters (flushes, largest batch, …) since start. */
   get commitStats(): Readonly<GroupCommitStats> {
     return this.committer.stats;
