@@ -216,6 +216,22 @@ function runQueueWaitOf(pid: number): ReadonlyMap<number, number> {
   return waits;
 }
 
+/**
+ * The main thread of process `pid` (its JavaScript thread, task id = pid) so far: seconds on a core and
+ * runnable but waiting for one (/proc/<pid>/task/<pid>/schedstat), and times it was switched out while it
+ * could have run on (`nonvoluntary_ctxt_switches` of its status). NaN when unreadable.
+ */
+function mainThreadOf(pid: number): { run: number; wait: number; involuntary: number } {
+  try {
+    const f = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').trim().split(/\s+/);
+    const status = readFileSync(`/proc/${pid}/task/${pid}/status`, 'utf8');
+    const involuntary = Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? NaN);
+    return { run: Number(f[0]) / 1e9, wait: Number(f[1]) / 1e9, involuntary };
+  } catch {
+    return { run: NaN, wait: NaN, involuntary: NaN };
+  }
+}
+
 /** Seconds waited between two `runQueueWaitOf` readings, over the threads present in both. */
 function waitedBetween(a: ReadonlyMap<number, number>, b: ReadonlyMap<number, number>): number {
   let s = 0;
@@ -300,6 +316,8 @@ interface CpuSnapshot {
   /** The load generator's GC counters so far. */
   readonly clientGc: GcUse;
   readonly machine: { busy: number; steal: number; total: number };
+  /** The server's main thread so far (`mainThreadOf`). */
+  readonly serverMain: { run: number; wait: number; involuntary: number };
 }
 
 /** CPU use over a window, in % of one core (machine: % of all cores). */
@@ -316,6 +334,15 @@ interface CpuUse {
    * hand-offs cost beside the CPU they use.
    */
   readonly waiting: { readonly server: number; readonly postgres: number; readonly client: number };
+  /**
+   * The server's main thread, where every frame, move and answer is handled: % of the window on a core and
+   * runnable but waiting for one, and times a second it was switched out while it could have run on.
+   */
+  readonly serverMain: {
+    readonly running: number;
+    readonly waiting: number;
+    readonly involuntaryPerSecond: number;
+  };
   /** The server's read and write system calls in the window. */
   readonly reads: number;
   readonly writes: number;
@@ -845,6 +872,7 @@ class CpuWindow {
       },
       clientGc: { ...clientGc },
       machine: machineCpu(),
+      serverMain: mainThreadOf(this.server.pid),
     };
   }
 
@@ -932,6 +960,11 @@ class CpuWindow {
           ),
         ),
         client: pct(waitedBetween(a.waits.client, b.waits.client)),
+      },
+      serverMain: {
+        running: pct(b.serverMain.run - a.serverMain.run),
+        waiting: pct(b.serverMain.wait - a.serverMain.wait),
+        involuntaryPerSecond: (b.serverMain.involuntary - a.serverMain.involuntary) / secs,
       },
       reads: b.syscalls.reads - a.syscalls.reads,
       writes: b.syscalls.writes - a.syscalls.writes,
@@ -1033,6 +1066,8 @@ function mergeResults(parts: readonly PhaseResult[]): PhaseResult {
     cpus.reduce((a, { c, w }) => a + c[k] * w, 0);
   const avgWait = (k: 'server' | 'postgres' | 'client'): number =>
     cpus.reduce((a, { c, w }) => a + c.waiting[k] * w, 0);
+  const avgMain = (k: 'running' | 'waiting' | 'involuntaryPerSecond'): number =>
+    cpus.reduce((a, { c, w }) => a + c.serverMain[k] * w, 0);
   const cpu: CpuUse | undefined =
     cpus.length === parts.length
       ? {
@@ -1042,6 +1077,11 @@ function mergeResults(parts: readonly PhaseResult[]): PhaseResult {
           machine: avg('machine'),
           steal: avg('steal'),
           waiting: { server: avgWait('server'), postgres: avgWait('postgres'), client: avgWait('client') },
+          serverMain: {
+            running: avgMain('running'),
+            waiting: avgMain('waiting'),
+            involuntaryPerSecond: avgMain('involuntaryPerSecond'),
+          },
           reads: cpus.reduce((a, { c }) => a + c.reads, 0),
           writes: cpus.reduce((a, { c }) => a + c.writes, 0),
           gc: mergeGc(cpus.map(({ c }) => c.gc)),
@@ -1417,6 +1457,14 @@ function cpuShareLines(persisted: PhaseResult, bare: PhaseResult): string[] {
       `bare; were the machine as busy in both, the ratio would be their quotient, ${(barePerMove / perMove).toFixed(2)}. ` +
       `Measured: ${(persisted.rate / bare.rate).toFixed(2)}, with the machine ${p.machine.toFixed(0)} % busy persisted ` +
       `and ${b.machine.toFixed(0)} % bare.`,
+    '',
+    `The server's main thread (frames, moves, answers: one thread, so the rate is its time on a core divided by ` +
+      `its CPU per move): on a core ${p.serverMain.running.toFixed(1)} % of the window persisted and ` +
+      `${b.serverMain.running.toFixed(1)} % bare, runnable but waiting for a core ${p.serverMain.waiting.toFixed(1)} % ` +
+      `and ${b.serverMain.waiting.toFixed(1)} %, switched out while it could have run on ` +
+      `${int(p.serverMain.involuntaryPerSecond)} and ${int(b.serverMain.involuntaryPerSecond)} times a second; ` +
+      `its CPU per move ${usPerMove(p.serverMain.running, persisted.rate).toFixed(1)} µs persisted, ` +
+      `${usPerMove(b.serverMain.running, bare.rate).toFixed(1)} µs bare.`,
     '',
   ];
 }
