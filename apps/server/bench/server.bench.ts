@@ -195,6 +195,15 @@ function topThree(
 }
 
 /**
+ * A thread's seconds so far on a core and runnable but waiting for one (/proc/<pid>/task/<tid>/schedstat, its
+ * first two fields, ns). Throws when the thread is gone.
+ */
+function schedstatOf(pid: number, tid: number | string): { run: number; wait: number } {
+  const f = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').trim().split(/\s+/);
+  return { run: Number(f[0]) / 1e9, wait: Number(f[1]) / 1e9 };
+}
+
+/**
  * Time each thread of a process has spent so far waiting for a core while runnable (the scheduler's run
  * queue), in seconds by thread id (/proc/<pid>/task/<tid>/schedstat, second field, ns); empty when the
  * process is gone. `waitedBetween` sums two readings over the threads present in both.
@@ -204,8 +213,7 @@ function runQueueWaitOf(pid: number): ReadonlyMap<number, number> {
   try {
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
       try {
-        const f = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').trim().split(/\s+/);
-        waits.set(Number(tid), Number(f[1]) / 1e9);
+        waits.set(Number(tid), schedstatOf(pid, tid).wait);
       } catch {
         // the thread ended meanwhile
       }
@@ -223,10 +231,9 @@ function runQueueWaitOf(pid: number): ReadonlyMap<number, number> {
  */
 function mainThreadOf(pid: number): { run: number; wait: number; involuntary: number } {
   try {
-    const f = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').trim().split(/\s+/);
     const status = readFileSync(`/proc/${pid}/task/${pid}/status`, 'utf8');
     const involuntary = Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? NaN);
-    return { run: Number(f[0]) / 1e9, wait: Number(f[1]) / 1e9, involuntary };
+    return { ...schedstatOf(pid, pid), involuntary };
   } catch {
     return { run: NaN, wait: NaN, involuntary: NaN };
   }

@@ -22,7 +22,7 @@ import {
 } from '@klondike/rules';
 import { winnableDeal } from '@klondike/rules/testing';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeEachDatabase, pgliteDatabase, testApp } from './helpers.js';
 
 /** Plays `line` with the rules package from the start of `dealText` and returns the final status. */
@@ -283,14 +283,6 @@ describe('solver threads start on demand and end when idle', () => {
     await db.cleanup();
   });
 
-  async function waitForThreads(n: number): Promise<void> {
-    const deadline = performance.now() + 10_000;
-    while (app.solver.threads !== n) {
-      if (performance.now() > deadline) throw new Error(`solver threads: ${app.solver.threads}, not ${n}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-
   it('an idle server holds no solver thread and is ready; a search starts one, which ends after SOLVER_IDLE_MS; the next search starts another', async () => {
     expect(app.solver.threads).toBe(0);
     const ready = await app.inject({ method: 'GET', url: '/api/ready' });
@@ -305,7 +297,7 @@ describe('solver threads start on demand and end when idle', () => {
       expect(r.statusCode, r.body).toBe(200);
       expect(SolveResponseSchema.parse(r.json()).verdict).toBe('won');
       expect(app.solver.threads).toBe(1);
-      await waitForThreads(0);
+      await vi.waitFor(() => expect(app.solver.threads).toBe(0), { timeout: 10_000, interval: 50 });
       expect(app.solver.failed).toBe(false);
     }
   });
