@@ -1,0 +1,157 @@
+/**
+ * The rooms' move path alone, in this process: `pnpm --filter @klondike/server bench:rooms`.
+ *
+ * The server benchmark's main-thread CPU per move mixes the server's own work with what sharing two cores
+ * with Postgres and the load generator does to it (cold caches, wake-ups, system calls), and moves by ±10 %
+ * from one run to the next. This measures the part that is the server's alone: `GameRooms.act` of
+ * classic-draw1 `draw`/`recycle` moves (as the server benchmark plays them) on ROOMS_GAMES games at once
+ * (default 200, the throughput phase's sockets), each game one move in flight, every answer serialised for a
+ * subscriber that only counts its bytes. The move log's writer is replaced by one that stores nothing and
+ * answers at once (never a mode of the server, which acknowledges nothing it has not stored), so the figure
+ * leaves out the database's driver and its round trip; the games are created and loaded through the real app
+ * on the embedded database. No sockets, no JSON parsing or schema check of the client's frame.
+ *
+ * Prints the process's CPU (user + system) per move for each of ROOMS_ROUNDS rounds (default 5) of
+ * ROOMS_MOVES moves (default 300,000) after a warm-up of a quarter round, and their median. ROOMS_ALLOC=1
+ * adds one round under V8's sampling heap profiler, garbage included: the bytes allocated per move by
+ * function and caller (what the young generation's collections pay for); this file's own loop (the move, the
+ * request id, its promise) is among them.
+ */
+import { Session } from 'node:inspector/promises';
+import { buildApp } from '../src/app.js';
+import type { MoveCommit } from '../src/db/move-log.js';
+import { GameRooms, type Subscriber } from '../src/rooms/game-rooms.js';
+import { envNumber } from './settings.js';
+
+const GAMES = Math.max(1, Math.round(envNumber('ROOMS_GAMES', 200)));
+const MOVES = Math.max(1000, Math.round(envNumber('ROOMS_MOVES', 300_000)));
+const ROUNDS = Math.max(1, Math.min(20, Math.round(envNumber('ROOMS_ROUNDS', 5))));
+
+/** The stand-in move log: every entry of the batch is "stored" (the set holds the games logged). */
+async function storeNothing(batch: readonly MoveCommit[]): Promise<ReadonlySet<string>> {
+  return new Set(batch.map((e) => e.gameId));
+}
+
+interface Play {
+  readonly id: string;
+  version: number;
+  stock: number;
+}
+
+/** A node of V8's sampling heap profile. */
+interface AllocationNode {
+  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
+  readonly selfSize: number;
+  readonly children: readonly AllocationNode[];
+}
+
+async function main(): Promise<void> {
+  const app = await buildApp({
+    env: {},
+    config: {
+      logLevel: 'silent',
+      rateLimitMax: 0,
+      wsFramesPerSecond: 0,
+      webDist: '/nonexistent-web-dist',
+      solverThreads: 1,
+      dailySchedule: false,
+      dailyArchiveDays: 0,
+      databaseUrl: undefined,
+      dataDir: 'memory://',
+    },
+  });
+  try {
+    await app.ready();
+    const plays: Play[] = [];
+    for (let i = 0; i < GAMES; i++) {
+      const r = await app.inject({
+        method: 'POST',
+        url: '/api/games',
+        payload: { preset: 'classic-draw1', dealNumber: 1 + i },
+      });
+      if (r.statusCode !== 201) throw new Error(`POST /api/games: ${r.statusCode} ${r.body}`);
+      plays.push({ id: (r.json() as { id: string }).id, version: 0, stock: 24 });
+    }
+    const rooms = new GameRooms(app.prisma, storeNothing, { commitQueue: GAMES * 2, commitConcurrency: 2 });
+    let bytes = 0;
+    let frames = 0;
+    const subscriber: Subscriber = {
+      send: (frame) => {
+        bytes += frame.length;
+        frames++;
+      },
+    };
+    for (const p of plays) await rooms.subscribe(p.id, subscriber);
+
+    let done = 0;
+    let requests = 0;
+    const play = async (p: Play, until: number): Promise<void> => {
+      while (done < until) {
+        const move = p.stock > 0 ? ({ type: 'draw' } as const) : ({ type: 'recycle' } as const);
+        const r = await rooms.act(p.id, { type: 'move', move }, p.version, {
+          subscriber,
+          requestId: `r.${++requests}`,
+        });
+        p.version = r.version;
+        p.stock = r.view.stock.count;
+        done++;
+      }
+    };
+    /** `n` moves over every game at once; the CPU µs per move. */
+    const round = async (n: number): Promise<number> => {
+      const before = process.cpuUsage();
+      const until = done + n;
+      await Promise.all(plays.map((p) => play(p, until)));
+      const used = process.cpuUsage(before);
+      return (used.user + used.system) / n;
+    };
+
+    await round(Math.ceil(MOVES / 4));
+    const perMove: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) perMove.push(await round(MOVES));
+    const sorted = [...perMove].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)] ?? NaN;
+    console.log(
+      `The rooms' move path in process: ${GAMES} games at once, ${MOVES.toLocaleString('en')} moves a round`,
+    );
+    console.log(
+      `CPU µs per move, by round: ${perMove.map((v) => v.toFixed(2)).join(', ')}; median ${median.toFixed(2)}`,
+    );
+    console.log(`frame: ${(bytes / frames).toFixed(0)} characters on average`);
+
+    if (process.env.ROOMS_ALLOC === '1') {
+      const session = new Session();
+      session.connect();
+      await session.post('HeapProfiler.startSampling', {
+        samplingInterval: 2048,
+        includeObjectsCollectedByMinorGC: true,
+        includeObjectsCollectedByMajorGC: true,
+      });
+      const n = Math.ceil(MOVES / 3);
+      await round(n);
+      const { profile } = (await session.post('HeapProfiler.stopSampling')) as {
+        profile: { head: AllocationNode };
+      };
+      session.disconnect();
+      const byFunction = new Map<string, number>();
+      const walk = (node: AllocationNode, caller: string): void => {
+        // By file, not line: under tsx the profile's line numbers are not the source's.
+        const name = `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.split('/').slice(-2).join('/')}`;
+        if (node.selfSize > 0) {
+          const key = `${name} ← ${caller}`;
+          byFunction.set(key, (byFunction.get(key) ?? 0) + node.selfSize);
+        }
+        for (const child of node.children) walk(child, name);
+      };
+      walk(profile.head, '(root)');
+      const total = [...byFunction.values()].reduce((a, b) => a + b, 0);
+      console.log(`allocated (sampled every 2 KB, garbage included): ${(total / n).toFixed(0)} B per move`);
+      for (const [key, size] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 20))
+        console.log(`${(size / n).toFixed(0).padStart(6)} B  ${key}`);
+    }
+  } finally {
+    await app.close();
+  }
+}
+
+await main();
