@@ -12,11 +12,15 @@
  * on the embedded database. No sockets, no JSON parsing or schema check of the client's frame.
  *
  * Prints the process's CPU (user + system) per move for each of ROOMS_ROUNDS rounds (default 5) of
- * ROOMS_MOVES moves (default 300,000) after a warm-up of a quarter round, and their median. ROOMS_ALLOC=1
+ * ROOMS_MOVES moves (default 300,000) after a warm-up of a quarter round, and their median. On a shared
+ * virtual machine that figure moves by ±10 % from one round to the next, so it also prints one it does not
+ * move: the promises created per move (an `async_hooks` count over 20,000 more moves, not timed; this file's
+ * own loop makes ~2 of them). ROOMS_ALLOC=1
  * adds one round under V8's sampling heap profiler, garbage included: the bytes allocated per move by
  * function and caller (what the young generation's collections pay for); this file's own loop (the move, the
  * request id, its promise) is among them.
  */
+import { createHook } from 'node:async_hooks';
 import { Session } from 'node:inspector/promises';
 import { buildApp } from '../src/app.js';
 import type { MoveCommit } from '../src/db/move-log.js';
@@ -107,6 +111,15 @@ async function main(): Promise<void> {
     };
 
     await round(Math.ceil(MOVES / 4));
+    let promises = 0;
+    const counter = createHook({
+      init(_id, type) {
+        if (type === 'PROMISE') promises++;
+      },
+    });
+    counter.enable();
+    await round(20_000);
+    counter.disable();
     const perMove: number[] = [];
     for (let i = 0; i < ROUNDS; i++) perMove.push(await round(MOVES));
     const sorted = [...perMove].sort((a, b) => a - b);
@@ -117,6 +130,7 @@ async function main(): Promise<void> {
     console.log(
       `CPU µs per move, by round: ${perMove.map((v) => v.toFixed(2)).join(', ')}; median ${median.toFixed(2)}`,
     );
+    console.log(`promises created per move: ${(promises / 20_000).toFixed(2)}`);
     console.log(`frame: ${(bytes / frames).toFixed(0)} characters on average`);
 
     if (process.env.ROOMS_ALLOC === '1') {

@@ -94,6 +94,36 @@ describeEachDatabase('WebSocket /api/ws', (db) => {
     if (isState(resign)) expect(resign.view.status).toBe('resigned');
   });
 
+  it('frames sent back to back, without waiting for answers, are handled one after another in the order sent', async () => {
+    const c = await client();
+    const id = await newGame();
+    const from = c.frames.length;
+    // One burst: the subscription, six moves that each need the one before, then a move at a version already
+    // taken; the first is handled at once, the rest queue behind it.
+    c.send({ type: 'subscribe', gameId: id });
+    for (let v = 0; v < 6; v++)
+      c.send({ type: 'move', gameId: id, move: { type: 'draw' }, version: v, requestId: `burst${v}` });
+    c.send({ type: 'move', gameId: id, move: { type: 'draw' }, version: 3, requestId: 'late' });
+    await c.waitFor((f) => isError(f) && f.requestId === 'late', from);
+    const answers = c.frames.slice(from);
+    expect(
+      answers.map((f) => (isState(f) ? `${f.cause}@${f.version}` : isError(f) ? `error:${f.code}` : f.type)),
+    ).toEqual([
+      'subscribe@0',
+      'move@1',
+      'move@2',
+      'move@3',
+      'move@4',
+      'move@5',
+      'move@6',
+      'error:stale-version',
+    ]);
+    expect(answers.slice(1, 7).map((f) => (isState(f) ? f.requestId : undefined))).toEqual(
+      Array.from({ length: 6 }, (_, v) => `burst${v}`),
+    );
+    expect(answers[7]).toMatchObject({ code: 'stale-version', version: 6, requestId: 'late' });
+  });
+
   it('stale version → error stale-version with the current version and requestId; illegal → illegal-move with reason', async () => {
     const c = await client();
     const id = await newGame();

@@ -70,6 +70,7 @@ import {
   CommitFailedError,
   GroupCommitter,
   type GroupCommitStats,
+  type MoveCommit,
 } from '../db/move-log.js';
 import type { EventBus } from '../bus/event-bus.js';
 import { randomKeyedDeal } from '../fairness/deals.js';
@@ -576,14 +577,26 @@ export class GameRooms {
     }
   }
 
-  private async actAdmitted(
+  private actAdmitted(
     id: string,
     action: GameAction,
     expectedVersion: number | undefined,
     origin: WriteOrigin | undefined,
     actor: Actor,
   ): Promise<StateResponse> {
-    const room = await this.room(id);
+    const found = this.room(id);
+    if (found instanceof Promise)
+      return found.then((room) => this.actInRoom(room, action, expectedVersion, origin, actor));
+    return this.actInRoom(found, action, expectedVersion, origin, actor);
+  }
+
+  private actInRoom(
+    room: Room,
+    action: GameAction,
+    expectedVersion: number | undefined,
+    origin: WriteOrigin | undefined,
+    actor: Actor,
+  ): Promise<StateResponse> {
     this.checkOwner(room, actor);
     const policy = this.policy(room);
     return this.exclusive(room, async () => {
@@ -623,18 +636,22 @@ export class GameRooms {
               endedAt,
             }) ?? null)
           : null;
-      await this.commit(room, {
-        version,
-        status,
-        score: view.score,
-        moves: view.moves,
-        startedAt,
-        endedAt,
-        at: now,
-        kind: action.type,
-        move: action.type === 'move' ? action.move : null,
+      await this.commit(
+        room,
+        {
+          gameId: room.id,
+          version,
+          status,
+          score: view.score,
+          moves: view.moves,
+          startedAt,
+          endedAt,
+          at: now,
+          kind: action.type,
+          move: action.type === 'move' ? action.move : null,
+        },
         result,
-      });
+      );
       if (result !== null) room.finished = true;
       room.state = state;
       // Not kept: held here, a view lives until the game's next move (a second and more at a human pace),
@@ -927,8 +944,12 @@ export class GameRooms {
 
   /** Runs `fn` after every earlier write of this room (per-game serialisation). */
   private exclusive<T>(room: Room, fn: () => Promise<T>): Promise<T> {
+    // Nothing queued for this game: every earlier write has settled, so `fn` starts now, and its own promise
+    // is the write's (no turn of the queue, no promise adopting another).
+    // `fn` must not start another write of this game before its first await (none does).
+    const idle = room.pending === 0;
     room.pending++;
-    const run = room.tail.then(fn);
+    const run = idle ? fn() : room.tail.then(fn);
     // The queue's tail settles with `run`, and its handlers run before the caller's (registered first), so
     // the write no longer counts as pending by the time its caller goes on.
     const done = (): void => {
@@ -938,39 +959,15 @@ export class GameRooms {
     return run;
   }
 
-  /** The commit: optimistic version check and log append in one transaction. */
-  private async commit(
-    room: Room,
-    w: {
-      version: number;
-      status: GameStatus;
-      score: number;
-      moves: number;
-      startedAt: number;
-      endedAt: number | null;
-      /** Server time of the action (the log entry's time). */
-      at: number;
-      kind: GameAction['type'];
-      move: Move | null;
-      /** The ranked attempt's leaderboard row, when this action ends it. */
-      result: ResultRow | null;
-    },
-  ): Promise<void> {
-    if (w.result === null) {
+  /**
+   * The commit: optimistic version check and log append in one transaction; `w` is the move log's entry
+   * (`w.gameId` = `room.id`), `result` the ranked attempt's leaderboard row when this action ends it.
+   */
+  private async commit(room: Room, w: MoveCommit, result: ResultRow | null): Promise<void> {
+    if (result === null) {
       let committed: boolean;
       try {
-        committed = await this.committer.submit({
-          gameId: room.id,
-          version: w.version,
-          status: w.status,
-          score: w.score,
-          moves: w.moves,
-          startedAt: w.startedAt,
-          endedAt: w.endedAt,
-          at: w.at,
-          kind: w.kind,
-          move: w.move,
-        });
+        committed = await this.committer.submit(w);
       } catch (e) {
         if (!(e instanceof CommitFailedError)) throw e;
         // The database away (connection refused or lost): the same 503 `unavailable` as every other route.
@@ -988,6 +985,7 @@ export class GameRooms {
       throw new ApiError('stale-version', `the game is at version ${version}`, { version });
     }
     // A ranked attempt's last action also inserts its leaderboard row: one Prisma transaction (rare).
+    const row: ResultRow = result;
     try {
       await this.prisma.$transaction(async (tx) => {
         const updated = await tx.game.updateMany({
@@ -1011,19 +1009,19 @@ export class GameRooms {
             createdAt: new Date(w.at),
           },
         });
-        if (w.result !== null && room.daily !== null && room.owner !== null) {
+        if (room.daily !== null && room.owner !== null) {
           const added = await tx.dailyResult.createMany({
             data: [
               {
                 dailyId: room.daily.id,
                 playerId: room.owner,
                 gameId: room.id,
-                status: w.result.status,
-                won: w.result.status === 'won',
-                score: w.result.score,
-                timeMs: w.result.timeMs,
-                moves: w.result.moves,
-                finishedAt: new Date(w.result.finishedAt),
+                status: row.status,
+                won: row.status === 'won',
+                score: row.score,
+                timeMs: row.timeMs,
+                moves: row.moves,
+                finishedAt: new Date(row.finishedAt),
               },
             ],
             skipDuplicates: true,

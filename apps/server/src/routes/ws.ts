@@ -77,7 +77,13 @@ export class Connection implements Subscriber {
   private readonly games = new Set<string>();
   private unknownRaces = 0;
   private authAttempts = 0;
+  /** The last frame's handling (frames are handled one after another, in order). */
   private queue: Promise<void> = Promise.resolve();
+  /** Frames received and not yet handled to the end. */
+  private inHand = 0;
+  private readonly handled = (): void => {
+    this.inHand--;
+  };
   /**
    * Frame credits (a token bucket, as lila-ws does): up to one second's worth, refilled continuously at
    * `framesPerSecond`. A frame without a credit is refused with `rate-limited`; a second's worth of refused
@@ -185,7 +191,11 @@ export class Connection implements Subscriber {
       return;
     }
     const frame = parsed.data;
-    this.queue = this.queue.then(() => this.handle(frame));
+    // With nothing in hand the frame is handled now; else after the frames before it. `handle` never rejects.
+    const idle = this.inHand === 0;
+    this.inHand++;
+    const run = idle ? this.handle(frame) : this.queue.then(() => this.handle(frame));
+    this.queue = run.then(this.handled, this.handled);
   }
 
   private async handle(frame: ClientFrame): Promise<void> {
