@@ -15,16 +15,12 @@
  * ROOMS_MOVES moves (default 300,000) after a warm-up of a quarter round, and their median. On a shared
  * virtual machine that figure moves by ±10 % from one round to the next, so it also prints one it does not
  * move: the promises created per move (an `async_hooks` count over 20,000 more moves, not timed; this file's
- * own loop makes ~2 of them). ROOMS_ALLOC=1
- * adds one round under V8's sampling heap profiler, garbage included: the bytes allocated per move by
- * function and caller (what the young generation's collections pay for); this file's own loop (the move, the
- * request id, its promise) is among them.
+ * own loop makes ~2 of them). Bytes allocated per move by function: the server benchmark's BENCH_PROFILE=1.
  */
 import { createHook } from 'node:async_hooks';
-import { Session } from 'node:inspector/promises';
-import { buildApp } from '../src/app.js';
 import type { MoveCommit } from '../src/db/move-log.js';
 import { GameRooms, type Subscriber } from '../src/rooms/game-rooms.js';
+import { pgliteDatabase, testApp } from '../test/helpers.js';
 import { envNumber } from './settings.js';
 
 const GAMES = Math.max(1, Math.round(envNumber('ROOMS_GAMES', 200)));
@@ -42,28 +38,9 @@ interface Play {
   stock: number;
 }
 
-/** A node of V8's sampling heap profile. */
-interface AllocationNode {
-  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
-  readonly selfSize: number;
-  readonly children: readonly AllocationNode[];
-}
-
 async function main(): Promise<void> {
-  const app = await buildApp({
-    env: {},
-    config: {
-      logLevel: 'silent',
-      rateLimitMax: 0,
-      wsFramesPerSecond: 0,
-      webDist: '/nonexistent-web-dist',
-      solverThreads: 1,
-      dailySchedule: false,
-      dailyArchiveDays: 0,
-      databaseUrl: undefined,
-      dataDir: 'memory://',
-    },
-  });
+  // The test suite's quiet server (rate limits off, no daily job, one solver thread) on an in-memory PGlite.
+  const app = await testApp(pgliteDatabase());
   try {
     await app.ready();
     const plays: Play[] = [];
@@ -132,37 +109,6 @@ async function main(): Promise<void> {
     );
     console.log(`promises created per move: ${(promises / 20_000).toFixed(2)}`);
     console.log(`frame: ${(bytes / frames).toFixed(0)} characters on average`);
-
-    if (process.env.ROOMS_ALLOC === '1') {
-      const session = new Session();
-      session.connect();
-      await session.post('HeapProfiler.startSampling', {
-        samplingInterval: 2048,
-        includeObjectsCollectedByMinorGC: true,
-        includeObjectsCollectedByMajorGC: true,
-      });
-      const n = Math.ceil(MOVES / 3);
-      await round(n);
-      const { profile } = (await session.post('HeapProfiler.stopSampling')) as {
-        profile: { head: AllocationNode };
-      };
-      session.disconnect();
-      const byFunction = new Map<string, number>();
-      const walk = (node: AllocationNode, caller: string): void => {
-        // By file, not line: under tsx the profile's line numbers are not the source's.
-        const name = `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.split('/').slice(-2).join('/')}`;
-        if (node.selfSize > 0) {
-          const key = `${name} ← ${caller}`;
-          byFunction.set(key, (byFunction.get(key) ?? 0) + node.selfSize);
-        }
-        for (const child of node.children) walk(child, name);
-      };
-      walk(profile.head, '(root)');
-      const total = [...byFunction.values()].reduce((a, b) => a + b, 0);
-      console.log(`allocated (sampled every 2 KB, garbage included): ${(total / n).toFixed(0)} B per move`);
-      for (const [key, size] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 20))
-        console.log(`${(size / n).toFixed(0).padStart(6)} B  ${key}`);
-    }
   } finally {
     await app.close();
   }
