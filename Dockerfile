@@ -35,4 +35,4 @@ VOLUME ["/data"]
 EXPOSE 3000
 WORKDIR /app/apps/server
 # node runs the built server directly (one process: SIGTERM reaches it and it shuts down cleanly).
-CMD ["node", "--enable-source-maps", "--max-semi-space-size=32", "--heap-growing-percent=100", "dist/main.js"]
+CMD ["node", "--enable-source-maps", "--max-semi-space-size=32", "--heap-growing-percent=100", "--no-allocation-site-pretenuring", "dist/main.js"]

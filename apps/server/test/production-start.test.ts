@@ -34,6 +34,7 @@ describe('production start', () => {
     const start = productionStart(SERVER_DIR);
     expect(start.env).toEqual({ MALLOC_MMAP_THRESHOLD_: '131072' });
     expect(start.nodeFlags).toContain('--heap-growing-percent=100');
+    expect(start.nodeFlags).toContain('--no-allocation-site-pretenuring');
   });
 
   it('the Dockerfile starts the server with the same environment and the same flags as pnpm start', () => {
