@@ -20,6 +20,7 @@ import {
   progressesAtOnce,
   resolveOptions,
   sameMove,
+  statusAfterMove,
   undo,
   type GameOptions,
   type GameState,
@@ -138,6 +139,51 @@ describe('properties of the rules over random games', () => {
       }),
       { numRuns: NUM_RUNS / 2 },
     );
+  });
+
+  it('R13: statusAfterMove answers as gameStatus after every move, stuck games and stock cycling included', () => {
+    // Random games that turn, after `free` random moves, into a player who only makes moves without progress
+    // (draws, redeals, tableau shuffles, foundation to tableau): the positions where the shortcut applies
+    // and where the R13 search is expensive.
+    const stuckArb = fc.record({
+      preset: fc.constantFrom(...PRESET_NAMES),
+      dealNumber: fc.integer({ min: 1, max: 0xffffffff }),
+      free: fc.nat({ max: 120 }),
+      choices: fc.array(fc.nat(), { minLength: 0, maxLength: 60 }),
+    });
+    let carried = 0;
+    let carriedBlocked = 0;
+    fc.assert(
+      fc.property(stuckArb, (g) => {
+        const deal = dealFromNumber(g.dealNumber);
+        if (!deal.ok) throw new Error('deal');
+        let state = newGame(deal.value, resolveOptions(g.preset));
+        let status = gameStatus(state);
+        for (let i = 0; i < g.free + g.choices.length; i++) {
+          const choice = i < g.free ? i * 7919 + g.dealNumber : (g.choices[i - g.free] as number);
+          const all = legalMoves(state);
+          const quiet = i < g.free ? all : all.filter((m) => !progressesAtOnce(state, m));
+          const pool = quiet.length > 0 ? quiet : all;
+          if (pool.length === 0) break;
+          const move = pool[choice % pool.length] as Move;
+          const r = applyMove(state, move);
+          if (!r.ok) throw new Error(r.error.code);
+          const next = statusAfterMove(state, status, move, r.value);
+          const truth = gameStatus(r.value);
+          expect(next).toBe(truth);
+          if (next === status) {
+            carried++;
+            if (status === 'blocked') carriedBlocked++;
+          }
+          state = r.value;
+          status = truth;
+        }
+      }),
+      { numRuns: NUM_RUNS },
+    );
+    // The runs did reach what the test is about.
+    expect(carried).toBeGreaterThan(1000);
+    expect(carriedBlocked).toBeGreaterThan(0);
   });
 
   it('R1: the 52 cards are conserved after any sequence of legal moves', () => {

@@ -13,6 +13,7 @@ import {
   playerView,
   resign,
   safeAutoMove,
+  statusAfterMove,
   undo,
   type GameState,
   type Move,
@@ -372,6 +373,31 @@ describe('R13 blocked and resigning', () => {
     expect(isBlocked(s)).toBe(true);
     const d1 = position({ tableau, stock: 'KS QS AH', preset: 'vegas-draw1' });
     expect(isBlocked(d1)).toBe(false);
+  });
+  it('R13: statusAfterMove carries "blocked" through the draws and redeals of a stuck draw-1 game', () => {
+    const draw: Move = { type: 'draw' };
+    const tableau = ['QS | 2H', 'KH | 2C'];
+    let s = position({ tableau, stock: '9D 9S', waste: '7H' });
+    let status = gameStatus(s);
+    expect(status).toBe('blocked');
+    for (const move of [draw, draw, { type: 'recycle' }, draw] as const) {
+      const next = apply(s, move);
+      status = statusAfterMove(s, status, move, next);
+      expect(status).toBe('blocked');
+      expect(gameStatus(next)).toBe('blocked');
+      s = next;
+    }
+  });
+  it('R13: statusAfterMove searches again after a draw-3 draw from a waste that a later pass never shows', () => {
+    // AH on the waste is playable now. Once three more cards cover it, every later pass turns AH, JS, QS
+    // together with QS on top, so AH is never on top again: the game is blocked after this one draw.
+    const draw: Move = { type: 'draw' };
+    const tableau = ['QC | 2D', 'QD | 2C', 'JD | 2H', 'JC | 2S', 'TC | 4D', 'TH | 4H', 'TS | 4C'];
+    const s = position({ tableau, stock: 'KS QS JS', waste: 'AH', preset: 'classic-draw3' });
+    expect(gameStatus(s)).toBe('playing');
+    const next = apply(s, draw);
+    expect(statusAfterMove(s, 'playing', draw, next)).toBe('blocked');
+    expect(gameStatus(next)).toBe('blocked');
   });
   it('R13: the player may resign at any time; a resigned game takes no more moves', () => {
     const s = position({ stock: '2S' });

@@ -60,6 +60,7 @@ import {
   parseDeal,
   playerView,
   resolveOptions,
+  statusAfterMove,
 } from '@klondike/rules';
 import type { z } from 'zod';
 import { closesAt as closesAtOf } from '../daily/dates.js';
@@ -617,14 +618,16 @@ export class GameRooms {
       const now = this.now();
       const state = r.value;
       const startedAt = room.startedAt ?? now;
-      // The status comes from the view (playerView computes it; the R13 search is not cheap, so once).
-      // The clock stops at `endedAt`: now for a game that ends with this action, which is also the
-      // elapsed time the first view used; only a game that was already blocked needs a second view.
-      let view = wireView(playerView(state, elapsedMs(startedAt, null, now)));
-      const status = view.status;
+      // R13's search runs at most once per new position, and not at all after a move that cannot change
+      // its answer (a draw or redeal while redeals are unlimited, a tableau shuffle: statusAfterMove).
+      // `room.status` is always gameStatus(room.state).
+      const status =
+        action.type === 'move'
+          ? statusAfterMove(room.state, room.status, action.move, state)
+          : gameStatus(state);
+      // The clock stops at `endedAt`: now for a game that ends with this action.
       const endedAt = status === 'playing' ? null : (room.endedAt ?? now);
-      if (endedAt !== null && endedAt !== now)
-        view = wireView(playerView(state, elapsedMs(startedAt, endedAt, now), status));
+      const view = wireView(playerView(state, elapsedMs(startedAt, endedAt, now), status));
       const version = room.version + 1;
       const result: ResultRow | null =
         endedAt !== null && status !== 'playing'
