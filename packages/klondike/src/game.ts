@@ -735,7 +735,7 @@ export const BLOCKED_SEARCH_LIMIT = 4000;
  * the last pass). The tableau's side is searched on its own. At each of its positions the search asks
  * whether a card the stock can bring to the waste's top fits there. The answer is the same as that of a
  * search of every combined position, the limit included: the product of the two counts is their number.
- * It is cheaper by the stock's length, up to 50 times in draw 1 (measured by `bench:status`).
+ * It visits fewer positions by the stock side's count: 25 in draw 1 with 24 cards in the stock and waste.
  */
 export function isBlocked(state: GameState): boolean {
   if (isOver(state)) return false;
