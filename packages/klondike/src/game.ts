@@ -857,8 +857,6 @@ export function statusAfterMove(
   return gameStatus(after);
 }
 
-const IS_TABLEAU_PILE: ReadonlySet<PileId> = new Set(TABLEAU_PILES);
-
 /** Whether `move` took `before` to `after` without changing R13's measures, and can be undone by such moves. */
 function reversibleWithoutProgress(before: GameState, move: Move, after: GameState): boolean {
   switch (move.type) {
@@ -869,7 +867,7 @@ function reversibleWithoutProgress(before: GameState, move: Move, after: GameSta
     case 'last-pass':
       return false;
     case 'move': {
-      if (!IS_TABLEAU_PILE.has(move.from) || !IS_TABLEAU_PILE.has(move.to)) return false;
+      if (PILE_REFS[move.from]?.kind !== 'tableau' || PILE_REFS[move.to]?.kind !== 'tableau') return false;
       const a = measures(before);
       const b = measures(after);
       return a.faceDown === b.faceDown && a.empty === b.empty;
