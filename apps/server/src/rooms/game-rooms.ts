@@ -35,7 +35,6 @@ import {
   MoveSchema,
   GameOptionsSchema,
   type ReplaySchema,
-  type ServerFrame,
   type StateResponse,
 } from '@klondike/protocol';
 import {
@@ -86,6 +85,7 @@ import {
   type ResultRow,
   type WireView,
 } from './policies.js';
+import { StateFrameText, type StateFrame } from './state-frame-text.js';
 
 export type { Actor, CommittedAction, DailyRef, WireView } from './policies.js';
 
@@ -191,6 +191,8 @@ interface Room extends GameFacts {
    * position (at the move), not on every read.
    */
   view: WireView | null;
+  /** Writes the text of the room's `state` frames, reusing that of the parts of the view a move left alone. */
+  readonly frameText: StateFrameText;
   /** Another node committed a newer version: re-read from the database before the next use. */
   stale: boolean;
   /** Stops listening to this game's commits on other nodes (set while it has local subscribers). */
@@ -200,7 +202,7 @@ interface Room extends GameFacts {
 /** Puts what the database holds now into a room that was behind (its subscribers stay). */
 function reload(
   room: Room,
-  fresh: Omit<Room, 'subscribers' | 'tail' | 'pending' | 'view' | 'stale' | 'unlisten'>,
+  fresh: Omit<Room, 'subscribers' | 'tail' | 'pending' | 'view' | 'frameText' | 'stale' | 'unlisten'>,
 ): void {
   room.stale = false;
   room.state = fresh.state;
@@ -471,6 +473,7 @@ export class GameRooms {
       ranked: g.ranked,
       finished: false,
       view,
+      frameText: new StateFrameText(),
       stale: false,
       unlisten: null,
     };
@@ -736,14 +739,14 @@ export class GameRooms {
     await this.exclusive(room, async () => {
       room.subscribers.add(subscriber);
       this.listen(room);
-      const frame: ServerFrame = {
+      const frame: StateFrame = {
         type: 'state',
         gameId: room.id,
         version: room.version,
         view: this.view(room, this.now()),
         cause: 'subscribe',
       };
-      subscriber.send(JSON.stringify(frame));
+      subscriber.send(room.frameText.text(frame, room.state));
     });
   }
 
@@ -894,25 +897,26 @@ export class GameRooms {
     };
   }
 
-  /** Sends a `state` frame to the game's subscribers here, and (a commit: `publish`) to the other nodes. */
-  private broadcast(
-    room: Room,
-    frame: ServerFrame & { type: 'state' },
-    origin: WriteOrigin | undefined,
-    publish = false,
-  ): void {
+  /**
+   * Sends a `state` frame to the game's subscribers here, and (a commit: `publish`) to the other nodes.
+   * `frame.view` is the view of `room.state` (the room's frame writer keys its reused text on it).
+   */
+  private broadcast(room: Room, frame: StateFrame, origin: WriteOrigin | undefined, publish = false): void {
     // Serialised at most once for everyone else (often nobody: the mover is the only subscriber).
     let text: string | undefined;
-    for (const s of room.subscribers) if (s !== origin?.subscriber) s.send((text ??= JSON.stringify(frame)));
+    for (const s of room.subscribers)
+      if (s !== origin?.subscriber) s.send((text ??= room.frameText.text(frame, room.state)));
     if (origin) {
-      const own: ServerFrame =
-        origin.requestId === undefined ? frame : { ...frame, requestId: origin.requestId };
-      origin.subscriber.send(own === frame ? (text ?? JSON.stringify(frame)) : JSON.stringify(own));
+      origin.subscriber.send(
+        origin.requestId === undefined
+          ? (text ?? room.frameText.text(frame, room.state))
+          : room.frameText.text(frame, room.state, origin.requestId),
+      );
     }
     if (publish && this.bus)
       this.bus.publish(`game:${room.id}`, {
         version: frame.version,
-        frame: text ?? JSON.stringify(frame),
+        frame: text ?? room.frameText.text(frame, room.state),
       } satisfies RemoteCommit);
   }
 
@@ -1073,7 +1077,7 @@ export class GameRooms {
   /** Reads Game + its log ordered by seq and replays it from the deal. Errors: `not-found`. */
   private async read(
     id: string,
-  ): Promise<Omit<Room, 'subscribers' | 'tail' | 'pending' | 'view' | 'stale' | 'unlisten'>> {
+  ): Promise<Omit<Room, 'subscribers' | 'tail' | 'pending' | 'view' | 'frameText' | 'stale' | 'unlisten'>> {
     const game = await this.prisma.game.findUnique({
       where: { id },
       include: {
@@ -1140,6 +1144,7 @@ export class GameRooms {
       tail: Promise.resolve(),
       pending: 0,
       view: null,
+      frameText: new StateFrameText(),
       stale: false,
       unlisten: null,
     };
