@@ -74,8 +74,14 @@ export interface AppConfig {
    * COMMIT_CONCURRENCY; default null: 2 on Postgres, 1 on PGlite, which runs one statement at a time).
    */
   readonly commitConcurrency: number | null;
-  /** Solver worker threads (env SOLVER_THREADS, default cores − 1, at least 1). */
+  /** Interactive solver worker threads: hints, solve, race certification (env SOLVER_THREADS, default cores − 1, at least 1). */
   readonly solverThreads: number;
+  /**
+   * Background solver worker threads, at the lowest CPU priority: daily certification, par refinement, the
+   * archive (env SOLVER_BACKGROUND_THREADS, default 1; 0 = background jobs share the interactive threads,
+   * after every waiting interactive job).
+   */
+  readonly solverBackgroundThreads: number;
   /** Cap on a POST /api/solve time limit, ms (env SOLVE_MAX_MS, default 10000). */
   readonly solveMaxMs: number;
   /** Time a hint may search, ms (env HINT_TIME_MS, default 3000). */
@@ -192,6 +198,7 @@ const EnvSchema = z.object({
     .min(1)
     .max(64)
     .default(Math.max(1, availableParallelism() - 1)),
+  SOLVER_BACKGROUND_THREADS: z.coerce.number().int().min(0).max(16).default(1),
   SOLVE_MAX_MS: z.coerce.number().int().min(1).max(MAX_SOLVE_TIME_MS).default(10_000),
   HINT_TIME_MS: z.coerce.number().int().min(1).max(MAX_SOLVE_TIME_MS).default(3_000),
   SOLVE_RATE_MAX: z.coerce.number().int().min(0).default(30),
@@ -254,6 +261,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     commitQueue: e.COMMIT_QUEUE,
     commitConcurrency: e.COMMIT_CONCURRENCY ?? null,
     solverThreads: e.SOLVER_THREADS,
+    solverBackgroundThreads: e.SOLVER_BACKGROUND_THREADS,
     solveMaxMs: e.SOLVE_MAX_MS,
     hintTimeMs: e.HINT_TIME_MS,
     solveRateMax: e.SOLVE_RATE_MAX,

@@ -1,6 +1,8 @@
 /**
- * The solver's job order (hardening): daily generation before hints before solve before race certification,
- * first come first served within a priority, and bounds on waiting jobs overall and per client.
+ * The solver's job order (hardening): interactive work (hints, then solve, then race certification) before
+ * background work (daily certification, par, archive), first come first served within a priority, background
+ * jobs on threads of their own when there are any, and bounds on waiting interactive jobs overall and per
+ * client.
  */
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../src/errors.js';
@@ -24,7 +26,7 @@ function controlled(log: string[], name: string) {
 const flush = () => new Promise((r) => setTimeout(r, 0));
 
 describe('SolverScheduler', () => {
-  it('gives a freed thread to the most urgent waiting job: daily, hint, solve, certify', async () => {
+  it('gives a freed shared thread to the most urgent waiting job: hint, solve, certify, then background', async () => {
     const s = new SolverScheduler<string>({ concurrency: 1, maxQueued: 10, maxPerClient: 10 });
     const log: string[] = [];
     const busy = controlled(log, 'busy');
@@ -33,19 +35,20 @@ describe('SolverScheduler', () => {
       [{ priority: 'solve', client: 'b' }, controlled(log, 'solve-1')],
       [{ priority: 'hint', client: 'a' }, controlled(log, 'hint')],
       [{ priority: 'solve', client: 'b' }, controlled(log, 'solve-2')],
+      [{ priority: 'archive' }, controlled(log, 'archive')],
       [{ priority: 'daily' }, controlled(log, 'daily')],
     ];
     const first = s.submit({ priority: 'certify' }, busy.run);
     const results = jobs.map(([job, c]) => s.submit(job, c.run));
-    expect(s.queued).toBe(5);
+    expect(s.queued).toBe(6);
     busy.finish();
     await first;
     for (const [, c] of jobs) {
       await flush();
       c.finish();
     }
-    expect(await Promise.all(results)).toEqual(['certify', 'solve-1', 'hint', 'solve-2', 'daily']);
-    expect(log).toEqual(['busy', 'daily', 'hint', 'solve-1', 'solve-2', 'certify']);
+    expect(await Promise.all(results)).toEqual(['certify', 'solve-1', 'hint', 'solve-2', 'archive', 'daily']);
+    expect(log).toEqual(['busy', 'hint', 'solve-1', 'solve-2', 'certify', 'daily', 'archive']);
   });
 
   it('refuses a client past its share with solver-busy, and frees the share when its jobs end', async () => {
@@ -69,7 +72,7 @@ describe('SolverScheduler', () => {
     expect(await s.submit({ priority: 'solve', client: 'a' }, async () => 'a4')).toBe('a4');
   });
 
-  it('bounds waiting jobs overall, but never refuses daily generation', async () => {
+  it('bounds waiting interactive jobs overall, but never refuses background work', async () => {
     const s = new SolverScheduler<string>({ concurrency: 1, maxQueued: 1, maxPerClient: 10 });
     const log: string[] = [];
     const busy = controlled(log, 'busy');
@@ -90,6 +93,52 @@ describe('SolverScheduler', () => {
       s.submit({ priority: 'hint', client: 'a' }, async () => Promise.reject(new Error('boom'))),
     ).rejects.toThrow('boom');
     expect(await s.submit({ priority: 'hint', client: 'a' }, async () => 'fine')).toBe('fine');
+    expect(s.active).toBe(0);
+  });
+
+  it('runs background jobs on their own slots: a hint starts while a background search runs', async () => {
+    const s = new SolverScheduler<string>({
+      concurrency: 1,
+      backgroundConcurrency: 1,
+      maxQueued: 5,
+      maxPerClient: 5,
+    });
+    const log: string[] = [];
+    const events: string[] = [];
+    s.observe((e) => events.push(`${e.type} ${e.priority} ${e.lane}`));
+    const par = controlled(log, 'par');
+    const archive = controlled(log, 'archive');
+    const daily = controlled(log, 'daily');
+    const hint = controlled(log, 'hint');
+    const pPar = s.submit({ priority: 'par', label: '2026-12-01 classic-draw1' }, par.run);
+    const pArchive = s.submit({ priority: 'archive' }, archive.run);
+    const pDaily = s.submit({ priority: 'daily' }, daily.run);
+    const pHint = s.submit({ priority: 'hint', client: 'a' }, hint.run);
+    // The par search holds the background slot; the hint got the interactive one at once.
+    expect(log).toEqual(['par', 'hint']);
+    expect(s.running().map((r) => `${r.priority} ${r.lane}`)).toEqual(['par background', 'hint interactive']);
+    expect(s.running()[0]?.label).toBe('2026-12-01 classic-draw1');
+    expect(s.queuedBackground).toBe(2);
+    hint.finish();
+    await pHint;
+    // An interactive slot never runs background work while the lane has slots of its own.
+    expect(log).toEqual(['par', 'hint']);
+    par.finish();
+    await pPar;
+    // The freed background slot goes to the more urgent background job: today's certification first.
+    expect(log).toEqual(['par', 'hint', 'daily']);
+    daily.finish();
+    await pDaily;
+    await flush();
+    archive.finish();
+    await pArchive;
+    expect(log).toEqual(['par', 'hint', 'daily', 'archive']);
+    expect(events.slice(0, 4)).toEqual([
+      'start par background',
+      'start hint interactive',
+      'end hint interactive',
+      'end par background',
+    ]);
     expect(s.active).toBe(0);
   });
 });

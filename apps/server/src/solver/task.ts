@@ -2,9 +2,37 @@
  * The work a solver thread does (runs inside a piscina worker, never on the event loop).
  * Tasks and results are plain structured-cloneable data.
  */
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import { isMainThread } from 'node:worker_threads';
 import { solve, solveMinimal } from '@klondike/solver';
 import type { Card, GameOptions, GameState, Move } from '@klondike/rules';
-import type { SolverJob } from './scheduler.js';
+import type { RunningJob, SolverJob, SolverJobEvent } from './scheduler.js';
+
+/** Environment variable set to `1` in the background pool's threads (plugins/solver.ts). */
+export const BACKGROUND_THREAD_ENV = 'KLONDIKE_SOLVER_BACKGROUND';
+
+/** The nice value of a background solver thread: the lowest CPU priority. */
+export const BACKGROUND_NICE = 19;
+
+/**
+ * Lowers the CPU priority of the calling thread alone to BACKGROUND_NICE. Linux gives each thread its own
+ * nice value, addressed by its thread id (`/proc/thread-self` names it); elsewhere, or when the OS refuses,
+ * nothing changes and false is returned (the background lane's own threads still keep interactive jobs from
+ * waiting behind background ones).
+ */
+export function lowerThreadPriority(): boolean {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (!Number.isInteger(tid) || tid <= 0) return false;
+    setPriority(tid, BACKGROUND_NICE);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+if (!isMainThread && process.env[BACKGROUND_THREAD_ENV] === '1') lowerThreadPriority();
 
 /** Solve a deal from its start (POST /api/solve). */
 export interface DealTask {
@@ -16,6 +44,8 @@ export interface DealTask {
   readonly timeLimitMs: number;
   /** Shorten the found line with the solver's post-pass (default true: daily par, race certification). */
   readonly shorten?: boolean;
+  /** Most positions the search may generate (not with `minimal`); default unlimited. */
+  readonly maxNodes?: number;
   /** Search a shortest line with `solveMinimal` (IDA*, node-limited) instead. Default false. */
   readonly minimal?: boolean;
   /** With `minimal`: the minimal search's node budget (default the solver's, 2 000 000). */
@@ -61,7 +91,11 @@ export default function runSolverTask(task: SolverTask): SolverOutcome {
     };
   }
   const shorten = task.kind === 'position' || task.shorten !== false;
-  const limits = { timeLimitMs: task.timeLimitMs, ...(shorten ? {} : { shortenMs: 0 }) };
+  const limits = {
+    timeLimitMs: task.timeLimitMs,
+    ...(shorten ? {} : { shortenMs: 0 }),
+    ...(task.kind === 'deal' && task.maxNodes !== undefined ? { maxNodes: task.maxNodes } : {}),
+  };
   const r =
     task.kind === 'deal'
       ? solve(task.deal, task.options, limits)
@@ -84,8 +118,14 @@ export interface SolverPool {
    * priority `solve`). Errors: ApiError `solver-busy` when the queue or the client's share is full.
    */
   run(task: SolverTask, job?: SolverJob): Promise<SolverOutcome>;
-  /** Jobs waiting for a thread. */
+  /** Jobs waiting for a thread, both lanes. */
   readonly queued: number;
+  /** Background jobs waiting for a thread. */
+  readonly queuedBackground: number;
+  /** The jobs running now (priority, lane, label, ms so far), oldest first. */
+  running(): RunningJob[];
+  /** Calls `listener` at every job's start and end (tests, the first-start benchmark); returns its stop. */
+  observe(listener: (e: SolverJobEvent) => void): () => void;
   /** Worker threads alive now (0 when idle: they start on demand and end after SOLVER_IDLE_MS without a job). */
   readonly threads: number;
   /** True when the last thread that was started failed to start (readiness: not ready). */
