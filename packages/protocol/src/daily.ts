@@ -181,8 +181,15 @@ export const DailyTodaySchema = z
   })
   .meta({ id: 'DailyToday' });
 
-/** GET /api/daily/archive → the last 30 closed days' challenges, newest first. */
-export const DailyArchiveSchema = z.object({ days: z.array(DailyChallengeSchema) });
+/**
+ * GET /api/daily/archive → the closed days' challenges of the archive window (the last DAILY_ARCHIVE_DAYS
+ * days) that exist now, newest first, and how many of the window's challenges are still being prepared
+ * (`pending`: the server fills the archive in the background; the list grows until `pending` is 0).
+ */
+export const DailyArchiveSchema = z.object({
+  days: z.array(DailyChallengeSchema),
+  pending: z.number().int().min(0),
+});
 
 /** GET /api/daily/:date/:preset once closed → the deal, its par and the solver's line. 403 while open. */
 export const DailyRevealSchema = z

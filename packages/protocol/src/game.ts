@@ -270,13 +270,36 @@ export const DealResponseSchema = z.object({
 export const HealthResponseSchema = z.object({ status: z.literal('ok') });
 
 /**
+ * What the server's background work is doing (GET /api/ready's `background`; never a readiness check): the
+ * daily job's state and the background solver jobs running now.
+ */
+export const BackgroundStatusSchema = z.object({
+  daily: z.object({
+    /** Today's dailies are stored and served. */
+    todayReady: z.boolean(),
+    /** Archive dailies not yet stored, as the fill last counted them; null before the fill first ran. */
+    archivePending: z.number().int().min(0).nullable(),
+    /** Par refinements under way or waiting. */
+    parPending: z.number().int().min(0),
+    /** The background fill (the archive's missing days, then every par's refinement) is running. */
+    backfilling: z.boolean(),
+  }),
+  /** Background solver jobs running now: what (`par 2026-12-01 classic-draw1`) and for how long (ms). */
+  running: z.array(z.object({ job: z.string(), ms: z.number().int().min(0) })),
+  /** Background solver jobs waiting for a thread. */
+  queued: z.number().int().min(0),
+});
+
+/**
  * GET /api/ready response (200 when every check passes, else 503): the database answers, every migration
- * on disk is applied, the solver's worker pool has a live thread.
+ * on disk is applied, the solver's worker pool has a live thread. `background` tells what the daily job is
+ * doing; it never makes a node unready.
  */
 export const ReadyResponseSchema = z
   .object({
     status: z.enum(['ready', 'unready']),
     checks: z.object({ database: z.boolean(), migrations: z.boolean(), solver: z.boolean() }),
+    background: BackgroundStatusSchema,
   })
   .meta({ id: 'Ready' });
 /** GET /api/ready response. */

@@ -1,16 +1,19 @@
 /**
- * Daily deals: candidate k of a date and preset is the deal of algorithm v2 (rules package `dealFromKey`)
- * whose 256-bit key is HMAC-SHA256(secret, `${date}|${preset}|${k}`); the daily is the first candidate the
- * solver proves
- * winnable within its time limit (unknown or impossible → next k). Par = the length of the shortest line
- * found: the minimal search (`solveMinimal`, node-limited) either proves its line shortest (`parProven`)
- * or returns its best line with a proven lower bound; the shorter of that and the first search's line is
- * kept, after replaying it with the rules package to a win.
+ * Daily deals, in two steps so that a day can be published within moments of being needed:
+ * 1. **Certify** (`certifyDaily`): candidate k of a date and preset is the deal of algorithm v2 (rules
+ *    package `dealFromKey`) whose 256-bit key is HMAC-SHA256(secret, `${date}|${preset}|${k}`); the daily
+ *    is the first candidate the solver wins within CERTIFY_NODES positions (a node budget, so the choice
+ *    does not depend on the machine's load; unknown or impossible → next k). Its par is the length of that
+ *    winning line, shortened: an upper bound, not proven.
+ * 2. **Refine par** (`refinePar`, background): the minimal search (`solveMinimal`, node-limited) either
+ *    proves a line shortest (`parProven`) or returns its best line with a proven lower bound; the shorter of
+ *    that and the stored line is kept, after replaying it with the rules package to a win.
  */
 import type { DailyPreset } from '@klondike/protocol';
 import { type Deal, type Move, PRESETS, applyMove, formatDeal, isWon, newGame } from '@klondike/rules';
 import { ApiError } from '../errors.js';
 import { dailyCandidateKey, dealOfKey } from '../fairness/deals.js';
+import type { BackgroundPriority } from '../solver/scheduler.js';
 import type { DealTask, SolverOutcome, SolverPool } from '../solver/task.js';
 
 export type { DailyPreset };
@@ -49,6 +52,12 @@ export interface GeneratedDaily {
 /** Default node budget of a daily's minimal search per ms of `timeLimitMs` (≈ positions per ms, one core). */
 export const MINIMAL_NODES_PER_MS = 1000;
 
+/**
+ * Positions the certifying search of one candidate may generate: most winnable deals are won within a few
+ * thousand, so a candidate is decided in milliseconds; one that needs more is skipped for the next.
+ */
+export const CERTIFY_NODES = 100_000;
+
 /** Whether `line` replays from the start of `deal` under `preset` to a won game (rules package). */
 export function lineWins(deal: Deal, preset: DailyPreset, line: readonly Move[]): boolean {
   let state = newGame(deal, PRESETS[preset]);
@@ -60,22 +69,26 @@ export function lineWins(deal: Deal, preset: DailyPreset, line: readonly Move[])
   return isWon(state);
 }
 
-/** Options of `generateDaily`. */
+/** Options of `certifyDaily` and `refinePar`. */
 export interface GenerateOptions {
-  /** Solver time per candidate, ms. */
+  /** Wall-clock cap per solver job, ms (a safety net: the node budgets normally end a search first). */
   readonly timeLimitMs: number;
+  /** Node budget of the certifying search of one candidate (default CERTIFY_NODES). */
+  readonly certifyNodes?: number;
   /**
-   * Node budget of the minimal search run on the chosen deal (default `timeLimitMs × MINIMAL_NODES_PER_MS`;
-   * 0 = none: par is the first search's line, not proven).
+   * Node budget of the minimal search of `refinePar` (default `timeLimitMs × MINIMAL_NODES_PER_MS`;
+   * 0 = no refinement).
    */
   readonly minimalNodes?: number;
-  /** Checked between candidates: true stops the search (the server is closing). */
+  /** Checked between solver jobs: true stops the work (the server is closing). */
   readonly stopped?: () => boolean;
+  /** Solver priority of the jobs (solver/scheduler.ts; default `daily` to certify, `par` to refine). */
+  readonly priority?: BackgroundPriority;
   /** Waits this long before retrying when the solver's queue is full (default 250 ms). */
   readonly busyRetryMs?: number;
 }
 
-/** Thrown by `generateDaily` when it was stopped. */
+/** Thrown by `certifyDaily` and `refinePar` when stopped. */
 export class GenerationStopped extends Error {
   override readonly name = 'GenerationStopped';
 }
@@ -85,12 +98,13 @@ async function runRetrying(
   solver: SolverPool,
   task: DealTask,
   options: GenerateOptions,
-  what: string,
+  priority: BackgroundPriority,
+  label: string,
 ): Promise<SolverOutcome> {
   for (;;) {
-    if (options.stopped?.()) throw new GenerationStopped(what);
+    if (options.stopped?.()) throw new GenerationStopped(`stopped: ${label}`);
     try {
-      return await solver.run(task, { priority: 'daily' });
+      return await solver.run(task, { priority, label });
     } catch (e) {
       if (!(e instanceof ApiError && e.code === 'solver-busy')) throw e;
       await new Promise((res) => setTimeout(res, options.busyRetryMs ?? 250));
@@ -99,10 +113,11 @@ async function runRetrying(
 }
 
 /**
- * Finds the daily of a date and preset with the solver's worker pool.
- * Errors: `GenerationStopped`; an Error when MAX_CANDIDATES candidates gave no proven win.
+ * Finds and certifies the daily of a date and preset (step 1 of the module comment): par is the certifying
+ * line's length, not proven, with no lower bound yet. Errors: `GenerationStopped`; an Error when
+ * MAX_CANDIDATES candidates gave no win.
  */
-export async function generateDaily(
+export async function certifyDaily(
   solver: SolverPool,
   secret: string,
   date: string,
@@ -114,57 +129,105 @@ export async function generateDaily(
     const deal = candidate.deal;
     const r = await runRetrying(
       solver,
-      { kind: 'deal', deal, options: PRESETS[preset], timeLimitMs: options.timeLimitMs },
+      {
+        kind: 'deal',
+        deal,
+        options: PRESETS[preset],
+        timeLimitMs: options.timeLimitMs,
+        maxNodes: options.certifyNodes ?? CERTIFY_NODES,
+      },
       options,
-      `stopped generating ${date} ${preset}`,
+      options.priority ?? 'daily',
+      `certify ${date} ${preset}`,
     );
     if (r.verdict !== 'won' || r.line === undefined || !lineWins(deal, preset, r.line)) continue;
-    let line = r.line;
-    let parProven = false;
-    let parLowerBound: number | null = null;
-    const nodes = options.minimalNodes ?? options.timeLimitMs * MINIMAL_NODES_PER_MS;
-    if (nodes > 0) {
-      const m = await runRetrying(
-        solver,
-        {
-          kind: 'deal',
-          deal,
-          options: PRESETS[preset],
-          timeLimitMs: options.timeLimitMs,
-          minimal: true,
-          minimalNodes: nodes,
-          // Its fallback line is only a candidate against the shortened line already found.
-          shorten: false,
-        },
-        options,
-        `stopped generating ${date} ${preset}`,
-      );
-      if (m.lowerBound !== undefined && m.lowerBound <= line.length) parLowerBound = m.lowerBound;
-      if (
-        m.verdict === 'won' &&
-        m.line !== undefined &&
-        m.line.length <= line.length &&
-        lineWins(deal, preset, m.line)
-      ) {
-        line = m.line;
-        parProven = m.optimal === true;
-      }
-      if (parLowerBound !== null && line.length <= parLowerBound) {
-        parProven = true;
-        parLowerBound = line.length;
-      }
-    }
     return {
       date,
       preset,
       deal: formatDeal(deal),
       dealKey: candidate.key,
       candidate: k,
-      par: line.length,
-      parProven,
-      parLowerBound,
-      line,
+      par: r.line.length,
+      parProven: false,
+      parLowerBound: null,
+      line: r.line,
     };
   }
   throw new Error(`no winnable candidate among ${MAX_CANDIDATES} for ${date} ${preset}`);
+}
+
+/** What `refinePar` found: a line at most as long as the one it was given, and what is proven of it. */
+export interface RefinedPar {
+  readonly par: number;
+  readonly parProven: boolean;
+  readonly parLowerBound: number | null;
+  readonly line: Move[];
+}
+
+/**
+ * Step 2 of the module comment: searches a shortest line of `deal` with the minimal search and returns the
+ * shorter of its line and `line`, with what is proven (`parProven`, `parLowerBound`). Never returns a longer
+ * line than `line`. Errors: `GenerationStopped`.
+ */
+export async function refinePar(
+  solver: SolverPool,
+  deal: Deal,
+  preset: DailyPreset,
+  line: readonly Move[],
+  options: GenerateOptions,
+  label: string,
+): Promise<RefinedPar> {
+  let best: Move[] = [...line];
+  let parProven = false;
+  let parLowerBound: number | null = null;
+  const nodes = options.minimalNodes ?? options.timeLimitMs * MINIMAL_NODES_PER_MS;
+  if (nodes > 0) {
+    const m = await runRetrying(
+      solver,
+      {
+        kind: 'deal',
+        deal,
+        options: PRESETS[preset],
+        timeLimitMs: options.timeLimitMs,
+        minimal: true,
+        minimalNodes: nodes,
+        // Its fallback line is only a candidate against the shortened line already found.
+        shorten: false,
+      },
+      options,
+      options.priority ?? 'par',
+      `par ${label}`,
+    );
+    if (m.lowerBound !== undefined && m.lowerBound <= best.length) parLowerBound = m.lowerBound;
+    if (
+      m.verdict === 'won' &&
+      m.line !== undefined &&
+      m.line.length <= best.length &&
+      lineWins(deal, preset, m.line)
+    ) {
+      best = m.line;
+      parProven = m.optimal === true;
+    }
+    if (parLowerBound !== null && best.length <= parLowerBound) {
+      parProven = true;
+      parLowerBound = best.length;
+    }
+  }
+  return { par: best.length, parProven, parLowerBound, line: best };
+}
+
+/**
+ * Both steps at once (certify, then refine par): the daily of a date and preset as the pipeline finally
+ * stores it. Errors: as `certifyDaily`.
+ */
+export async function generateDaily(
+  solver: SolverPool,
+  secret: string,
+  date: string,
+  preset: DailyPreset,
+  options: GenerateOptions,
+): Promise<GeneratedDaily> {
+  const g = await certifyDaily(solver, secret, date, preset, options);
+  const r = await refinePar(solver, dealOfKey(g.dealKey), preset, g.line, options, `${date} ${preset}`);
+  return { ...g, ...r };
 }

@@ -43,7 +43,9 @@ import type { SolverPool } from '../solver/task.js';
 import type { DailyRef, GameRooms, Subscriber } from '../rooms/game-rooms.js';
 import { recordSignals } from '../fairness/signals.js';
 import { addDays, closesAt, isCalendarDate, startOfDate, streaks, utcDate } from './dates.js';
-import { type DailyPreset, GenerationStopped, MINIMAL_NODES_PER_MS, generateDaily } from './generate.js';
+import { dealOfKey } from '../fairness/deals.js';
+import type { BackgroundPriority } from '../solver/scheduler.js';
+import { type DailyPreset, GenerationStopped, certifyDaily, refinePar } from './generate.js';
 
 type DailyToday = z.infer<typeof DailyTodaySchema>;
 type DailyArchive = z.infer<typeof DailyArchiveSchema>;
@@ -57,6 +59,18 @@ type AllTimeLeaderboard = z.infer<typeof AllTimeLeaderboardSchema>;
 type PlayerStats = z.infer<typeof PlayerStatsSchema>;
 type PlayerPage = z.infer<typeof PlayerPageSchema>;
 type Me = z.infer<typeof MeSchema>;
+
+/** What the daily job is doing (GET /api/ready's `daily`). */
+export interface DailyJobStatus {
+  /** Today's dailies are stored (by this node's knowledge). */
+  readonly todayReady: boolean;
+  /** Archive dailies not yet stored, as the fill last counted them; null before the fill first ran. */
+  readonly archivePending: number | null;
+  /** Par refinements under way or waiting. */
+  readonly parPending: number;
+  /** The background fill (archive, then pars) is running. */
+  readonly backfilling: boolean;
+}
 
 /** How long `stop` waits for daily work under way before the server closes anyway, ms. */
 export const STOP_GRACE_MS = 2_000;
@@ -181,6 +195,17 @@ export class DailyService {
   readonly watchers = new LeaderboardWatchers();
   private secretValue: Promise<string> | undefined;
   private readonly generating = new Map<string, Promise<DailyDeal>>();
+  /** Today's dailies made ready, per date (see `todayReady`). */
+  private readonly todays = new Map<string, Promise<void>>();
+  /** The date whose dailies `todayReady` last found stored (for `status`). */
+  private readyDate: string | undefined;
+  /** Par refinements under way, and the `date|preset` of those done in this process. */
+  private readonly refining = new Map<string, Promise<void>>();
+  private readonly refined = new Set<string>();
+  /** The archive's dailies not yet stored, as last counted by the fill (null before it first ran). */
+  private archivePending: number | null = null;
+  /** The fill (archive, then pars) is running. */
+  private filling = false;
   private readonly rollovers = new Map<string, Promise<void>>();
   /** The closed days' settlement per date (see `settled`). */
   private readonly settlements = new Map<string, Promise<void>>();
@@ -207,8 +232,35 @@ export class DailyService {
   // ---------- schedule ----------
 
   /**
-   * Makes sure today's and tomorrow's dailies exist and settles the ranked attempts of closed days; starts
-   * filling the archive in the background. Memoised per date: cheap to await on every daily route.
+   * Makes sure today's dailies exist, certifying them first when missing (milliseconds of solver work: the
+   * only daily work a request ever waits for). Memoised per date; also starts the rest of the schedule
+   * (`current`) in the background.
+   */
+  todayReady(): Promise<void> {
+    const p = this.todaysDailies();
+    void this.current().catch((err: unknown) => this.logFailure(err, 'daily schedule'));
+    return p;
+  }
+
+  /** Today's dailies made ready (memoised per date), without starting anything else. */
+  private todaysDailies(): Promise<void> {
+    const today = this.today();
+    let p = this.todays.get(today);
+    if (!p) {
+      for (const d of this.todays.keys()) if (d < today) this.todays.delete(d);
+      p = Promise.all(DAILY_PRESETS.map((preset) => this.ensure(today, preset, 'daily'))).then(() => {
+        this.readyDate = today;
+      });
+      this.todays.set(today, p);
+      p.catch(() => this.todays.delete(today)); // retried on next use
+    }
+    return p;
+  }
+
+  /**
+   * The schedule's daily part, in the background: today's and tomorrow's dailies certified and stored,
+   * closed days settled; then the fill (`fill`: the archive, then every par). Memoised per date. No request
+   * awaits it.
    */
   current(): Promise<void> {
     const today = this.today();
@@ -216,13 +268,13 @@ export class DailyService {
     if (!p) {
       for (const d of this.rollovers.keys()) if (d < today) this.rollovers.delete(d);
       p = (async () => {
-        const days = [today, addDays(today, 1)];
-        await Promise.all(days.flatMap((d) => DAILY_PRESETS.map((preset) => this.ensure(d, preset))));
-        await this.finaliseClosed();
+        await this.todaysDailies();
+        await Promise.all(DAILY_PRESETS.map((preset) => this.ensure(addDays(today, 1), preset, 'daily')));
+        await this.settled();
       })();
       this.rollovers.set(today, p);
       p.then(
-        () => void this.archive(today).catch((err: unknown) => this.logFailure(err, 'daily archive')),
+        () => void this.fill(today).catch((err: unknown) => this.logFailure(err, 'daily fill')),
         () => this.rollovers.delete(today), // retried on next use
       );
     }
@@ -230,9 +282,8 @@ export class DailyService {
   }
 
   /**
-   * Settles the ranked attempts of closed days, memoised per date like `current` but without waiting for any
-   * daily to be generated (that can take seconds of solver time): what the player, statistics and all-time
-   * routes need, so that `GET /api/me` never waits for a deal search.
+   * Settles the ranked attempts of closed days, memoised per date, without waiting for any daily to be
+   * generated: what the player, statistics, archive and closed-day routes need.
    */
   settled(): Promise<void> {
     const today = this.today();
@@ -250,20 +301,31 @@ export class DailyService {
   async tick(): Promise<void> {
     await this.current();
     await this.finaliseClosed();
-    await this.archive(this.today());
+    await this.fill(this.today());
+  }
+
+  /** What the daily job is doing, for `GET /api/ready`. */
+  status(): DailyJobStatus {
+    return {
+      todayReady: this.readyDate === this.today(),
+      archivePending: this.archivePending,
+      parPending: this.refining.size,
+      backfilling: this.filling,
+    };
   }
 
   /** Stops generating (the server is closing) and waits up to STOP_GRACE_MS for work under way to end. */
   async stop(): Promise<void> {
     this.stopped = true;
     this.unlisten?.();
-    // A deal search under way can take tens of seconds on a loaded machine: wait STOP_GRACE_MS for the work
-    // to end, then let the server close (the solver pool's shutdown ends the search; a day left without its
-    // deal is generated again by the next node that needs it, the same deal, since candidates are keyed).
+    // A deal search under way can take seconds on a loaded machine: wait STOP_GRACE_MS for the work to end,
+    // then let the server close (the solver pool's shutdown ends the search; a day left without its deal is
+    // generated again by the next node that needs it, the same deal, since candidates are keyed).
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.allSettled([
         ...this.generating.values(),
+        ...this.refining.values(),
         ...this.rollovers.values(),
         ...this.archives.values(),
         this.signals,
@@ -275,21 +337,67 @@ export class DailyService {
     clearTimeout(timer);
   }
 
-  /** Generates the archive's missing dailies (the `archiveDays` days before `today`), one at a time. */
-  private archive(today: string): Promise<void> {
+  /** The archive window: the `archiveDays` closed days before `today`, newest first. */
+  private archiveDates(today: string): string[] {
+    return Array.from({ length: this.opts.archiveDays }, (_, i) => addDays(today, -(i + 1)));
+  }
+
+  /**
+   * The background fill, one solver job at a time at background priority: first the archive window's missing
+   * dailies, newest first, certified (milliseconds each, so the archive is complete soon); then the pars of
+   * today, tomorrow and the archive, refined. Logs when the archive is complete and when the fill is done.
+   */
+  private fill(today: string): Promise<void> {
     let p = this.archives.get(today);
     if (!p) {
       for (const d of this.archives.keys()) if (d < today) this.archives.delete(d);
       p = (async () => {
-        for (let d = 1; d <= this.opts.archiveDays; d++) {
+        const started = Date.now();
+        const dates = this.archiveDates(today);
+        const stored = await this.opts.prisma.dailyDeal.findMany({
+          where: { date: { in: dates } },
+          select: { date: true, preset: true },
+        });
+        const have = new Set(stored.map((r) => `${r.date}|${r.preset}`));
+        const missing = dates.flatMap((date) =>
+          DAILY_PRESETS.filter((preset) => !have.has(`${date}|${preset}`)).map((preset) => ({
+            date,
+            preset,
+          })),
+        );
+        this.archivePending = missing.length;
+        for (const { date, preset } of missing) {
+          if (this.stopped) return;
+          await this.ensure(date, preset, 'archive');
+          this.archivePending = Math.max(0, (this.archivePending ?? 1) - 1);
+        }
+        this.archivePending = 0;
+        if (missing.length > 0)
+          this.opts.log.info({ days: missing.length, ms: Date.now() - started }, 'daily archive ready');
+        for (const [date, priority] of [
+          [today, 'par'],
+          [addDays(today, 1), 'par'],
+          ...dates.map((d) => [d, 'archive'] as const),
+        ] as const)
           for (const preset of DAILY_PRESETS) {
             if (this.stopped) return;
-            await this.ensure(addDays(today, -d), preset);
+            await this.refine(date, preset, priority);
           }
-        }
+        if (missing.length > 0)
+          this.opts.log.info(
+            { ms: Date.now() - started },
+            'daily backfill done: archive stored, pars refined',
+          );
       })();
       this.archives.set(today, p);
-      p.catch(() => this.archives.delete(today));
+      this.filling = true;
+      const done = (): void => {
+        this.filling = false;
+      };
+      p.then(done, () => {
+        done();
+        this.archives.delete(today); // retried on next use
+      });
     }
     return p;
   }
@@ -329,18 +437,25 @@ export class DailyService {
     return this.secretValue;
   }
 
-  /** The stored daily of a date and preset, generating and storing it first when missing. */
-  ensure(date: string, preset: DailyPreset): Promise<DailyDeal> {
+  /**
+   * The stored daily of a date and preset, certifying and storing it first when missing (par not yet
+   * refined: see `refine`). `priority` is the solver lane's priority of that work.
+   */
+  ensure(date: string, preset: DailyPreset, priority: BackgroundPriority = 'daily'): Promise<DailyDeal> {
     const key = `${date}|${preset}`;
     let p = this.generating.get(key);
     if (!p) {
-      p = this.generate(date, preset).finally(() => this.generating.delete(key));
+      p = this.generate(date, preset, priority).finally(() => this.generating.delete(key));
       this.generating.set(key, p);
     }
     return p;
   }
 
-  private async generate(date: string, preset: DailyPreset): Promise<DailyDeal> {
+  private async generate(
+    date: string,
+    preset: DailyPreset,
+    priority: BackgroundPriority,
+  ): Promise<DailyDeal> {
     const prisma = this.opts.prisma;
     const where = { date_preset: { date, preset } };
     const existing = await prisma.dailyDeal.findUnique({ where });
@@ -351,12 +466,10 @@ export class DailyService {
       await prisma.dailyDeal.deleteMany({ where: { id: existing.id, dealKey: null, games: { none: {} } } });
     }
     const started = Date.now();
-    const g = await generateDaily(this.opts.solver, await this.secret(), date, preset, {
+    const g = await certifyDaily(this.opts.solver, await this.secret(), date, preset, {
       timeLimitMs: this.opts.solveMs,
-      // The minimal search is node-limited (its answer must not depend on load): about the positions it
-      // searches in the candidate time on one core.
-      minimalNodes: this.opts.solveMs * MINIMAL_NODES_PER_MS,
       stopped: () => this.stopped,
+      priority,
     });
     // Another node may have stored it meanwhile: the first one stored wins.
     await prisma.dailyDeal.createMany({
@@ -379,6 +492,53 @@ export class DailyService {
     return prisma.dailyDeal.findUniqueOrThrow({ where });
   }
 
+  /**
+   * Refines the stored par of a daily in the background (daily/generate.ts `refinePar`), once per daily and
+   * process: keeps a shorter line, a proof, or a lower bound; never lengthens par and never touches a proven
+   * one. When the line changes, the day's fair-play signals are computed again against the new line.
+   * Par may change while its day is open (a first start's today): ranks never depend on par, only the
+   * "moves vs par" a result shows.
+   */
+  private refine(date: string, preset: DailyPreset, priority: BackgroundPriority): Promise<void> {
+    const key = `${date}|${preset}`;
+    if (this.refined.has(key)) return Promise.resolve();
+    let p = this.refining.get(key);
+    if (!p) {
+      p = (async () => {
+        const prisma = this.opts.prisma;
+        const row = await prisma.dailyDeal.findUnique({ where: { date_preset: { date, preset } } });
+        if (row === null || row.parProven || row.parLowerBound !== null || row.dealKey === null) {
+          if (row !== null) this.refined.add(key);
+          return;
+        }
+        const stored = MoveSchema.array().parse(row.line);
+        const r = await refinePar(
+          this.opts.solver,
+          dealOfKey(row.dealKey),
+          preset,
+          stored,
+          { timeLimitMs: this.opts.solveMs, stopped: () => this.stopped, priority },
+          `${date} ${preset}`,
+        );
+        const lineChanged = r.line.length !== stored.length;
+        const n = await prisma.dailyDeal.updateMany({
+          where: { id: row.id, parProven: false, par: { gte: r.par } },
+          data: {
+            par: r.par,
+            parProven: r.parProven,
+            parLowerBound: r.parLowerBound,
+            ...(lineChanged ? { line: r.line.map((m) => ({ ...m })) } : {}),
+          },
+        });
+        if (n.count > 0 && lineChanged)
+          await prisma.dailyResult.updateMany({ where: { dailyId: row.id }, data: { lineShare: null } });
+        this.refined.add(key);
+      })().finally(() => this.refining.delete(key));
+      this.refining.set(key, p);
+    }
+    return p;
+  }
+
   // ---------- lookups ----------
 
   private ref(row: DailyDeal): DailyRef {
@@ -396,16 +556,21 @@ export class DailyService {
   async published(date: string, preset: DailyPreset): Promise<DailyDeal> {
     const today = this.today();
     if (!isCalendarDate(date) || date > today) throw new ApiError('not-found', `no daily for ${date}`);
-    await this.current();
+    if (date === today) await this.todayReady();
+    else await this.settled();
     const row = await this.opts.prisma.dailyDeal.findUnique({ where: { date_preset: { date, preset } } });
     if (row) return row;
-    if (date >= addDays(today, -this.opts.archiveDays)) return this.ensure(date, preset);
+    if (date >= addDays(today, -this.opts.archiveDays)) {
+      // An archive day not yet filled: never waited for (README "Daily challenge"); it is on its way.
+      void this.fill(today).catch((err: unknown) => this.logFailure(err, 'daily fill'));
+      throw new ApiError('unavailable', `the ${date} ${preset} daily is still being prepared; retry shortly`);
+    }
     throw new ApiError('not-found', `no daily for ${date} ${preset}`);
   }
 
-  /** GET /api/daily: today's challenges, with the caller's own results. */
+  /** GET /api/daily: today's challenges, with the caller's own results. Waits only for today's dailies. */
   async todayView(player: AuthedPlayer | null): Promise<DailyToday> {
-    await this.current();
+    await this.todayReady();
     const today = this.today();
     const rows = await Promise.all(DAILY_PRESETS.map((preset) => this.published(today, preset)));
     return {
@@ -416,20 +581,20 @@ export class DailyService {
     };
   }
 
-  /** GET /api/daily/archive: the closed days of the archive window, newest first. */
+  /**
+   * GET /api/daily/archive: the closed days of the archive window that are stored now, newest first, and how
+   * many of the window's dailies are still being prepared (`pending`; the fill runs in the background and is
+   * started here when it is not yet running). Never waits for a deal search.
+   */
   async archiveView(player: AuthedPlayer | null): Promise<DailyArchive> {
-    await this.current();
+    await this.settled();
     const today = this.today();
-    const dates = Array.from({ length: this.opts.archiveDays }, (_, i) => addDays(today, -(i + 1)));
+    const dates = this.archiveDates(today);
     const stored = await this.opts.prisma.dailyDeal.findMany({ where: { date: { in: dates } } });
-    const have = new Set(stored.map((r) => `${r.date}|${r.preset}`));
-    const missing = dates.flatMap((d) =>
-      DAILY_PRESETS.filter((p) => !have.has(`${d}|${p}`)).map((p) => this.ensure(d, p)),
-    );
-    const rows = [...stored, ...(await Promise.all(missing))].sort(
-      (a, b) => b.date.localeCompare(a.date) || a.preset.localeCompare(b.preset),
-    );
-    return { days: await this.challenges(rows, player) };
+    const pending = dates.length * DAILY_PRESETS.length - stored.length;
+    if (pending > 0) void this.fill(today).catch((err: unknown) => this.logFailure(err, 'daily fill'));
+    const rows = stored.sort((a, b) => b.date.localeCompare(a.date) || a.preset.localeCompare(b.preset));
+    return { days: await this.challenges(rows, player), pending };
   }
 
   private async challenges(rows: DailyDeal[], player: AuthedPlayer | null): Promise<DailyChallenge[]> {

@@ -4,11 +4,13 @@
  * - `GET /api/ready`: this node can serve games: the database answers within a second, every migration on
  *   disk is applied, and the solver's last thread start did not fail (threads start on demand). 503 (with
  *   Retry-After) otherwise, so a balancer takes the node out of rotation while its database is away and back
- *   when it returns.
+ *   when it returns. Its `background` field says what the daily job is doing (today ready, archive days
+ *   pending, background solver jobs running); background work never makes a node unready.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { HealthResponseSchema, ReadyResponseSchema, type ReadyResponse } from '@klondike/protocol';
 import { RETRY_AFTER_SECONDS } from '../db/availability.js';
+import { isBackground } from '../solver/scheduler.js';
 import '../types.js';
 
 /** How long the readiness probe waits for the database, ms. */
@@ -67,7 +69,15 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       };
       const ready = checks.database && checks.migrations && checks.solver;
       if (!ready) reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS));
-      return { status: ready ? ('ready' as const) : ('unready' as const), checks };
+      const background = {
+        daily: app.daily.status(),
+        running: app.solver
+          .running()
+          .filter((j) => isBackground(j.priority))
+          .map((j) => ({ job: j.label ?? j.priority, ms: j.ms })),
+        queued: app.solver.queuedBackground,
+      };
+      return { status: ready ? ('ready' as const) : ('unready' as const), checks, background };
     },
   );
 };

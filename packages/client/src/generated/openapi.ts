@@ -1834,6 +1834,7 @@ export interface paths {
                                     rank: number | null;
                                 } | null;
                             }[];
+                            pending: number;
                         };
                     };
                 };
@@ -3102,6 +3103,19 @@ export interface components {
                 migrations: boolean;
                 solver: boolean;
             };
+            background: {
+                daily: {
+                    todayReady: boolean;
+                    archivePending: number | null;
+                    parPending: number;
+                    backfilling: boolean;
+                };
+                running: {
+                    job: string;
+                    ms: number;
+                }[];
+                queued: number;
+            };
         };
         SolveResultInput: {
             /** @enum {string} */
@@ -3556,6 +3570,19 @@ export interface components {
                 database: boolean;
                 migrations: boolean;
                 solver: boolean;
+            };
+            background: {
+                daily: {
+                    todayReady: boolean;
+                    archivePending: number | null;
+                    parPending: number;
+                    backfilling: boolean;
+                };
+                running: {
+                    job: string;
+                    ms: number;
+                }[];
+                queued: number;
             };
         };
         SolveResult: {
