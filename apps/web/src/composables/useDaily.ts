@@ -65,7 +65,13 @@ export function useLoad<T>(fetcher: () => Promise<T>, deps?: Ref<unknown>, notFo
   return { data, error, loading, reload };
 }
 
-/** Today's challenges, the archive and the countdown to the next daily. Reloads when the player changes. */
+/** How often the archive is loaded again while the server still prepares some of its days, ms. */
+export const ARCHIVE_POLL_MS = 5000;
+
+/**
+ * Today's challenges, the archive and the countdown to the next daily. Reloads when the player changes, and
+ * the archive every ARCHIVE_POLL_MS while it has days pending.
+ */
 export function useDailyToday() {
   const player = usePlayer();
   const today = useLoad(getDailyToday, player.token);
@@ -76,7 +82,17 @@ export function useDailyToday() {
     if (t) skew.value = Date.parse(t.now) - Date.now();
   });
   const timer = setInterval(() => (now.value = Date.now()), 1000);
-  onScopeDispose(() => clearInterval(timer));
+  // The server fills the archive in the background after a first start: while some of it is still being
+  // prepared, look again now and then (the list grows; nothing waits for it).
+  let archivePoll: ReturnType<typeof setTimeout> | undefined;
+  watch(archive.data, (a) => {
+    clearTimeout(archivePoll);
+    if (a && a.pending > 0) archivePoll = setTimeout(() => void archive.reload(), ARCHIVE_POLL_MS);
+  });
+  onScopeDispose(() => {
+    clearInterval(timer);
+    clearTimeout(archivePoll);
+  });
   const untilNext = computed(() => {
     const t = today.data.value;
     return t ? Math.max(0, Date.parse(t.nextAt) - (now.value + skew.value)) : null;
