@@ -7,6 +7,7 @@
  *   when it returns.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { PUBLIC } from '../http/api-security.js';
 import { HealthResponseSchema, ReadyResponseSchema, type ReadyResponse } from '@klondike/protocol';
 import { RETRY_AFTER_SECONDS } from '../db/availability.js';
 import '../types.js';
@@ -19,7 +20,13 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/health',
     {
       config: { rateLimit: false },
-      schema: { tags: ['health'], summary: 'Liveness check', response: { 200: HealthResponseSchema } },
+      schema: {
+        operationId: 'getHealth',
+        security: PUBLIC,
+        tags: ['health'],
+        summary: 'Liveness check',
+        response: { 200: HealthResponseSchema },
+      },
     },
     async () => ({ status: 'ok' as const }),
   );
@@ -51,6 +58,8 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { rateLimit: false },
       schema: {
+        operationId: 'getReadiness',
+        security: PUBLIC,
         tags: ['health'],
         summary: 'Readiness check',
         description:
