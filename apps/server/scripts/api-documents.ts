@@ -14,6 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/app.js';
+import { asyncApiDocument } from '../src/http/asyncapi.js';
 
 const args = process.argv.slice(2).filter((a) => a !== '--');
 const i = args.indexOf('--out');
@@ -34,7 +35,8 @@ const app = await buildApp({
 try {
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'openapi.json'), JSON.stringify(app.swagger(), null, 2) + '\n');
-  console.log(`wrote ${join(out, 'openapi.json')}`);
+  writeFileSync(join(out, 'asyncapi.json'), JSON.stringify(asyncApiDocument(), null, 2) + '\n');
+  console.log(`wrote openapi.json and asyncapi.json to ${out}`);
 } finally {
   await app.close();
 }
