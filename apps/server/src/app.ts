@@ -80,7 +80,7 @@ function statusOf(e: unknown): number | undefined {
 }
 
 /**
- * The global error handler: ApiError as is; an unreachable database as 503 `unavailable` with Retry-After; zod/Fastify validation and malformed bodies as 400
+ * The global error handler: ApiError as is (every 503 with Retry-After); an unreachable database as 503 `unavailable` with Retry-After; zod/Fastify validation and malformed bodies as 400
  * `bad-request`; rate limiting as 429 `rate-limited`; everything else as 500 `internal` (logged).
  */
 function handleError(error: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply {
@@ -89,9 +89,9 @@ function handleError(error: unknown, req: FastifyRequest, reply: FastifyReply): 
     req.log.warn({ err: error }, 'database unreachable');
     return reply.code(known.status).header('retry-after', String(RETRY_AFTER_SECONDS)).send(known.toBody());
   }
-  // Shed load: tell the client when to come back (the queue drains within a second at capacity).
-  if (known?.code === 'overloaded')
-    return reply.code(known.status).header('retry-after', '1').send(known.toBody());
+  // Every other 503 (overloaded, solver-busy, commit-failed) is over within a second or so: tell the client
+  // when to come back (the commit queue drains within a second at capacity).
+  if (known?.status === 503) return reply.code(known.status).header('retry-after', '1').send(known.toBody());
   if (known) return reply.code(known.status).send(known.toBody());
   if (hasZodFastifySchemaValidationErrors(error)) {
     const where = error.validationContext ?? 'request';

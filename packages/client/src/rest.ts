@@ -96,34 +96,34 @@ export class KlondikeClient {
     return `${origin.replace(/^http/, 'ws')}/api/ws`;
   }
 
-  /** GET /api/health. */
-  async health(): Promise<{ status: 'ok' }> {
+  /** GET /api/health (`getHealth`). */
+  async getHealth(): Promise<{ status: 'ok' }> {
     return unwrap(await this.api.GET('/api/health', {}));
   }
 
-  /** POST /api/games: a new game (preset, options, deal number or deal). Errors: `bad-request`. */
+  /** POST /api/games (`createGame`): a new game (preset, options, deal number or deal). Errors: `bad-request`. */
   async createGame(body: CreateGameBody = {}): Promise<GameResponse> {
     return unwrap(await this.api.POST('/api/games', { body }));
   }
 
-  /** GET /api/games/:id. Errors: `not-found`; `forbidden`/`unauthorized` for another player's open daily. */
+  /** GET /api/games/:id (`getGame`). Errors: `not-found`; `forbidden`/`unauthorized` for another player's open daily. */
   async getGame(id: string): Promise<GameResponse> {
     return unwrap(await this.api.GET('/api/games/{id}', { params: { path: { id } } }));
   }
 
   /**
-   * POST /api/games/:id/moves with the version the caller last saw (the version rule: the server applies a
+   * POST /api/games/:id/moves (`playMove`) with the version the caller last saw (the version rule: the server applies a
    * move only at that version). Errors: `stale-version` (409, `version` = current), `illegal-move` (422,
    * `reason`), `bad-request`, `not-found`, `conflict` (game over).
    */
-  async move(id: string, move: RestMove, version: number): Promise<StateResponse> {
+  async playMove(id: string, move: RestMove, version: number): Promise<StateResponse> {
     return unwrap(
       await this.api.POST('/api/games/{id}/moves', { params: { path: { id } }, body: { move, version } }),
     );
   }
 
-  /** POST /api/games/:id/undo (with `version`, refused as stale when the game moved on). */
-  async undo(id: string, version?: number): Promise<StateResponse> {
+  /** POST /api/games/:id/undo (`undoMove`; with `version`, refused as stale when the game moved on). */
+  async undoMove(id: string, version?: number): Promise<StateResponse> {
     return unwrap(
       await this.api.POST('/api/games/{id}/undo', {
         params: { path: { id } },
@@ -132,8 +132,8 @@ export class KlondikeClient {
     );
   }
 
-  /** POST /api/games/:id/resign (with `version`, refused as stale when the game moved on). */
-  async resign(id: string, version?: number): Promise<StateResponse> {
+  /** POST /api/games/:id/resign (`resignGame`; with `version`, refused as stale when the game moved on). */
+  async resignGame(id: string, version?: number): Promise<StateResponse> {
     return unwrap(
       await this.api.POST('/api/games/{id}/resign', {
         params: { path: { id } },
@@ -142,13 +142,13 @@ export class KlondikeClient {
     );
   }
 
-  /** GET /api/games/:id/legal-moves: every legal move at the current version. */
-  async legalMoves(id: string): Promise<{ version: number; moves: RestMove[] }> {
+  /** GET /api/games/:id/legal-moves (`listLegalMoves`): every legal move at the current version. */
+  async listLegalMoves(id: string): Promise<{ version: number; moves: RestMove[] }> {
     return unwrap(await this.api.GET('/api/games/{id}/legal-moves', { params: { path: { id } } }));
   }
 
   /**
-   * POST /api/players: a new player, or a bot account with `bot: true`. The answer holds the token (shown
+   * POST /api/players (`createPlayer`): a new player, or a bot account with `bot: true`. The answer holds the token (shown
    * once); pass it to `setToken`. Errors: `conflict` (name taken), `bad-request`, `rate-limited`.
    */
   async createPlayer(name: string, options: { bot?: boolean } = {}): Promise<PlayerCreated> {
@@ -159,17 +159,54 @@ export class KlondikeClient {
     );
   }
 
-  /** GET /api/me: the caller (needs a token). Errors: `unauthorized` (no token), `unknown-token`. */
-  async me(): Promise<Schemas['Me']> {
+  /** GET /api/me (`getMe`): the caller (needs a token). Errors: `unauthorized` (no token), `unknown-token`. */
+  async getMe(): Promise<Schemas['Me']> {
     return unwrap(await this.api.GET('/api/me', {}));
   }
 
   /**
-   * GET /api/me/games/current: the caller's unfinished game they acted on last (`game: null` when none), to
-   * resume on this device: its moves then go through `move` with this client's token like any other of the
+   * GET /api/me/games/current (`getCurrentGame`): the caller's unfinished game they acted on last (`game: null` when none), to
+   * resume on this device: its moves then go through `playMove` with this client's token like any other of the
    * player's games. Errors: `unauthorized` (no token), `unknown-token`.
    */
-  async currentGame(): Promise<Schemas['CurrentGame']> {
+  async getCurrentGame(): Promise<Schemas['CurrentGame']> {
     return unwrap(await this.api.GET('/api/me/games/current', {}));
+  }
+
+  // Names of 0.1, before the methods took the OpenAPI document's operationIds; kept until 1.0.
+
+  /** @deprecated Use `getHealth` (operationId `getHealth`). */
+  health(): Promise<{ status: 'ok' }> {
+    return this.getHealth();
+  }
+
+  /** @deprecated Use `playMove` (operationId `playMove`). */
+  move(id: string, move: RestMove, version: number): Promise<StateResponse> {
+    return this.playMove(id, move, version);
+  }
+
+  /** @deprecated Use `undoMove` (operationId `undoMove`). */
+  undo(id: string, version?: number): Promise<StateResponse> {
+    return this.undoMove(id, version);
+  }
+
+  /** @deprecated Use `resignGame` (operationId `resignGame`). */
+  resign(id: string, version?: number): Promise<StateResponse> {
+    return this.resignGame(id, version);
+  }
+
+  /** @deprecated Use `listLegalMoves` (operationId `listLegalMoves`). */
+  legalMoves(id: string): Promise<{ version: number; moves: RestMove[] }> {
+    return this.listLegalMoves(id);
+  }
+
+  /** @deprecated Use `getMe` (operationId `getMe`). */
+  me(): Promise<Schemas['Me']> {
+    return this.getMe();
+  }
+
+  /** @deprecated Use `getCurrentGame` (operationId `getCurrentGame`). */
+  currentGame(): Promise<Schemas['CurrentGame']> {
+    return this.getCurrentGame();
   }
 }

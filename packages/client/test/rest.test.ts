@@ -31,27 +31,27 @@ describe('KlondikeClient (REST) against the real server', () => {
   });
 
   it('plays a game: create, read, legal moves, move, undo, resign', async () => {
-    expect(await client.health()).toEqual({ status: 'ok' });
+    expect(await client.getHealth()).toEqual({ status: 'ok' });
     const game = await client.createGame({ preset: 'classic-draw1', dealNumber: 617 });
     expect(game.version).toBe(0);
     expect(game.view.stock.count).toBe(24);
     expect(game.dealNumber).toBe(617);
     expect((await client.getGame(game.id)).view).toEqual(game.view);
 
-    const legal = await client.legalMoves(game.id);
+    const legal = await client.listLegalMoves(game.id);
     expect(legal.version).toBe(0);
     expect(legal.moves).toContainEqual({ type: 'draw' });
 
-    const drawn = await client.move(game.id, { type: 'draw' }, 0);
+    const drawn = await client.playMove(game.id, { type: 'draw' }, 0);
     expect(drawn.version).toBe(1);
     expect(drawn.view.stock.count).toBe(23);
     expect(drawn.view.waste).toHaveLength(1);
 
-    const undone = await client.undo(game.id, 1);
+    const undone = await client.undoMove(game.id, 1);
     expect(undone.version).toBe(2);
     expect(undone.view.stock.count).toBe(24);
 
-    const resigned = await client.resign(game.id, 2);
+    const resigned = await client.resignGame(game.id, 2);
     expect(resigned.view.status).toBe('resigned');
     // The raw openapi-fetch client reaches every route with the same types.
     const replay = await client.api.GET('/api/games/{id}/replay', { params: { path: { id: game.id } } });
@@ -60,16 +60,16 @@ describe('KlondikeClient (REST) against the real server', () => {
 
   it('typed errors: stale-version carries the current version, illegal-move the rule, not-found, bad-request', async () => {
     const game = await client.createGame({ dealNumber: 99 });
-    await client.move(game.id, { type: 'draw' }, 0);
+    await client.playMove(game.id, { type: 'draw' }, 0);
 
-    const stale = await refusal(() => client.move(game.id, { type: 'draw' }, 0));
+    const stale = await refusal(() => client.playMove(game.id, { type: 'draw' }, 0));
     expect(stale.code).toBe('stale-version');
     expect(stale.status).toBe(409);
     expect(stale.version).toBe(1);
     expect(isKlondikeError(stale, 'stale-version')).toBe(true);
 
     const illegal = await refusal(() =>
-      client.move(game.id, { type: 'move', from: 'fH', to: 't1', count: 1 }, 1),
+      client.playMove(game.id, { type: 'move', from: 'fH', to: 't1', count: 1 }, 1),
     );
     expect(illegal.code).toBe('illegal-move');
     expect(illegal.status).toBe(422);
@@ -86,7 +86,7 @@ describe('KlondikeClient (REST) against the real server', () => {
 
   it('network failures are typed too', async () => {
     const nowhere = new KlondikeClient({ baseUrl: 'http://127.0.0.1:9' });
-    const e = await refusal(() => nowhere.health());
+    const e = await refusal(() => nowhere.getHealth());
     expect(e.code).toBe('network');
   });
 
@@ -94,21 +94,21 @@ describe('KlondikeClient (REST) against the real server', () => {
     const own = new KlondikeClient({ baseUrl: server.url });
     const bot = await own.createPlayer('Client Bot', { bot: true });
     expect(bot.bot).toBe(true);
-    expect((await refusal(() => own.me())).code).toBe('unauthorized');
-    expect((await refusal(() => own.currentGame())).code).toBe('unauthorized');
+    expect((await refusal(() => own.getMe())).code).toBe('unauthorized');
+    expect((await refusal(() => own.getCurrentGame())).code).toBe('unauthorized');
     own.setToken(bot.token);
-    expect(await own.me()).toMatchObject({ id: bot.id, name: 'Client Bot', bot: true });
-    expect(await own.currentGame()).toEqual({ game: null });
+    expect(await own.getMe()).toMatchObject({ id: bot.id, name: 'Client Bot', bot: true });
+    expect(await own.getCurrentGame()).toEqual({ game: null });
     const mine = await own.createGame({ dealNumber: 5 });
-    await own.move(mine.id, { type: 'draw' }, 0);
-    expect((await own.currentGame()).game).toMatchObject({
+    await own.playMove(mine.id, { type: 'draw' }, 0);
+    expect((await own.getCurrentGame()).game).toMatchObject({
       id: mine.id,
       kind: 'casual',
       version: 1,
       moves: 1,
     });
     own.setToken('not-a-token');
-    const unknown = await refusal(() => own.me());
+    const unknown = await refusal(() => own.getMe());
     expect(unknown.status).toBe(401);
     expect(unknown.code).toBe('unknown-token');
     expect(own.socketUrl()).toBe(`${server.url.replace('http', 'ws')}/api/ws`);

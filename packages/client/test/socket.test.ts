@@ -155,7 +155,7 @@ describe('KlondikeSocket against the real server', () => {
     const game = await socket.subscribe(created.id);
     const seen: number[] = [];
     game.onState((s) => seen.push(s.version));
-    await rest.move(created.id, { type: 'draw' }, 0);
+    await rest.playMove(created.id, { type: 'draw' }, 0);
     await until(async () => game.version === 1, 'the REST move to arrive');
     expect(seen).toEqual([1]);
     expect((await game.move({ type: 'draw' })).version).toBe(2);

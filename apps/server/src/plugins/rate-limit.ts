@@ -22,6 +22,7 @@ export const rateLimitPlugin = fp(
       global: true,
       max: app.config.rateLimitMax,
       timeWindow: app.config.rateLimitWindowMs,
+      enableDraftSpec: true,
       // Several nodes (REDIS_URL): the counters live in Redis, so a client's limit holds whichever node it hits.
       ...(app.bus instanceof RedisBus
         ? { redis: app.bus.commands, nameSpace: `${app.config.redisPrefix}rate-limit:` }
@@ -36,19 +37,30 @@ export const rateLimitPlugin = fp(
         message: `rate limit exceeded, retry in ${context.after}`,
       }),
     });
+    // The quota behind the RateLimit headers: the route's own limit where it has one, else the global one.
+    app.addHook('onRequest', async (req, reply) => {
+      if (!isApiPath(req.url)) return;
+      const own = req.routeOptions.config.rateLimit;
+      if (own === false) return;
+      const max = typeof own?.max === 'number' ? own.max : app.config.rateLimitMax;
+      const windowMs = typeof own?.timeWindow === 'number' ? own.timeWindow : app.config.rateLimitWindowMs;
+      reply.header('ratelimit-policy', `${max};w=${Math.round(windowMs / 1000)}`);
+    });
     const perBot = app.createRateLimit({
       max: app.config.botRateLimitMax,
       timeWindow: app.config.rateLimitWindowMs,
       keyGenerator: (req) => `bot:${req.player?.id ?? ''}`,
     });
-    app.addHook('preHandler', async (req) => {
+    app.addHook('preHandler', async (req, reply) => {
       if (!req.player?.bot) return;
       const r = await perBot(req);
-      if (!r.isAllowed && r.isExceeded)
+      if (!r.isAllowed && r.isExceeded) {
+        reply.header('retry-after', String(r.ttlInSeconds));
         throw new ApiError(
           'rate-limited',
           `this bot's limit of ${r.max} requests per window is used up, retry in ${r.ttlInSeconds} s`,
         );
+      }
     });
   },
   { name: 'rate-limit', fastify: '5.x', dependencies: ['config', 'auth', 'bus'] },

@@ -17,6 +17,7 @@ import {
   LeaderboardSchema,
 } from '@klondike/protocol';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { PUBLIC, TOKEN_OPTIONAL, TOKEN_REQUIRED } from '../http/api-security.js';
 import { requirePlayer } from '../plugins/auth.js';
 import { resultDistribution } from '../players/stats.js';
 import '../types.js';
@@ -30,6 +31,8 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/daily',
     {
       schema: {
+        operationId: 'getDailyChallenges',
+        security: TOKEN_OPTIONAL,
         tags: ['daily'],
         summary: "Today's daily challenges",
         description: "With a player token, each challenge carries the caller's own result (`you`).",
@@ -43,6 +46,8 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/daily/archive',
     {
       schema: {
+        operationId: 'getDailyArchive',
+        security: TOKEN_OPTIONAL,
         tags: ['daily'],
         summary: 'The closed dailies of the last days, newest first',
         response: { 200: DailyArchiveSchema, ...errors(401) },
@@ -55,6 +60,8 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/daily/:date/:preset',
     {
       schema: {
+        operationId: 'getDailyReveal',
+        security: PUBLIC,
         tags: ['daily'],
         summary: "A closed day's deal, par and solver line",
         description: '403 while the day is open; 404 for a date without a daily (or a day not yet open).',
@@ -69,6 +76,8 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/daily/:date/:preset/attempt',
     {
       schema: {
+        operationId: 'startDailyAttempt',
+        security: TOKEN_REQUIRED,
         tags: ['daily'],
         summary: "Start the caller's one ranked attempt at today's daily",
         description:
@@ -87,6 +96,8 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/daily/:date/:preset/practice',
     {
       schema: {
+        operationId: 'startDailyPractice',
+        security: TOKEN_OPTIONAL,
         tags: ['daily'],
         summary: "An unranked practice game of a daily's deal",
         description:
@@ -104,6 +115,8 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/daily/:date/:preset/leaderboard',
     {
       schema: {
+        operationId: 'getDailyLeaderboard',
+        security: TOKEN_OPTIONAL,
         tags: ['daily'],
         summary: "A daily's leaderboard",
         description:
@@ -135,6 +148,8 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/daily/:date/:preset/fair-play',
     {
       schema: {
+        operationId: 'getDailyFairPlay',
+        security: TOKEN_REQUIRED,
         tags: ['daily'],
         summary: "Fair-play signals of the caller's own ranked result",
         description:
@@ -151,6 +166,8 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/leaderboard',
     {
       schema: {
+        operationId: 'getAllTimeLeaderboard',
+        security: PUBLIC,
         tags: ['daily'],
         summary: 'All-time leaderboard: wins, win rate, streaks, best times',
         description: 'People by default; `board=bots` ranks the bot accounts (never mixed).',

@@ -19,6 +19,7 @@ import {
   VersionBodySchema,
 } from '@klondike/protocol';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { PUBLIC, TOKEN_OPTIONAL } from '../http/api-security.js';
 import '../types.js';
 
 const errors = (...codes: (400 | 401 | 403 | 404 | 409 | 422 | 503)[]) =>
@@ -30,6 +31,8 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/games',
     {
       schema: {
+        operationId: 'createGame',
+        security: TOKEN_OPTIONAL,
         tags: ['games'],
         summary: 'Create a game',
         description:
@@ -55,6 +58,8 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/games/:id',
     {
       schema: {
+        operationId: 'getGame',
+        security: TOKEN_OPTIONAL,
         tags: ['games'],
         summary: 'A game as its player sees it',
         params: GameParamsSchema,
@@ -68,6 +73,8 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/games/:id/moves',
     {
       schema: {
+        operationId: 'playMove',
+        security: TOKEN_OPTIONAL,
         tags: ['games'],
         summary: 'Make a move',
         description:
@@ -91,6 +98,8 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/games/:id/undo',
     {
       schema: {
+        operationId: 'undoMove',
+        security: TOKEN_OPTIONAL,
         tags: ['games'],
         summary: 'Undo the last move',
         description: 'With `version`, refused with 409 unless it is the current version.',
@@ -107,6 +116,8 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/games/:id/resign',
     {
       schema: {
+        operationId: 'resignGame',
+        security: TOKEN_OPTIONAL,
         tags: ['games'],
         summary: 'Resign the game',
         description: 'With `version`, refused with 409 unless it is the current version.',
@@ -123,6 +134,8 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/games/:id/legal-moves',
     {
       schema: {
+        operationId: 'listLegalMoves',
+        security: TOKEN_OPTIONAL,
         tags: ['games'],
         summary: 'Every legal move now',
         params: GameParamsSchema,
@@ -136,6 +149,8 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/games/:id/deal',
     {
       schema: {
+        operationId: 'getGameDeal',
+        security: PUBLIC,
         tags: ['games'],
         summary: 'The full deal, once the game has ended',
         description:
@@ -151,6 +166,8 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/games/:id/replay',
     {
       schema: {
+        operationId: 'getGameReplay',
+        security: PUBLIC,
         tags: ['games'],
         summary: "A finished game's deal and move log, to watch move by move",
         description:

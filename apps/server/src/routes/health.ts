@@ -8,6 +8,7 @@
  *   pending, background solver jobs running); background work never makes a node unready.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { PUBLIC } from '../http/api-security.js';
 import { HealthResponseSchema, ReadyResponseSchema, type ReadyResponse } from '@klondike/protocol';
 import { RETRY_AFTER_SECONDS } from '../db/availability.js';
 import { isBackground } from '../solver/scheduler.js';
@@ -21,7 +22,13 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/health',
     {
       config: { rateLimit: false },
-      schema: { tags: ['health'], summary: 'Liveness check', response: { 200: HealthResponseSchema } },
+      schema: {
+        operationId: 'getHealth',
+        security: PUBLIC,
+        tags: ['health'],
+        summary: 'Liveness check',
+        response: { 200: HealthResponseSchema },
+      },
     },
     async () => ({ status: 'ok' as const }),
   );
@@ -53,6 +60,8 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { rateLimit: false },
       schema: {
+        operationId: 'getReadiness',
+        security: PUBLIC,
         tags: ['health'],
         summary: 'Readiness check',
         description:

@@ -18,6 +18,7 @@ import {
   TransferSchema,
 } from '@klondike/protocol';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { PUBLIC, TOKEN_REQUIRED } from '../http/api-security.js';
 import { z } from 'zod';
 import {
   bearerToken,
@@ -48,6 +49,8 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { rateLimit: createLimit },
       schema: {
+        operationId: 'createPlayer',
+        security: PUBLIC,
         tags: ['players'],
         summary: 'Create a player',
         description:
@@ -67,6 +70,8 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/me',
     {
       schema: {
+        operationId: 'getMe',
+        security: TOKEN_REQUIRED,
         tags: ['players'],
         summary: 'The caller (needs the token)',
         response: { 200: MeSchema, ...errors(401, 404) },
@@ -79,6 +84,8 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/me',
     {
       schema: {
+        operationId: 'updateMe',
+        security: TOKEN_REQUIRED,
         tags: ['players'],
         summary: 'Rename the caller and/or change their settings',
         description:
@@ -104,6 +111,8 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/me/games/current',
     {
       schema: {
+        operationId: 'getCurrentGame',
+        security: TOKEN_REQUIRED,
         tags: ['players'],
         summary: "The caller's unfinished game they acted on last (needs the token)",
         description:
@@ -122,6 +131,8 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/me/transfer',
     {
       schema: {
+        operationId: 'createTransferCode',
+        security: TOKEN_REQUIRED,
         tags: ['players'],
         summary: 'A sign-in link for another device',
         description:
@@ -141,6 +152,8 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { rateLimit: createLimit },
       schema: {
+        operationId: 'redeemTransferCode',
+        security: PUBLIC,
         tags: ['players'],
         summary: 'Exchange a sign-in code for a token of its player (a new device)',
         description: '401 for an unknown, used or expired code. The code works once.',
@@ -155,6 +168,8 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/me/token',
     {
       schema: {
+        operationId: 'rotateToken',
+        security: TOKEN_REQUIRED,
         tags: ['players'],
         summary: 'Rotate the token',
         description: 'A new token for this device; the token sent with this request stops working at once.',
@@ -173,6 +188,8 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/me/sign-out-everywhere',
     {
       schema: {
+        operationId: 'signOutEverywhere',
+        security: TOKEN_REQUIRED,
         tags: ['players'],
         summary: 'Sign out every device',
         description:
@@ -192,6 +209,8 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/players/:id',
     {
       schema: {
+        operationId: 'getPlayer',
+        security: PUBLIC,
         tags: ['players'],
         summary: "A player's page: statistics and recent daily results",
         params: z.object({ id: PlayerIdSchema }),

@@ -13,6 +13,7 @@ import {
   ReadyBodySchema,
 } from '@klondike/protocol';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { PUBLIC, TOKEN_OPTIONAL, TOKEN_REQUIRED } from '../http/api-security.js';
 import { requirePlayer } from '../plugins/auth.js';
 import '../types.js';
 
@@ -28,6 +29,8 @@ export const raceRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/races',
     {
       schema: {
+        operationId: 'createRace',
+        security: TOKEN_REQUIRED,
         tags: ['races'],
         summary: 'Create a race room (needs a token)',
         description:
@@ -46,6 +49,8 @@ export const raceRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { rateLimit: lookupLimit },
       schema: {
+        operationId: 'getRace',
+        security: TOKEN_OPTIONAL,
         tags: ['races'],
         summary: 'A race room as the caller sees it (token optional: spectators)',
         params: RaceParamsSchema,
@@ -60,6 +65,8 @@ export const raceRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { rateLimit: lookupLimit },
       schema: {
+        operationId: 'joinRace',
+        security: TOKEN_REQUIRED,
         tags: ['races'],
         summary: 'Take a seat (needs a token)',
         description:
@@ -75,6 +82,8 @@ export const raceRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/races/:code/ready',
     {
       schema: {
+        operationId: 'setRaceReady',
+        security: TOKEN_REQUIRED,
         tags: ['races'],
         summary: 'Set your ready flag (a racer)',
         description: 'When every seat is taken and everyone is ready, the countdown begins.',
@@ -90,6 +99,8 @@ export const raceRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/races/:code/start',
     {
       schema: {
+        operationId: 'startRace',
+        security: TOKEN_REQUIRED,
         tags: ['races'],
         summary: 'Start the countdown (the host; at least 2 racers)',
         params: RaceParamsSchema,
@@ -103,6 +114,8 @@ export const raceRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/races/:code/results',
     {
       schema: {
+        operationId: 'getRaceResults',
+        security: PUBLIC,
         tags: ['races'],
         summary: 'Placements, final progress, the deal and every racer’s game (finished races)',
         description:
@@ -118,6 +131,8 @@ export const raceRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/races/:code/rematch',
     {
       schema: {
+        operationId: 'rematchRace',
+        security: TOKEN_REQUIRED,
         tags: ['races'],
         summary: 'A new room with the same racers and a new deal of the same kind (a racer)',
         description:

@@ -14,6 +14,7 @@ import {
 } from '@klondike/protocol';
 import { DEFAULT_PRESET, dealFromNumber, parseDeal, resolveOptions } from '@klondike/rules';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { TOKEN_OPTIONAL } from '../http/api-security.js';
 import { ApiError } from '../errors.js';
 import { KnownLines } from '../solver/known-lines.js';
 import '../types.js';
@@ -46,6 +47,8 @@ export const solveRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { rateLimit },
       schema: {
+        operationId: 'solveDeal',
+        security: TOKEN_OPTIONAL,
         tags: ['solver'],
         summary: 'Solve a deal',
         description:
@@ -123,6 +126,8 @@ export const solveRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { rateLimit },
       schema: {
+        operationId: 'getHint',
+        security: TOKEN_OPTIONAL,
         tags: ['solver'],
         summary: 'A hint for a casual game',
         description:
@@ -141,6 +146,8 @@ export const solveRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { rateLimit: winnableRateLimit },
       schema: {
+        operationId: 'getWinnable',
+        security: TOKEN_OPTIONAL,
         tags: ['solver'],
         summary: 'Is the game still winnable? (the badge)',
         description:

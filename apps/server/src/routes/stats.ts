@@ -10,6 +10,7 @@ import {
   PlayerStatisticsSchema,
 } from '@klondike/protocol';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { PUBLIC, TOKEN_REQUIRED } from '../http/api-security.js';
 import { z } from 'zod';
 import { ApiError } from '../errors.js';
 import { requirePlayer } from '../plugins/auth.js';
@@ -25,6 +26,8 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/players/:id/stats',
     {
       schema: {
+        operationId: 'getPlayerStatistics',
+        security: PUBLIC,
         tags: ['players'],
         summary: "A player's statistics (public)",
         description:
@@ -43,6 +46,8 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/players/:id/games',
     {
       schema: {
+        operationId: 'listPlayerGames',
+        security: TOKEN_REQUIRED,
         tags: ['players'],
         summary: "A player's finished games, newest first (the player's own token only)",
         description:

@@ -153,21 +153,21 @@ export function getGame(id: string): Promise<GameResponse> {
 
 export function postMove(id: string, move: Move, version: number): Promise<StateResponse> {
   return gameCall(
-    (c) => c.move(id, move, version),
+    (c) => c.playMove(id, move, version),
     (p) => p.StateResponseSchema,
   );
 }
 
 export function postUndo(id: string, version: number): Promise<StateResponse> {
   return gameCall(
-    (c) => c.undo(id, version),
+    (c) => c.undoMove(id, version),
     (p) => p.StateResponseSchema,
   );
 }
 
 export function postResign(id: string, version: number): Promise<StateResponse> {
   return gameCall(
-    (c) => c.resign(id, version),
+    (c) => c.resignGame(id, version),
     (p) => p.StateResponseSchema,
   );
 }
