@@ -271,12 +271,17 @@ export const HealthResponseSchema = z.object({ status: z.literal('ok') });
 
 /**
  * GET /api/ready response (200 when every check passes, else 503): the database answers, every migration
- * on disk is applied, the solver's worker pool has a live thread.
+ * on disk is applied, the solver's worker pool has a live thread. `redis` (several nodes only) says whether
+ * the bus to the other nodes is up; it is for the operator and never makes the node unready.
  */
 export const ReadyResponseSchema = z
   .object({
     status: z.enum(['ready', 'unready']),
     checks: z.object({ database: z.boolean(), migrations: z.boolean(), solver: z.boolean() }),
+    redis: z.boolean().optional().meta({
+      description:
+        'with REDIS_URL only: whether Redis answers (false: moves go on, events between nodes are dropped, rate limits count per node)',
+    }),
   })
   .meta({ id: 'Ready' });
 /** GET /api/ready response. */

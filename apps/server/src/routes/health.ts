@@ -4,7 +4,8 @@
  * - `GET /api/ready`: this node can serve games: the database answers within a second, every migration on
  *   disk is applied, and the solver's last thread start did not fail (threads start on demand). 503 (with
  *   Retry-After) otherwise, so a balancer takes the node out of rotation while its database is away and back
- *   when it returns.
+ *   when it returns. With several nodes it also says whether Redis is up (`redis`), which never makes the
+ *   node unready: without Redis a node still serves every game.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { HealthResponseSchema, ReadyResponseSchema, type ReadyResponse } from '@klondike/protocol';
@@ -67,7 +68,11 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       };
       const ready = checks.database && checks.migrations && checks.solver;
       if (!ready) reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS));
-      return { status: ready ? ('ready' as const) : ('unready' as const), checks };
+      return {
+        status: ready ? ('ready' as const) : ('unready' as const),
+        checks,
+        ...(app.bus.kind === 'redis' ? { redis: app.bus.connected } : {}),
+      };
     },
   );
 };
