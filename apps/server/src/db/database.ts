@@ -35,6 +35,12 @@ export interface Database {
    * Prisma's adapter uses (the PGlite instance, or the `pg` pool).
    */
   readonly writeMoves: BatchWriter;
+  /**
+   * A game's stored version by its primary key (one indexed row, a prepared statement on the same driver),
+   * or null when there is no such game: the freshness probe of a node that may have missed another node's
+   * commits (rooms/game-rooms.ts). Database failures are thrown as they are.
+   */
+  readonly gameVersion: (id: string) => Promise<number | null>;
   /** Disconnects Prisma and closes the driver (PGlite flushes and closes its data folder). Idempotent. */
   close(): Promise<void>;
 }
@@ -50,6 +56,9 @@ export interface OpenDatabaseOptions {
  * defaults to, which the WASM heap would hold for good (an idle server's RSS: ~300 MB → ~180 MB).
  */
 const PGLITE_CONF = ['shared_buffers = 16MB'];
+
+/** The freshness probe's statement (Database.gameVersion). */
+const GAME_VERSION_SQL = 'SELECT "version" FROM "Game" WHERE "id" = $1';
 
 /** Prisma's defaults (2 s / 5 s) are too tight for PGlite, which runs one transaction at a time. */
 const TRANSACTION_OPTIONS = { maxWait: 15_000, timeout: 15_000 } as const;
@@ -111,6 +120,8 @@ async function openPglite(dataDir: string, migrationsDir: string): Promise<Datab
       prisma,
       migrations,
       writeMoves: pgliteBatchWriter(db),
+      gameVersion: async (id) =>
+        (await db.query<{ version: number }>(GAME_VERSION_SQL, [id])).rows[0]?.version ?? null,
       async close() {
         if (closed) return;
         closed = true;
@@ -161,6 +172,9 @@ async function openPostgres(rawUrl: string, migrationsDir: string): Promise<Data
     prisma,
     migrations,
     writeMoves: pgBatchWriter(pool),
+    gameVersion: async (id) =>
+      (await pool.query<{ version: number }>({ name: 'game-version', text: GAME_VERSION_SQL, values: [id] }))
+        .rows[0]?.version ?? null,
     async close() {
       if (closed) return;
       closed = true;
