@@ -198,6 +198,7 @@ describe.skipIf(SKIP !== null)(
     it('a client alternating nodes never reads an older version than its last acknowledged move', async () => {
       const { id, play } = await newGame('10.46.1.1');
       await alternate(id, play, MOVES, 0, '10.46.1.1');
+      console.log(`redis up: ${MOVES} moves alternating nodes, ${play.stale} stale reads`);
       expect(play.acked).toBe(MOVES);
       expect(play.stale).toBe(0);
     }, 120_000);
@@ -222,6 +223,9 @@ describe.skipIf(SKIP !== null)(
         await alternate(id, play, MOVES, 0, address);
         expect(play.acked).toBe(MOVES);
         expect(play.stale).toBe(0);
+        console.log(
+          `redis away: ${MOVES} moves alternating nodes, slowest ${play.slowest.toFixed(1)} ms, ${play.stale} stale reads`,
+        );
         expect(play.slowest).toBeLessThan(MOVE_BUDGET_MS);
         expect(await stored(id)).toEqual({ version: MOVES, moves: MOVES });
 
