@@ -628,8 +628,14 @@ export class GameRooms {
     const policy = this.policy(room);
     return this.exclusive(room, async () => {
       policy.checkWrite?.(room, this.now(), room.version);
-      // A copy nobody here follows hears no other node's commits: a client ahead of it catches it up first.
-      if (this.bus && expectedVersion !== undefined && expectedVersion > room.version)
+      // A copy nobody here follows hears no other node's commits: a client ahead of it catches it up first,
+      // and an action without a version (undo, resign) applies to the stored game, not to an older copy.
+      if (
+        this.bus &&
+        (expectedVersion === undefined
+          ? ((await this.readVersion(room.id)) ?? room.version) > room.version
+          : expectedVersion > room.version)
+      )
         reload(room, await this.read(room.id));
       if (expectedVersion !== undefined && expectedVersion !== room.version) {
         throw new ApiError(

@@ -195,12 +195,23 @@ describe.skipIf(SKIP !== null)(
       await dropSchema(databaseUrl);
     });
 
-    it('a client alternating nodes never reads an older version than its last acknowledged move', async () => {
+    it('a client alternating nodes never reads an older version than its last acknowledged move, nor acts on one', async () => {
       const { id, play } = await newGame('10.46.1.1');
       await alternate(id, play, MOVES, 0, '10.46.1.1');
       console.log(`redis up: ${MOVES} moves alternating nodes, ${play.stale} stale reads`);
       expect(play.acked).toBe(MOVES);
       expect(play.stale).toBe(0);
+
+      // One more move on A (B's copy is now behind), then a resignation without a version on B: it applies
+      // to the stored game, not to B's older copy.
+      const r = await call(nodes[0], 'POST', `/api/games/${id}/moves`, '10.46.1.1', {
+        move: play.next,
+        version: MOVES,
+      });
+      expect(r.status, JSON.stringify(r.json)).toBe(200);
+      const resigned = await call(nodes[1], 'POST', `/api/games/${id}/resign`, '10.46.1.1', {});
+      expect(resigned.status, JSON.stringify(resigned.json)).toBe(200);
+      expect(StateResponseSchema.parse(resigned.json)).toMatchObject({ version: MOVES + 2 });
     }, 120_000);
 
     it('Redis stopped: moves on both nodes answered within 1 s, reads fresh, nothing lost; back: frames resume', async () => {
