@@ -293,13 +293,18 @@ export const BackgroundStatusSchema = z.object({
 /**
  * GET /api/ready response (200 when every check passes, else 503): the database answers, every migration
  * on disk is applied, the solver's worker pool has a live thread. `background` tells what the daily job is
- * doing; it never makes a node unready.
+ * doing; `redis` (several nodes only) says whether the bus to the other nodes is up. Both are for the
+ * operator and never make the node unready.
  */
 export const ReadyResponseSchema = z
   .object({
     status: z.enum(['ready', 'unready']),
     checks: z.object({ database: z.boolean(), migrations: z.boolean(), solver: z.boolean() }),
     background: BackgroundStatusSchema,
+    redis: z.boolean().optional().meta({
+      description:
+        'with REDIS_URL only: whether Redis answers (false: moves go on, events between nodes are dropped, rate limits count per node)',
+    }),
   })
   .meta({ id: 'Ready' });
 /** GET /api/ready response. */

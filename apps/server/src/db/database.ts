@@ -10,6 +10,7 @@ import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { type BatchWriter, pgBatchWriter, pgliteBatchWriter } from './move-log.js';
+import { batchedVersionProbe } from './version-probe.js';
 import { DEFAULT_MIGRATIONS_DIR, type MigrationReport, type MigrationSession, migrate } from './migrator.js';
 
 /** Where the data lives. */
@@ -35,6 +36,13 @@ export interface Database {
    * Prisma's adapter uses (the PGlite instance, or the `pg` pool).
    */
   readonly writeMoves: BatchWriter;
+  /**
+   * A game's stored version by its primary key (a prepared statement on the same driver; on Postgres the
+   * questions asked while one look-up is on its way share the next, db/version-probe.ts), or null when there
+   * is no such game: the freshness probe of a node that may have missed another node's commits
+   * (rooms/game-rooms.ts). Database failures are thrown as they are.
+   */
+  readonly gameVersion: (id: string) => Promise<number | null>;
   /** Disconnects Prisma and closes the driver (PGlite flushes and closes its data folder). Idempotent. */
   close(): Promise<void>;
 }
@@ -50,6 +58,11 @@ export interface OpenDatabaseOptions {
  * defaults to, which the WASM heap would hold for good (an idle server's RSS: ~300 MB → ~180 MB).
  */
 const PGLITE_CONF = ['shared_buffers = 16MB'];
+
+/** The freshness probe's statement (Database.gameVersion): one game. */
+const GAME_VERSION_SQL = 'SELECT "version" FROM "Game" WHERE "id" = $1';
+/** The freshness probe's statement on Postgres: the games asked for at once (db/version-probe.ts). */
+const GAME_VERSIONS_SQL = 'SELECT "id", "version" FROM "Game" WHERE "id" = ANY($1::text[])';
 
 /** Prisma's defaults (2 s / 5 s) are too tight for PGlite, which runs one transaction at a time. */
 const TRANSACTION_OPTIONS = { maxWait: 15_000, timeout: 15_000 } as const;
@@ -111,6 +124,8 @@ async function openPglite(dataDir: string, migrationsDir: string): Promise<Datab
       prisma,
       migrations,
       writeMoves: pgliteBatchWriter(db),
+      gameVersion: async (id) =>
+        (await db.query<{ version: number }>(GAME_VERSION_SQL, [id])).rows[0]?.version ?? null,
       async close() {
         if (closed) return;
         closed = true;
@@ -161,6 +176,16 @@ async function openPostgres(rawUrl: string, migrationsDir: string): Promise<Data
     prisma,
     migrations,
     writeMoves: pgBatchWriter(pool),
+    gameVersion: batchedVersionProbe(
+      async (ids) =>
+        (
+          await pool.query<{ id: string; version: number }>({
+            name: 'game-versions',
+            text: GAME_VERSIONS_SQL,
+            values: [ids],
+          })
+        ).rows,
+    ),
     async close() {
       if (closed) return;
       closed = true;

@@ -12,6 +12,7 @@ export const gameRoomsPlugin = fp(
       commitQueue: app.config.commitQueue,
       commitConcurrency: app.config.commitConcurrency ?? (app.db.kind === 'postgres' ? 2 : 1),
       bus: app.bus,
+      readVersion: app.db.gameVersion,
     });
     app.decorate('rooms', rooms);
     app.addHook('preClose', async () => {

@@ -1,7 +1,9 @@
 /**
  * Plugin `rate-limit`: @fastify/rate-limit on every API route (per client IP; the web client's files and
  * pages are not counted), off when `config.rateLimitMax` is 0; with `REDIS_URL` its counters are kept in
- * Redis, shared by every node. Refusals go through the global error handler as `429 rate-limited`.
+ * Redis, shared by every node, and in this node's memory while Redis is away (http/rate-limit-store.ts:
+ * the limit is then per node, and no request waits for Redis). Refusals go through the global error
+ * handler as `429 rate-limited`.
  *
  * Bot accounts also have a limit of their own per token (`botRateLimitMax` per window): it is checked after
  * the `auth` plugin has found the caller (preHandler), on top of the per-address limit, which still runs
@@ -11,6 +13,7 @@ import rateLimit from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
 import { RedisBus } from '../bus/event-bus.js';
 import { ApiError } from '../errors.js';
+import { redisWithLocalFallback } from '../http/rate-limit-store.js';
 import { isApiPath } from '../http/paths.js';
 import '../types.js';
 
@@ -23,10 +26,12 @@ export const rateLimitPlugin = fp(
       max: app.config.rateLimitMax,
       timeWindow: app.config.rateLimitWindowMs,
       enableDraftSpec: true,
-      // Several nodes (REDIS_URL): the counters live in Redis, so a client's limit holds whichever node it hits.
+      // Several nodes (REDIS_URL): the counters live in Redis, so a client's limit holds whichever node it hits;
+      // while Redis is away each node counts on its own. `skipOnError`: should a store ever fail, let it pass.
       ...(app.bus instanceof RedisBus
-        ? { redis: app.bus.commands, nameSpace: `${app.config.redisPrefix}rate-limit:` }
+        ? { store: redisWithLocalFallback(app.bus.commands, `${app.config.redisPrefix}rate-limit:`) }
         : {}),
+      skipOnError: true,
       // Only the API counts (/api/…, the WebSocket included): the web client's files and its pages (index.html
       // for any other path) are static, cached and cheap, and a browser loading the site a few times — or a
       // school behind one address — must never get a JSON error instead of the page.

@@ -15,7 +15,12 @@
  *
  * Scale-out (PRODUCT.md): each live game is owned by one node at a time; the optimistic version check in
  * the database refuses a write from a node whose cached copy is behind (the room is then dropped and
- * reloaded on next use).
+ * reloaded on next use). With several nodes a read (game, legal moves, hint position, deal, a socket's
+ * subscribe snapshot) first compares a cached copy with the stored version (`GameRoomsOptions.readVersion`,
+ * one primary-key look-up) and re-reads it when behind, so it answers a version at least as new as every
+ * commit acknowledged before it began, whichever node made it, with or without the bus. When the bus
+ * returns after an outage every copy is marked behind, and the games followed here are re-read and their
+ * sockets sent the current state.
  *
  * Kinds of game: every game is `casual`, `daily-ranked`, `daily-practice` or `race` (stored with it: its
  * daily, its race seat), and the policy of its kind (rooms/policies.ts; all declared in
@@ -123,6 +128,11 @@ export interface GameRoomsOptions {
    * re-reads the game from the database before its next use.
    */
   readonly bus?: EventBus;
+  /**
+   * With a bus to other nodes: a game's stored version, or null (Database.gameVersion), the freshness probe
+   * before a read answers from memory. Default: a Prisma look-up of the same row.
+   */
+  readonly readVersion?: (id: string) => Promise<number | null>;
 }
 
 /** What a node publishes on `game:<id>` after a commit: the new version and the `state` frame's JSON text. */
@@ -195,6 +205,8 @@ interface Room extends GameFacts {
   readonly frameText: StateFrameText;
   /** Another node committed a newer version: re-read from the database before the next use. */
   stale: boolean;
+  /** The newest version whose frame the subscribers here got from another node (0: none). */
+  heard: number;
   /** Stops listening to this game's commits on other nodes (set while it has local subscribers). */
   unlisten: (() => void) | null;
 }
@@ -202,7 +214,10 @@ interface Room extends GameFacts {
 /** Puts what the database holds now into a room that was behind (its subscribers stay). */
 function reload(
   room: Room,
-  fresh: Omit<Room, 'subscribers' | 'tail' | 'pending' | 'view' | 'frameText' | 'stale' | 'unlisten'>,
+  fresh: Omit<
+    Room,
+    'subscribers' | 'tail' | 'pending' | 'view' | 'frameText' | 'stale' | 'heard' | 'unlisten'
+  >,
 ): void {
   room.stale = false;
   room.state = fresh.state;
@@ -276,6 +291,8 @@ export class GameRooms {
   private readonly committer: GroupCommitter;
   private readonly commitQueue: number;
   private readonly bus: EventBus | undefined;
+  private readonly readVersion: (id: string) => Promise<number | null>;
+  private readonly stopHearingReconnects: () => void;
   /** Writes admitted by `act` and not yet settled. */
   private admitted = 0;
 
@@ -293,6 +310,11 @@ export class GameRooms {
     this.commitQueue = Math.max(1, options.commitQueue ?? 256);
     this.committer = new GroupCommitter(writeMoves, { concurrency: options.commitConcurrency ?? 1 });
     this.bus = options.bus?.kind === 'single' ? undefined : options.bus;
+    this.readVersion =
+      options.readVersion ??
+      (async (id) =>
+        (await prisma.game.findUnique({ where: { id }, select: { version: true } }))?.version ?? null);
+    this.stopHearingReconnects = this.bus?.onReconnect(() => this.busReturned()) ?? (() => {});
   }
 
   /** Move-log flushes this node keeps in flight at once (GameRoomsOptions.commitConcurrency). */
@@ -475,6 +497,7 @@ export class GameRooms {
       view,
       frameText: new StateFrameText(),
       stale: false,
+      heard: 0,
       unlisten: null,
     };
     const data = {
@@ -515,7 +538,7 @@ export class GameRooms {
    * Errors: `not-found`; `unauthorized`/`forbidden` for a daily game of an open day read by another caller.
    */
   async get(id: string, actor: Actor = null): Promise<GameResponse> {
-    const room = await this.room(id);
+    const room = await this.current(id);
     const now = this.now();
     this.checkRead(room, actor, now);
     return this.response(room, this.view(room, now));
@@ -526,7 +549,7 @@ export class GameRooms {
    * attempt, once it has ended or its day has closed). Errors: as for `get`.
    */
   async legalMoves(id: string, actor: Actor = null): Promise<{ version: number; moves: Move[] }> {
-    const room = await this.room(id);
+    const room = await this.current(id);
     const now = this.now();
     this.checkRead(room, actor, now);
     const over = this.policy(room).over?.(room, now) ?? false;
@@ -539,7 +562,7 @@ export class GameRooms {
    * Errors: `not-found`; `forbidden` while the game can still be played.
    */
   async deal(id: string): Promise<{ deal: string; dealNumber: number | null }> {
-    const room = await this.room(id);
+    const room = await this.current(id);
     const policy = this.policy(room);
     const now = this.now();
     policy.checkRead?.(room, null, 'reveal', now);
@@ -605,8 +628,14 @@ export class GameRooms {
     const policy = this.policy(room);
     return this.exclusive(room, async () => {
       policy.checkWrite?.(room, this.now(), room.version);
-      // A copy nobody here follows hears no other node's commits: a client ahead of it catches it up first.
-      if (this.bus && expectedVersion !== undefined && expectedVersion > room.version)
+      // A copy nobody here follows hears no other node's commits: a client ahead of it catches it up first,
+      // and an action without a version (undo, resign) applies to the stored game, not to an older copy.
+      if (
+        this.bus &&
+        (expectedVersion === undefined
+          ? ((await this.readVersion(room.id)) ?? room.version) > room.version
+          : expectedVersion > room.version)
+      )
         reload(room, await this.read(room.id));
       if (expectedVersion !== undefined && expectedVersion !== room.version) {
         throw new ApiError(
@@ -734,7 +763,7 @@ export class GameRooms {
    * Errors: `not-found`.
    */
   async subscribe(id: string, subscriber: Subscriber, actor: Actor = null): Promise<void> {
-    const room = await this.room(id);
+    const room = await this.current(id);
     this.checkRead(room, actor, this.now());
     await this.exclusive(room, async () => {
       room.subscribers.add(subscriber);
@@ -773,7 +802,7 @@ export class GameRooms {
     id: string,
     actor: Actor = null,
   ): Promise<{ state: GameState; version: number; status: GameStatus; deal: string; casual: boolean }> {
-    const room = await this.room(id);
+    const room = await this.current(id);
     this.checkRead(room, actor, this.now());
     return {
       state: { ...room.state, history: null },
@@ -807,6 +836,7 @@ export class GameRooms {
     await Promise.allSettled([...this.rooms.values()].map((r) => r.tail));
     await this.committer.drain();
     for (const r of this.rooms.values()) r.unlisten?.();
+    this.stopHearingReconnects();
     this.rooms.clear();
   }
 
@@ -925,9 +955,38 @@ export class GameRooms {
    * committed them), and the room is re-read from the database before its next use.
    */
   private remoteCommit(room: Room, message: unknown): void {
-    if (!isRemoteCommit(message) || message.version <= room.version) return;
+    if (!isRemoteCommit(message) || message.version <= Math.max(room.version, room.heard)) return;
     room.stale = true;
+    room.heard = message.version;
     for (const s of room.subscribers) s.send(message.frame);
+  }
+
+  /**
+   * The bus is back after an outage: any copy here may have missed commits of other nodes. Every room is
+   * re-read before its next use, and the games followed here at once (their sockets get the current state).
+   */
+  private busReturned(): void {
+    for (const room of this.rooms.values()) {
+      room.stale = true;
+      // The database away too: the room stays stale and is re-read on its next use.
+      if (room.subscribers.size > 0) this.catchUp(room).catch(() => {});
+    }
+  }
+
+  /**
+   * The room for a read, at least as new as every commit acknowledged before the call on any node. One
+   * node alone: its copy is the truth. Several: a copy that was already in memory (or being loaded by an
+   * earlier call) is compared with the stored version, asked for at the same time, and re-read when behind.
+   * Errors: `not-found`; database failures as they are (a 503 while the database is away).
+   */
+  private async current(id: string): Promise<Room> {
+    if (!this.bus || (!this.rooms.has(id) && !this.loading.has(id))) return this.room(id);
+    const [room, stored] = await Promise.all([this.room(id), this.readVersion(id)]);
+    if (stored !== null && stored > room.version) {
+      room.stale = true;
+      await this.catchUp(room);
+    }
+    return room;
   }
 
   /** Starts or stops following the game's commits on other nodes as it gains or loses local subscribers. */
@@ -941,11 +1000,29 @@ export class GameRooms {
     }
   }
 
-  /** Re-reads a room another node wrote (stale), in its write queue, without telling its sockets again. */
+  /**
+   * Re-reads a room another node wrote (stale), in its write queue. Its sockets are sent the state read only
+   * when it is newer than every frame they already heard from the other node (the bus was away, or the read
+   * overtook a frame still on its way).
+   */
   private async catchUp(room: Room): Promise<void> {
     await this.exclusive(room, async () => {
       if (!room.stale) return;
+      const told = Math.max(room.version, room.heard);
       reload(room, await this.read(room.id));
+      if (room.version <= told || room.subscribers.size === 0) return;
+      room.heard = room.version;
+      this.broadcast(
+        room,
+        {
+          type: 'state',
+          gameId: room.id,
+          version: room.version,
+          view: this.view(room, this.now()),
+          cause: 'subscribe',
+        },
+        undefined,
+      );
     });
   }
 
@@ -1077,7 +1154,9 @@ export class GameRooms {
   /** Reads Game + its log ordered by seq and replays it from the deal. Errors: `not-found`. */
   private async read(
     id: string,
-  ): Promise<Omit<Room, 'subscribers' | 'tail' | 'pending' | 'view' | 'frameText' | 'stale' | 'unlisten'>> {
+  ): Promise<
+    Omit<Room, 'subscribers' | 'tail' | 'pending' | 'view' | 'frameText' | 'stale' | 'heard' | 'unlisten'>
+  > {
     const game = await this.prisma.game.findUnique({
       where: { id },
       include: {
@@ -1146,6 +1225,7 @@ export class GameRooms {
       view: null,
       frameText: new StateFrameText(),
       stale: false,
+      heard: 0,
       unlisten: null,
     };
     // A concurrent create/load may have raced us; keep the first.

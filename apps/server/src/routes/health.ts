@@ -4,8 +4,20 @@
  * - `GET /api/ready`: this node can serve games: the database answers within a second, every migration on
  *   disk is applied, and the solver's last thread start did not fail (threads start on demand). 503 (with
  *   Retry-After) otherwise, so a balancer takes the node out of rotation while its database is away and back
- *   when it returns. Its `background` field says what the daily job is doing (today ready, archive days
- *   pending, background solver jobs running); background work never makes a node unready.
+      const background = {
+        daily: app.daily.status(),
+        running: app.solver
+          .running()
+          .filter((j) => isBackground(j.priority))
+          .map((j) => ({ job: j.label ?? j.priority, ms: j.ms })),
+        queued: app.solver.queuedBackground,
+      };
+      return {
+        status: ready ? ('ready' as const) : ('unready' as const),
+        checks,
+        background,
+        ...(app.bus.kind === 'redis' ? { redis: app.bus.connected } : {}),
+      };
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { PUBLIC } from '../http/api-security.js';
@@ -86,7 +98,12 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
           .map((j) => ({ job: j.label ?? j.priority, ms: j.ms })),
         queued: app.solver.queuedBackground,
       };
-      return { status: ready ? ('ready' as const) : ('unready' as const), checks, background };
+      return {
+        status: ready ? ('ready' as const) : ('unready' as const),
+        checks,
+        background,
+        ...(app.bus.kind === 'redis' ? { redis: app.bus.connected } : {}),
+      };
     },
   );
 };

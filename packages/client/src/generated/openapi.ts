@@ -905,6 +905,8 @@ export interface components {
                 }[];
                 queued: number;
             };
+            /** @description with REDIS_URL only: whether Redis answers (false: moves go on, events between nodes are dropped, rate limits count per node) */
+            redis?: boolean;
         };
         SolveResult: {
             /** @enum {string} */
