@@ -44,7 +44,7 @@ import type { DailyRef, GameRooms, Subscriber } from '../rooms/game-rooms.js';
 import { recordSignals } from '../fairness/signals.js';
 import { addDays, closesAt, isCalendarDate, startOfDate, streaks, utcDate } from './dates.js';
 import { dealOfKey } from '../fairness/deals.js';
-import type { BackgroundPriority } from '../solver/scheduler.js';
+import type { DailyWorkPriority } from '../solver/scheduler.js';
 import { type DailyPreset, GenerationStopped, certifyDaily, refinePar } from './generate.js';
 
 type DailyToday = z.infer<typeof DailyTodaySchema>;
@@ -441,7 +441,7 @@ export class DailyService {
    * The stored daily of a date and preset, certifying and storing it first when missing (par not yet
    * refined: see `refine`). `priority` is the solver lane's priority of that work.
    */
-  ensure(date: string, preset: DailyPreset, priority: BackgroundPriority = 'daily'): Promise<DailyDeal> {
+  ensure(date: string, preset: DailyPreset, priority: DailyWorkPriority = 'daily'): Promise<DailyDeal> {
     const key = `${date}|${preset}`;
     let p = this.generating.get(key);
     if (!p) {
@@ -451,11 +451,7 @@ export class DailyService {
     return p;
   }
 
-  private async generate(
-    date: string,
-    preset: DailyPreset,
-    priority: BackgroundPriority,
-  ): Promise<DailyDeal> {
+  private async generate(date: string, preset: DailyPreset, priority: DailyWorkPriority): Promise<DailyDeal> {
     const prisma = this.opts.prisma;
     const where = { date_preset: { date, preset } };
     const existing = await prisma.dailyDeal.findUnique({ where });
@@ -499,7 +495,7 @@ export class DailyService {
    * Par may change while its day is open (a first start's today): ranks never depend on par, only the
    * "moves vs par" a result shows.
    */
-  private refine(date: string, preset: DailyPreset, priority: BackgroundPriority): Promise<void> {
+  private refine(date: string, preset: DailyPreset, priority: DailyWorkPriority): Promise<void> {
     const key = `${date}|${preset}`;
     if (this.refined.has(key)) return Promise.resolve();
     let p = this.refining.get(key);
