@@ -140,6 +140,21 @@ export const PlayerPageSchema = z
     createdAt: z.string(),
     stats: PlayerStatsSchema,
     recent: z.array(DailyResultSchema.extend({ date: DateSchema, preset: DailyPresetSchema })),
+    /**
+     * Glicko-2 ratings by pool (`daily-classic-draw1`, …; docs/ratings.md), each with `rating`, `deviation`,
+     * `games`, `provisional`; pools without a rated result are absent.
+     */
+    ratings: z
+      .record(
+        z.string(),
+        z.object({
+          rating: z.number().int(),
+          deviation: z.number().int().min(0),
+          games: z.number().int().min(0),
+          provisional: z.boolean(),
+        }),
+      )
+      .optional(),
   })
   .meta({ id: 'PlayerPage' });
 
