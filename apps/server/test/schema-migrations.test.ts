@@ -97,6 +97,7 @@ describe('prisma/ layout', () => {
     expect(expected.tables.sort()).toEqual([
       'DailyAttempt',
       'DailyDeal',
+      'DailyExport',
       'DailyResult',
       'Game',
       'Move',
