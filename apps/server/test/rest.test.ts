@@ -688,6 +688,10 @@ describe('HTTP plumbing', () => {
           '/api/ready',
           '/api/races/{code}/results',
           '/api/races/{code}/rematch',
+          '/api/ratings/{pool}',
+          '/api/players/{id}/ratings',
+          '/api/exports',
+          '/api/exports/{date}',
         ].sort(),
       );
       expect(Object.keys(openapi.paths['/api/games/{id}/moves'] ?? {})).toEqual(['post']);
