@@ -39,7 +39,16 @@ export async function dropSchema(urlWithSchema: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema.replace(/"/g, '""')}" CASCADE`);
+    // Two test files dropping their schemas at once can deadlock on the shared catalogs (40P01): retry.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await client.query(`DROP SCHEMA IF EXISTS "${schema.replace(/"/g, '""')}" CASCADE`);
+        return;
+      } catch (e) {
+        if ((e as { code?: string }).code !== '40P01' || attempt >= 5) throw e;
+        await new Promise((r) => setTimeout(r, 100 * attempt));
+      }
+    }
   } finally {
     await client.end();
   }
