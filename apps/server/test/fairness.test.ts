@@ -1,7 +1,8 @@
 /**
  * Provably fair dailies and open data (docs/fairness.md, docs/data.md), with an injected clock, on PGlite and
  * on Postgres: tomorrow's commitment is public today and the same once the day opens and closes; nothing of
- * an open day but its commitment is published; the reveal hashes to the commitment; the day's export lists
+ * an open day but its commitment is published, in a response or in a log line (debug level, through the
+ * day's generation and its attempts); the reveal hashes to the commitment; the day's export lists
  * every ranked attempt; the independent verifier (`@klondike/client/verify`) passes on the real server and
  * names the failing check when one byte of the key, the deal or a move of the export is changed; the
  * `pnpm verify` program exits 0 on a good day and 1 on a wrong commitment.
@@ -44,12 +45,18 @@ describeEachDatabase('provably fair dailies and open data', (db) => {
   let base = '';
   /** Every response body while DAY2 is tomorrow or open (the leak scan). */
   const texts: string[] = [];
+  /** Every log line the server wrote (debug level and up). */
+  const logs: string[] = [];
   const tokens: Record<string, string> = {};
   /** DAY2's commitments as published on DAY1, by preset. */
   const seen: Record<string, string> = {};
 
   beforeAll(async () => {
-    app = await testApp(db, { now: () => clock, config: { dailySecret: SECRET, dailyArchiveDays: 2 } });
+    app = await testApp(db, {
+      now: () => clock,
+      logStream: { write: (line) => void logs.push(line) },
+      config: { dailySecret: SECRET, dailyArchiveDays: 2, logLevel: 'debug' },
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const addr = app.server.address();
     if (addr === null || typeof addr === 'string') throw new Error('not listening');
@@ -180,6 +187,38 @@ describeEachDatabase('provably fair dailies and open data', (db) => {
         );
       }
       expect(texts.some((t) => t.includes(seen[preset] ?? 'none'))).toBe(true);
+    }
+  });
+
+  it('leak scan: no log line of the generation and the open day holds its key, candidate or preimage', async () => {
+    const lines = logs.slice(); // written so far: DAY2 was made on DAY1, then opened and played
+    const entries = lines.map((l) => JSON.parse(l) as { msg?: string; date?: string; preset?: string });
+    for (const preset of PRESETS)
+      expect(
+        entries.some((e) => e.msg === 'daily ready' && e.date === DAY2 && e.preset === preset),
+        `the generation of ${DAY2} ${preset} was logged`,
+      ).toBe(true);
+    expect(entries.filter((e) => e.msg === 'request completed').length).toBeGreaterThan(40);
+    for (const preset of PRESETS) {
+      const r = await row(DAY2, preset);
+      const key = r.dealKey ?? '';
+      const secrets = [
+        key,
+        key.toUpperCase(),
+        Buffer.from(key, 'hex').toString('base64'),
+        Buffer.from(key, 'hex').toString('base64url'),
+        dailyPreimage({ date: DAY2, preset, candidate: r.candidate, key }),
+        `${DAY2}|${preset}|${r.candidate}`, // the HMAC message: names the candidate
+        r.deal,
+        SECRET,
+      ];
+      for (const line of lines) {
+        for (const s of secrets) expect(line.includes(s), `${s.slice(0, 12)}… logged: ${line}`).toBe(false);
+        expect(
+          /candidate|preimage|dealKey|klondike-daily\|/i.test(line),
+          `a reveal field logged: ${line}`,
+        ).toBe(false);
+      }
     }
   });
 
