@@ -15,7 +15,7 @@ function dailyOf(game: GameFacts): DailyRef {
 }
 
 /** Read rule of both daily kinds: an owned game of an open day is its player's alone. */
-const dailyRead: Pick<GamePolicy, 'checkRead' | 'reveal'> = {
+const dailyRead: Pick<GamePolicy, 'checkRead' | 'reveal' | 'checkReplay'> = {
   checkRead(game, actor, what, now) {
     if (what !== 'read' || game.owner === null || now >= dailyOf(game).closesAt) return;
     if (actor === null)
@@ -26,6 +26,10 @@ const dailyRead: Pick<GamePolicy, 'checkRead' | 'reveal'> = {
   reveal(game, now) {
     if (now < dailyOf(game).closesAt)
       throw new ApiError('forbidden', 'the deal of a daily is revealed only once its day has closed');
+  },
+  checkReplay(game, now) {
+    if (game.daily === null || now < game.daily.closesAt)
+      throw new ApiError('forbidden', 'the replay of a daily game is public once its day has closed');
   },
 };
 

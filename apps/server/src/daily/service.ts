@@ -42,6 +42,7 @@ import { type AuthedPlayer, storedSettings } from '../players/players.js';
 import type { SolverPool } from '../solver/task.js';
 import type { DailyRef, GameRooms, Subscriber } from '../rooms/game-rooms.js';
 import { recordSignals } from '../fairness/signals.js';
+import { createDailyGame, settleClosedAttempt } from './games.js';
 import { addDays, closesAt, isCalendarDate, startOfDate, streaks, utcDate } from './dates.js';
 import { dealOfKey } from '../fairness/deals.js';
 import type { BackgroundPriority } from '../solver/scheduler.js';
@@ -409,7 +410,7 @@ export class DailyService {
       select: { gameId: true },
     });
     let n = 0;
-    for (const a of open) if (await this.opts.rooms.finalise(a.gameId)) n++;
+    for (const a of open) if (await settleClosedAttempt(this.opts.rooms, a.gameId)) n++;
     return n;
   }
 
@@ -689,7 +690,7 @@ export class DailyService {
         'conflict',
         `the day has closed: ranked attempts are for today's daily only (${this.today()}); play ${date} as practice`,
       );
-    return this.opts.rooms.createDaily({
+    return createDailyGame(this.opts.rooms, {
       daily: this.ref(row),
       deal: row.deal,
       ranked: true,
@@ -710,7 +711,7 @@ export class DailyService {
         'forbidden',
         `practice on the ${date} ${preset} daily opens once its day has closed (UTC midnight)`,
       );
-    return this.opts.rooms.createDaily({
+    return createDailyGame(this.opts.rooms, {
       daily: this.ref(row),
       deal: row.deal,
       ranked: false,

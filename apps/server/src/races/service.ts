@@ -505,10 +505,13 @@ export class RaceService {
 
   /**
    * GameRooms' move listener (on whichever node committed the action): a racer's action → their stored
-   * progress, a `progress` event, and maybe the end of the race.
+   * progress, a `progress` event, and maybe the end of the race (which resigns the other racers' games).
+   * Queued to a later turn of the event loop: nothing of it runs inside the room's commit hook, so the
+   * race's writes to rooms never re-enter the room that is still finishing its write.
    */
   onAction(action: CommittedAction): void {
-    this.track(this.recordProgress(action)).catch((err: unknown) =>
+    const later = new Promise<void>((resolve) => setImmediate(resolve));
+    this.track(later.then(() => this.recordProgress(action))).catch((err: unknown) =>
       this.opts.log.error({ err, gameId: action.gameId }, 'race progress failed'),
     );
   }
@@ -863,13 +866,16 @@ export class RaceService {
       const games: { playerId: string; id: string; view: WireView }[] = [];
       try {
         for (const racer of row.racers) {
-          const game = await this.opts.rooms.createForRacer({
+          const game = await this.opts.rooms.createGame({
+            kind: 'race',
             deal: deal.value,
             dealKey: row.dealKey,
             options,
             preset,
             owner: racer.playerId,
+            daily: null,
             raceCode: code,
+            clockFromCreation: false,
           });
           games.push({ playerId: racer.playerId, id: game.id, view: game.view });
         }
@@ -1044,7 +1050,7 @@ export class RaceService {
   /** The server resigns a racer's game (race over or forfeited); failures are logged. */
   private async resignGame(gameId: string, owner: string): Promise<void> {
     try {
-      await this.opts.rooms.act(gameId, { type: 'resign' }, undefined, undefined, owner);
+      await this.opts.rooms.act(gameId, { type: 'resign' }, { actor: owner });
     } catch (err) {
       if (!(err instanceof ApiError)) this.opts.log.error({ err, gameId }, 'race game resign failed');
     }

@@ -88,9 +88,7 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
       app.rooms.act(
         req.params.id,
         { type: 'move', move: req.body.move },
-        req.body.version,
-        undefined,
-        req.player?.id ?? null,
+        { expectedVersion: req.body.version, actor: req.player?.id ?? null },
       ),
   );
 
@@ -109,7 +107,11 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) =>
-      app.rooms.act(req.params.id, { type: 'undo' }, req.body?.version, undefined, req.player?.id ?? null),
+      app.rooms.act(
+        req.params.id,
+        { type: 'undo' },
+        { expectedVersion: req.body?.version, actor: req.player?.id ?? null },
+      ),
   );
 
   app.post(
@@ -127,7 +129,11 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) =>
-      app.rooms.act(req.params.id, { type: 'resign' }, req.body?.version, undefined, req.player?.id ?? null),
+      app.rooms.act(
+        req.params.id,
+        { type: 'resign' },
+        { expectedVersion: req.body?.version, actor: req.player?.id ?? null },
+      ),
   );
 
   app.get(

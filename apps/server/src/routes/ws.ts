@@ -269,13 +269,11 @@ export class Connection implements Subscriber {
           }
           const action: GameAction =
             frame.type === 'move' ? { type: 'move', move: frame.move } : { type: frame.type };
-          await this.rooms.act(
-            frame.gameId,
-            action,
-            frame.version,
-            { subscriber: this, ...(requestId !== undefined ? { requestId } : {}) },
-            this.player?.id ?? null,
-          );
+          await this.rooms.act(frame.gameId, action, {
+            expectedVersion: frame.version,
+            origin: { subscriber: this, ...(requestId !== undefined ? { requestId } : {}) },
+            actor: this.player?.id ?? null,
+          });
           return;
         }
       }
