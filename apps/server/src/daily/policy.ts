@@ -1,5 +1,5 @@
 /**
- * The policies of daily games (README "Ranked rules"), given to the game log (rooms/policies.ts):
+ * The policies of daily games (docs/features.md "Ranked rules"), given to the game log (rooms/policies.ts):
  * - both kinds: while the day is open a daily game is readable by its player only (its face-up cards would
  *   tell others the deal), and its deal is revealed once the day has closed, whatever the game's status;
  * - `daily-ranked` also: the attempt ends at won, resigned or blocked, and the commit of that action

@@ -562,7 +562,7 @@ export class DailyService {
     const row = await this.opts.prisma.dailyDeal.findUnique({ where: { date_preset: { date, preset } } });
     if (row) return row;
     if (date >= addDays(today, -this.opts.archiveDays)) {
-      // An archive day not yet filled: never waited for (README "Daily challenge"); it is on its way.
+      // An archive day not yet filled: never waited for (docs/features.md "Daily challenge"); it is on its way.
       void this.fill(today).catch((err: unknown) => this.logFailure(err, 'daily fill'));
       throw new ApiError('unavailable', `the ${date} ${preset} daily is still being prepared; retry shortly`);
     }
@@ -808,7 +808,7 @@ export class DailyService {
     const row = await this.published(date, preset);
     const prisma = this.opts.prisma;
     // Second accounts: rows of accounts created on the daily's date or later are provisional, left out of
-    // the default view and its ranks (README "Ranked rules").
+    // the default view and its ranks (docs/features.md "Ranked rules").
     const dayStart = new Date(startOfDate(row.date));
     const established = query.include === 'provisional' ? undefined : dayStart;
     const where = { dailyId: row.id, ...boardWhere(board, established) };

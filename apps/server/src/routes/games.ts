@@ -41,7 +41,7 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
           'game, which stays hidden; without `preset`/`options` also its rules), or a fresh random deal (keyed, never ' +
           'identified in any response) when none is given. 403 `deal-embargoed` for the deal of an open daily or of a ' +
           'race that is still on. Created with a player token, the game belongs to that player: it takes that ' +
-          'player\'s moves only and counts in their statistics and history (README "Statistics").',
+          'player\'s moves only and counts in their statistics and history (docs/features.md "Statistics").',
         body: CreateGameBodySchema.nullish(),
         response: { 201: GameResponseSchema, ...errors(400, 403, 404) },
       },
