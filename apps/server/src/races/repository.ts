@@ -4,6 +4,7 @@
  */
 import { ApiError } from '../errors.js';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
+import type { RaceProgress } from './events.js';
 
 /** What a room's row is read with: its racers (with their names) and its presence rows. */
 export const raceRowInclude = {
@@ -39,3 +40,19 @@ export async function raceRow(prisma: PrismaClient, code: string): Promise<RaceR
   if (!row) throw new ApiError('not-found', `no race ${code}`);
   return row;
 }
+
+/** What one room transaction did, for what follows its commit. */
+export interface Change<T> {
+  readonly result: T;
+  /** Rows changed: the version is bumped and the room published. */
+  readonly changed: boolean;
+  /** Racers' games the server resigns after the commit, before anyone hears of it. */
+  readonly resign?: readonly { gameId: string; owner: string }[];
+  /** Progress events published before the room. */
+  readonly progress?: readonly { playerId: string; progress: RaceProgress }[];
+  /** A timer fact changed: wake the sweeper. */
+  readonly due?: boolean;
+}
+
+/** A transaction that changed nothing. */
+export const unchanged = <T>(result: T): Change<T> => ({ result, changed: false });

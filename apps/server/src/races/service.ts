@@ -78,7 +78,17 @@ import {
   progressOfRow,
   rankRacers,
 } from './ranking.js';
-import { type RaceRow, type RacerRow, type Tx, isUniqueViolation, lockedRow, raceRow } from './repository.js';
+import {
+  type Change,
+  type RaceRow,
+  type RacerRow,
+  type Tx,
+  isUniqueViolation,
+  lockedRow,
+  raceRow,
+  unchanged,
+} from './repository.js';
+import { presenceChange, deadNodesChange } from './presence.js';
 import { SPECTATORS, personalise, snapshotOf } from './snapshot.js';
 import { RaceSweeper } from './sweeper.js';
 
@@ -141,21 +151,6 @@ function presetOf(base: PresetName, options: GameOptions): PresetName | null {
   const same = keys.every((k) => p[k] === options[k]) && Object.keys(options).length === keys.length + 1;
   return same ? base : null;
 }
-
-/** What one room transaction did, for what follows its commit. */
-interface Change<T> {
-  readonly result: T;
-  /** Rows changed: the version is bumped and the room published. */
-  readonly changed: boolean;
-  /** Racers' games the server resigns after the commit, before anyone hears of it. */
-  readonly resign?: readonly { gameId: string; owner: string }[];
-  /** Progress events published before the room. */
-  readonly progress?: readonly { playerId: string; progress: RaceProgress }[];
-  /** A timer fact changed: wake the sweeper. */
-  readonly due?: boolean;
-}
-
-const unchanged = <T>(result: T): Change<T> => ({ result, changed: false });
 
 /** The races of the cluster, as one node serves them. All public methods throw `ApiError` for refusals. */
 export class RaceService {
@@ -649,26 +644,9 @@ export class RaceService {
     });
     const codes = new Set(stale.map((s) => s.raceCode));
     for (const code of codes) {
-      await this.mutate(code, async (race, tx) => {
-        const gone = race.presence.filter((p) => !alive.has(p.nodeId));
-        if (gone.length === 0) return unchanged(null);
-        await tx.racePresence.deleteMany({ where: { raceCode: code, nodeId: { notIn: [...alive] } } });
-        let due = false;
-        for (const racer of race.racers) {
-          const had = gone.filter((p) => p.viewer === racer.playerId);
-          if (had.length === 0 || racer.away) continue;
-          if (race.presence.some((p) => p.viewer === racer.playerId && alive.has(p.nodeId))) continue;
-          // Away since the last beat of the node that held their socket.
-          const since = Math.max(...had.map((p) => lastSeen.get(p.nodeId) ?? now));
-          const forfeits = race.status === 'running' && !racer.forfeited;
-          await tx.raceRacer.update({
-            where: { raceCode_playerId: { raceCode: code, playerId: racer.playerId } },
-            data: { away: true, forfeitAt: forfeits ? new Date(since + this.opts.awayForfeitMs) : null },
-          });
-          due ||= forfeits;
-        }
-        return { result: null, changed: true, due };
-      });
+      await this.mutate(code, (race, tx) =>
+        deadNodesChange(tx, race, { alive, lastSeen, now, awayForfeitMs: this.opts.awayForfeitMs }),
+      );
     }
   }
 
@@ -942,41 +920,15 @@ export class RaceService {
       if (this.stopped) return false;
       let sockets = 0;
       for (const who of this.local.get(code)?.values() ?? []) if ((who ?? SPECTATORS) === viewer) sockets++;
-      const { result } = await this.mutate(code, async (race, tx) => {
-        if (race.status === 'finished') return unchanged(false);
-        const key = { raceCode_nodeId_viewer: { raceCode: code, nodeId: this.opts.nodeId, viewer } };
-        if (sockets > 0)
-          await tx.racePresence.upsert({
-            where: key,
-            create: { raceCode: code, nodeId: this.opts.nodeId, viewer, sockets },
-            update: { sockets },
-          });
-        else
-          await tx.racePresence.deleteMany({ where: { raceCode: code, nodeId: this.opts.nodeId, viewer } });
-        const racer = viewer === SPECTATORS ? undefined : race.racers.find((r) => r.playerId === viewer);
-        let due = false;
-        if (racer && sockets > 0 && (racer.away || racer.forfeitAt !== null)) {
-          await tx.raceRacer.update({
-            where: { raceCode_playerId: { raceCode: code, playerId: viewer } },
-            data: { away: false, forfeitAt: null },
-          });
-          due = racer.forfeitAt !== null;
-        } else if (racer && sockets === 0 && !racer.away) {
-          const elsewhere = race.presence.some((p) => p.viewer === viewer && p.nodeId !== this.opts.nodeId);
-          if (!elsewhere) {
-            const forfeits = race.status === 'running' && !racer.forfeited;
-            await tx.raceRacer.update({
-              where: { raceCode_playerId: { raceCode: code, playerId: viewer } },
-              data: {
-                away: true,
-                forfeitAt: forfeits ? new Date(this.opts.now() + this.opts.awayForfeitMs) : null,
-              },
-            });
-            due = forfeits;
-          }
-        }
-        return { result: true, changed: true, due };
-      });
+      const { result } = await this.mutate(code, (race, tx) =>
+        presenceChange(tx, race, {
+          nodeId: this.opts.nodeId,
+          viewer,
+          sockets,
+          now: this.opts.now,
+          awayForfeitMs: this.opts.awayForfeitMs,
+        }),
+      );
       return result;
     });
     this.presenceTail.set(
