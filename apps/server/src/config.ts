@@ -74,10 +74,10 @@ export interface AppConfig {
    * COMMIT_CONCURRENCY; default null: 2 on Postgres, 1 on PGlite, which runs one statement at a time).
    */
   readonly commitConcurrency: number | null;
-  /** Interactive solver worker threads: hints, solve, race certification (env SOLVER_THREADS, default cores − 1, at least 1). */
+  /** Interactive solver worker threads: hints, solve, race and daily certification (env SOLVER_THREADS, default cores − 1, at least 1). */
   readonly solverThreads: number;
   /**
-   * Background solver worker threads, at the lowest CPU priority: daily certification, par refinement, the
+   * Background solver worker threads, at the lowest CPU priority: par refinement and the
    * archive (env SOLVER_BACKGROUND_THREADS, default 1; 0 = background jobs share the interactive threads,
    * after every waiting interactive job).
    */

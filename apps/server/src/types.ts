@@ -9,6 +9,7 @@ import type { AuthedPlayer } from './players/players.js';
 import type { PlayerTokenCache } from './players/token-cache.js';
 import type { SolverPool } from './solver/task.js';
 import type { RaceService } from './races/service.js';
+import type { RatingService } from './ratings/service.js';
 import type { GameRooms } from './rooms/game-rooms.js';
 
 declare module 'fastify' {
@@ -36,6 +37,8 @@ declare module 'fastify' {
     solver: SolverPool;
     /** Daily deals, their schedule and leaderboards (plugin `daily`). */
     daily: DailyService;
+    /** Ratings: rating closed dailies, players' ratings, rating leaderboards (plugin `ratings`). */
+    ratings: RatingService;
     /** Keyed deal hashes and the deal embargo (plugin `fair-play`). */
     embargo: DealEmbargo;
     /** Live races (plugin `races`). */

@@ -59,6 +59,7 @@ const SCALARS: Record<string, { dataType: string; udtName: string; precision: nu
   Float: { dataType: 'double precision', udtName: 'float8', precision: null },
   DateTime: { dataType: 'timestamp without time zone', udtName: 'timestamp', precision: 3 },
   Json: { dataType: 'jsonb', udtName: 'jsonb', precision: null },
+  Bytes: { dataType: 'bytea', udtName: 'bytea', precision: null },
 };
 
 const REFERENTIAL: Record<string, string> = {

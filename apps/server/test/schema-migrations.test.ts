@@ -97,6 +97,7 @@ describe('prisma/ layout', () => {
     expect(expected.tables.sort()).toEqual([
       'DailyAttempt',
       'DailyDeal',
+      'DailyExport',
       'DailyResult',
       'Game',
       'Move',
@@ -105,6 +106,9 @@ describe('prisma/ layout', () => {
       'Race',
       'RacePresence',
       'RaceRacer',
+      'RatedDaily',
+      'Rating',
+      'RatingHistory',
       'ServerNode',
       'Setting',
       'TransferCode',

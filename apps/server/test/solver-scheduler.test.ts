@@ -108,37 +108,63 @@ describe('SolverScheduler', () => {
     s.observe((e) => events.push(`${e.type} ${e.priority} ${e.lane}`));
     const par = controlled(log, 'par');
     const archive = controlled(log, 'archive');
-    const daily = controlled(log, 'daily');
     const hint = controlled(log, 'hint');
-    const pPar = s.submit({ priority: 'par', label: '2026-12-01 classic-draw1' }, par.run);
+    const daily = controlled(log, 'daily');
+    const pPar = s.submit({ priority: 'par', label: 'par 2026-12-01 classic-draw1' }, par.run);
     const pArchive = s.submit({ priority: 'archive' }, archive.run);
-    const pDaily = s.submit({ priority: 'daily' }, daily.run);
     const pHint = s.submit({ priority: 'hint', client: 'a' }, hint.run);
+    const pDaily = s.submit({ priority: 'daily' }, daily.run);
     // The par search holds the background slot; the hint got the interactive one at once.
     expect(log).toEqual(['par', 'hint']);
     expect(s.running().map((r) => `${r.priority} ${r.lane}`)).toEqual(['par background', 'hint interactive']);
-    expect(s.running()[0]?.label).toBe('2026-12-01 classic-draw1');
-    expect(s.queuedBackground).toBe(2);
+    expect(s.running()[0]?.label).toBe('par 2026-12-01 classic-draw1');
+    expect(s.queuedBackground).toBe(1);
     hint.finish();
     await pHint;
-    // An interactive slot never runs background work while the lane has slots of its own.
-    expect(log).toEqual(['par', 'hint']);
-    par.finish();
-    await pPar;
-    // The freed background slot goes to the more urgent background job: today's certification first.
+    // Certifying a daily (milliseconds, and a request may wait for today's) takes the interactive slot next;
+    // the archive waits for the background slot.
     expect(log).toEqual(['par', 'hint', 'daily']);
     daily.finish();
     await pDaily;
     await flush();
+    expect(log).toEqual(['par', 'hint', 'daily']);
+    par.finish();
+    await pPar;
+    expect(log).toEqual(['par', 'hint', 'daily', 'archive']);
     archive.finish();
     await pArchive;
-    expect(log).toEqual(['par', 'hint', 'daily', 'archive']);
     expect(events.slice(0, 4)).toEqual([
       'start par background',
       'start hint interactive',
       'end hint interactive',
-      'end par background',
+      'start daily interactive',
     ]);
     expect(s.active).toBe(0);
+  });
+
+  it('lets a daily certification take a free background slot when the interactive ones are taken', async () => {
+    const s = new SolverScheduler<string>({
+      concurrency: 1,
+      backgroundConcurrency: 1,
+      maxQueued: 5,
+      maxPerClient: 5,
+    });
+    const log: string[] = [];
+    const first = controlled(log, 'daily-draw1');
+    const second = controlled(log, 'daily-draw3');
+    const p1 = s.submit({ priority: 'daily' }, first.run);
+    const p2 = s.submit({ priority: 'daily' }, second.run);
+    // Both presets are certified at once: one on each lane.
+    expect(log).toEqual(['daily-draw1', 'daily-draw3']);
+    expect(s.running().map((r) => r.lane)).toEqual(['interactive', 'background']);
+    // A hint arriving now waits for the interactive slot only, never for background work.
+    const hint = controlled(log, 'hint');
+    const ph = s.submit({ priority: 'hint', client: 'a' }, hint.run);
+    first.finish();
+    await p1;
+    expect(log).toEqual(['daily-draw1', 'daily-draw3', 'hint']);
+    hint.finish();
+    second.finish();
+    await Promise.all([p2, ph]);
   });
 });

@@ -32,7 +32,7 @@ export interface GameOptions {
   readonly finalSinglePass: boolean;
 }
 
-/** Names of the seven presets of the rules document (README "Presets"). */
+/** Names of the seven presets of the rules document (docs/rules.md "Presets"). */
 export const PRESET_NAMES = [
   'classic-draw3',
   'classic-draw1',

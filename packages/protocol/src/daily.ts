@@ -140,10 +140,35 @@ export const PlayerPageSchema = z
     createdAt: z.string(),
     stats: PlayerStatsSchema,
     recent: z.array(DailyResultSchema.extend({ date: DateSchema, preset: DailyPresetSchema })),
+    /**
+     * Glicko-2 ratings by pool (`daily-classic-draw1`, …; docs/ratings.md), each with `rating`, `deviation`,
+     * `games`, `provisional`; pools without a rated result are absent.
+     */
+    ratings: z
+      .record(
+        z.string(),
+        z.object({
+          rating: z.number().int(),
+          deviation: z.number().int().min(0),
+          games: z.number().int().min(0),
+          provisional: z.boolean(),
+        }),
+      )
+      .optional(),
   })
   .meta({ id: 'PlayerPage' });
 
 // ---------- Daily challenges ----------
+
+/**
+ * A daily's commitment (docs/fairness.md): SHA-256, lower-case hex, of its preimage
+ * `klondike-daily|<date>|<preset>|deal-v2|<candidate>|<key>`. Public from the moment the daily is stored
+ * (a day ahead); the preimage is revealed once the day has closed.
+ */
+export const CommitmentSchema = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/)
+  .meta({ description: 'SHA-256 (hex) of the daily preimage (docs/fairness.md)' });
 
 /** Path params of a daily. */
 export const DailyParamsSchema = z.object({ date: DateSchema, preset: DailyPresetSchema });
@@ -167,6 +192,17 @@ export const DailyChallengeSchema = z.object({
   parProven: z.boolean(),
   /** The caller's own result, when a player token is sent. */
   you: DailyResultSchema.nullable(),
+  /** The daily's commitment; null only for a daily dealt before deal algorithm v2 (no key). */
+  commitment: CommitmentSchema.nullable(),
+});
+
+/** A daily not yet open, as GET /api/daily lists it: only its commitment is public. */
+export const DailyUpcomingSchema = z.object({
+  date: DateSchema,
+  preset: DailyPresetSchema,
+  /** When the day opens (ISO time, UTC midnight of `date`). */
+  opensAt: z.string(),
+  commitment: CommitmentSchema,
 });
 
 /** GET /api/daily → today's challenges. */
@@ -178,6 +214,8 @@ export const DailyTodaySchema = z
     /** When the next daily opens (ISO). */
     nextAt: z.string(),
     challenges: z.array(DailyChallengeSchema),
+    /** Tomorrow's dailies, stored a day ahead: their commitments, published before they open. */
+    tomorrow: z.array(DailyUpcomingSchema),
   })
   .meta({ id: 'DailyToday' });
 
@@ -191,11 +229,29 @@ export const DailyArchiveSchema = z.object({
   pending: z.number().int().min(0),
 });
 
+/**
+ * The preimage of a closed day's commitment and its parts: SHA-256(`preimage`) = `commitment`, and the deal
+ * is `dealFromKey(key)` (rules package, deal algorithm v2 = `algorithm`).
+ */
+export const DailyPreimageSchema = z.object({
+  /** The exact string whose SHA-256 is the commitment. */
+  preimage: z.string(),
+  /** The deal's 256-bit key, 64 lower-case hex characters. */
+  key: z.string().regex(/^[0-9a-f]{64}$/),
+  algorithm: z.literal('deal-v2'),
+  /** The candidate index k that became the daily (docs/fairness.md, "Selection rule"). */
+  candidate: z.number().int().min(0),
+});
+
 /** GET /api/daily/:date/:preset once closed → the deal, its par and the solver's line. 403 while open. */
 export const DailyRevealSchema = z
   .object({
     date: DateSchema,
     preset: DailyPresetSchema,
+    /** The commitment published before the day opened; null for a daily dealt before algorithm v2. */
+    commitment: CommitmentSchema.nullable(),
+    /** The commitment's preimage and parts; null with `commitment`. */
+    reveal: DailyPreimageSchema.nullable(),
     /** 52 card codes in deal order. */
     deal: z.string(),
     par: z.number().int().min(0),
@@ -358,3 +414,66 @@ export const ReplaySchema = z
     steps: z.array(ReplayStepSchema),
   })
   .meta({ id: 'Replay' });
+
+// ---------- Open data (docs/data.md) ----------
+
+/** One entry of the export's move list: a move and when it was made, ms since the attempt was created. */
+export const ExportMoveSchema = z.object({ move: MoveSchema, atMs: z.number().int().min(0) });
+
+/**
+ * One line of a day's export (NDJSON, gzip-compressed): a ranked attempt of a closed day, with its deal,
+ * moves and leaderboard result. `result.rank` is the rank on the attempt's own board (people or bots),
+ * counting every row of that board, provisional ones included (`include=provisional`).
+ */
+export const ExportGameSchema = z.object({
+  gameId: GameIdSchema,
+  playerId: PlayerIdSchema,
+  name: z.string(),
+  bot: z.boolean(),
+  /** The account was created on the daily's date or later (left out of the default leaderboard view). */
+  provisional: z.boolean(),
+  date: DateSchema,
+  preset: DailyPresetSchema,
+  options: GameOptionsSchema,
+  /** 52 card codes in deal order, space-separated (as in the reveal). */
+  deal: z.string(),
+  /** When the attempt was created and its clock started (ISO). */
+  createdAt: z.string(),
+  moves: z.array(ExportMoveSchema),
+  result: z.object({
+    status: ResultStatusSchema,
+    score: z.number().int(),
+    timeMs: z.number().int().min(0),
+    moves: z.number().int().min(0),
+    rank: z.number().int().min(1),
+    /** When the attempt ended (ISO; the day's close for `unfinished`): the last tie-breaker of the order. */
+    finishedAt: z.string(),
+  }),
+});
+/** One line of a day's export. */
+export type ExportGame = z.infer<typeof ExportGameSchema>;
+
+/** One export file: a closed day's ranked attempts (both daily presets). */
+export const ExportFileSchema = z.object({
+  date: DateSchema,
+  /** Where to download it (relative to the server): GET /api/exports/:date. */
+  url: z.string(),
+  /** SHA-256 (hex) of the file's bytes (the gzip stream as served). */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** Size of the file, bytes. */
+  bytes: z.number().int().min(0),
+  /** Lines (games) in the file. */
+  games: z.number().int().min(0),
+});
+
+/** GET /api/exports → the open data files of the closed days, newest first (docs/data.md, CC0). */
+export const ExportListSchema = z
+  .object({
+    /** The licence of every file: CC0 1.0 (public domain dedication). */
+    license: z.literal('CC0-1.0'),
+    files: z.array(ExportFileSchema),
+  })
+  .meta({ id: 'ExportList' });
+
+/** Path params of GET /api/exports/:date. */
+export const ExportParamsSchema = z.object({ date: DateSchema });

@@ -9,3 +9,4 @@ export * from './race.js';
 export * from './frames.js';
 export * from './settings.js';
 export * from './stats.js';
+export * from './ratings.js';

@@ -13,7 +13,7 @@ import type { DailyPreset } from '@klondike/protocol';
 import { type Deal, type Move, PRESETS, applyMove, formatDeal, isWon, newGame } from '@klondike/rules';
 import { ApiError } from '../errors.js';
 import { dailyCandidateKey, dealOfKey } from '../fairness/deals.js';
-import type { BackgroundPriority } from '../solver/scheduler.js';
+import type { DailyWorkPriority } from '../solver/scheduler.js';
 import type { DealTask, SolverOutcome, SolverPool } from '../solver/task.js';
 
 export type { DailyPreset };
@@ -83,7 +83,7 @@ export interface GenerateOptions {
   /** Checked between solver jobs: true stops the work (the server is closing). */
   readonly stopped?: () => boolean;
   /** Solver priority of the jobs (solver/scheduler.ts; default `daily` to certify, `par` to refine). */
-  readonly priority?: BackgroundPriority;
+  readonly priority?: DailyWorkPriority;
   /** Waits this long before retrying when the solver's queue is full (default 250 ms). */
   readonly busyRetryMs?: number;
 }
@@ -98,7 +98,7 @@ async function runRetrying(
   solver: SolverPool,
   task: DealTask,
   options: GenerateOptions,
-  priority: BackgroundPriority,
+  priority: DailyWorkPriority,
   label: string,
 ): Promise<SolverOutcome> {
   for (;;) {

@@ -22,6 +22,7 @@ import {
   type DailyResultSchema,
   type DailyRevealSchema,
   type DailyTodaySchema,
+  type ExportListSchema,
   type FairPlaySignals,
   type GameResponse,
   type LeaderboardEntrySchema,
@@ -45,10 +46,13 @@ import { recordSignals } from '../fairness/signals.js';
 import { createDailyGame, settleClosedAttempt } from './games.js';
 import { addDays, closesAt, isCalendarDate, startOfDate, streaks, utcDate } from './dates.js';
 import { dealOfKey } from '../fairness/deals.js';
-import type { BackgroundPriority } from '../solver/scheduler.js';
+import type { DailyWorkPriority } from '../solver/scheduler.js';
 import { type DailyPreset, GenerationStopped, certifyDaily, refinePar } from './generate.js';
+import { commitmentOf, revealOf } from './commitment.js';
+import { EXPORT_LICENSE, storeMissingExports } from './open-data.js';
 
 type DailyToday = z.infer<typeof DailyTodaySchema>;
+type ExportList = z.infer<typeof ExportListSchema>;
 type DailyArchive = z.infer<typeof DailyArchiveSchema>;
 type DailyChallenge = z.infer<typeof DailyChallengeSchema>;
 type DailyResult = z.infer<typeof DailyResultSchema>;
@@ -211,6 +215,8 @@ export class DailyService {
   /** The closed days' settlement per date (see `settled`). */
   private readonly settlements = new Map<string, Promise<void>>();
   private readonly archives = new Map<string, Promise<void>>();
+  /** The closed days' export files made, per date (see `exported`). */
+  private readonly exporting = new Map<string, Promise<void>>();
   private stopped = false;
   /** Fair-play signals being recorded (one after another). */
   private signals: Promise<void> = Promise.resolve();
@@ -272,6 +278,7 @@ export class DailyService {
         await this.todaysDailies();
         await Promise.all(DAILY_PRESETS.map((preset) => this.ensure(addDays(today, 1), preset, 'daily')));
         await this.settled();
+        void this.exported().catch((err: unknown) => this.logFailure(err, 'daily exports'));
       })();
       this.rollovers.set(today, p);
       p.then(
@@ -298,11 +305,35 @@ export class DailyService {
     return p;
   }
 
-  /** Runs the whole schedule now and waits for it: today and tomorrow, settling closed days, the archive. */
+  /**
+   * The open data files of the closed days (daily/open-data.ts): made once each day has settled, memoised
+   * per date (a failure is retried on next use).
+   */
+  exported(): Promise<void> {
+    const today = this.today();
+    let p = this.exporting.get(today);
+    if (!p) {
+      for (const d of this.exporting.keys()) if (d < today) this.exporting.delete(d);
+      p = (async () => {
+        await this.settled();
+        const made = await storeMissingExports(this.opts.prisma, today);
+        if (made.length > 0) this.opts.log.info({ days: made.length }, 'daily exports stored');
+      })();
+      this.exporting.set(today, p);
+      p.catch(() => this.exporting.delete(today)); // retried on next use
+    }
+    return p;
+  }
+
+  /**
+   * Runs the whole schedule now and waits for it: today and tomorrow, settling closed days, the archive,
+   * the exports.
+   */
   async tick(): Promise<void> {
     await this.current();
     await this.finaliseClosed();
     await this.fill(this.today());
+    await this.exported();
   }
 
   /** What the daily job is doing, for `GET /api/ready`. */
@@ -329,6 +360,7 @@ export class DailyService {
         ...this.refining.values(),
         ...this.rollovers.values(),
         ...this.archives.values(),
+        ...this.exporting.values(),
         this.signals,
       ]),
       new Promise<void>((resolve) => {
@@ -442,7 +474,7 @@ export class DailyService {
    * The stored daily of a date and preset, certifying and storing it first when missing (par not yet
    * refined: see `refine`). `priority` is the solver lane's priority of that work.
    */
-  ensure(date: string, preset: DailyPreset, priority: BackgroundPriority = 'daily'): Promise<DailyDeal> {
+  ensure(date: string, preset: DailyPreset, priority: DailyWorkPriority = 'daily'): Promise<DailyDeal> {
     const key = `${date}|${preset}`;
     let p = this.generating.get(key);
     if (!p) {
@@ -452,11 +484,7 @@ export class DailyService {
     return p;
   }
 
-  private async generate(
-    date: string,
-    preset: DailyPreset,
-    priority: BackgroundPriority,
-  ): Promise<DailyDeal> {
+  private async generate(date: string, preset: DailyPreset, priority: DailyWorkPriority): Promise<DailyDeal> {
     const prisma = this.opts.prisma;
     const where = { date_preset: { date, preset } };
     const existing = await prisma.dailyDeal.findUnique({ where });
@@ -500,7 +528,7 @@ export class DailyService {
    * Par may change while its day is open (a first start's today): ranks never depend on par, only the
    * "moves vs par" a result shows.
    */
-  private refine(date: string, preset: DailyPreset, priority: BackgroundPriority): Promise<void> {
+  private refine(date: string, preset: DailyPreset, priority: DailyWorkPriority): Promise<void> {
     const key = `${date}|${preset}`;
     if (this.refined.has(key)) return Promise.resolve();
     let p = this.refining.get(key);
@@ -569,16 +597,37 @@ export class DailyService {
     throw new ApiError('not-found', `no daily for ${date} ${preset}`);
   }
 
-  /** GET /api/daily: today's challenges, with the caller's own results. Waits only for today's dailies. */
+  /**
+   * GET /api/daily: today's challenges, with the caller's own results, and the commitments of tomorrow's
+   * dailies stored so far (certified in the background ahead of their day; nothing else of them is public).
+   * Waits only for today's dailies.
+   */
   async todayView(player: AuthedPlayer | null): Promise<DailyToday> {
     await this.todayReady();
     const today = this.today();
-    const rows = await Promise.all(DAILY_PRESETS.map((preset) => this.published(today, preset)));
+    const tomorrow = addDays(today, 1);
+    const [rows, next] = await Promise.all([
+      Promise.all(DAILY_PRESETS.map((preset) => this.published(today, preset))),
+      this.opts.prisma.dailyDeal.findMany({ where: { date: tomorrow }, orderBy: { preset: 'asc' } }),
+    ]);
     return {
       date: today,
       now: new Date(this.opts.now()).toISOString(),
       nextAt: new Date(closesAt(today)).toISOString(),
       challenges: await this.challenges(rows, player),
+      tomorrow: next.flatMap((r) => {
+        const commitment = commitmentOf(r);
+        return commitment === null
+          ? []
+          : [
+              {
+                date: r.date,
+                preset: r.preset as DailyPreset,
+                opensAt: new Date(startOfDate(r.date)).toISOString(),
+                commitment,
+              },
+            ];
+      }),
     };
   }
 
@@ -617,6 +666,7 @@ export class DailyService {
       par: r.par,
       parProven: r.parProven,
       you: yours.get(r.id) ?? null,
+      commitment: commitmentOf(r),
     }));
   }
 
@@ -663,7 +713,10 @@ export class DailyService {
     };
   }
 
-  /** GET /api/daily/:date/:preset: the deal, par and line of a closed day. Errors: `forbidden` while open. */
+  /**
+   * GET /api/daily/:date/:preset: the deal, par and line of a closed day, with its commitment and the
+   * commitment's preimage (daily/commitment.ts). Errors: `forbidden` while open.
+   */
   async reveal(date: string, preset: DailyPreset): Promise<DailyReveal> {
     const row = await this.published(date, preset);
     if (this.isOpen(row))
@@ -671,12 +724,42 @@ export class DailyService {
     return {
       date: row.date,
       preset,
+      commitment: commitmentOf(row),
+      reveal: revealOf(row),
       deal: row.deal,
       par: row.par,
       parProven: row.parProven,
       parLowerBound: row.parLowerBound,
       line: MoveSchema.array().parse(row.line),
     };
+  }
+
+  // ---------- open data ----------
+
+  /** GET /api/exports: the export files of the closed days, newest first (made first when missing). */
+  async exportList(): Promise<ExportList> {
+    await this.exported();
+    const rows = await this.opts.prisma.dailyExport.findMany({
+      orderBy: { date: 'desc' },
+      select: { date: true, sha256: true, bytes: true, games: true },
+    });
+    return {
+      license: EXPORT_LICENSE,
+      files: rows.map((r) => ({ ...r, url: `/api/exports/${r.date}` })),
+    };
+  }
+
+  /**
+   * GET /api/exports/:date: a closed day's export file (gzip-compressed NDJSON) and its SHA-256.
+   * Errors: `not-found` for an open or future day, a day without dailies, or not a date.
+   */
+  async exportFile(date: string): Promise<{ data: Uint8Array; sha256: string }> {
+    if (!isCalendarDate(date) || date >= this.today())
+      throw new ApiError('not-found', `no export for ${date}: a day is exported once it has closed`);
+    await this.exported();
+    const row = await this.opts.prisma.dailyExport.findUnique({ where: { date } });
+    if (row === null) throw new ApiError('not-found', `no export for ${date}: no daily was played that day`);
+    return { data: row.data, sha256: row.sha256 };
   }
 
   /**

@@ -126,7 +126,7 @@ export const API_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     responses: {
       '200': {
         today: {
-          summary: "Today's two dailies, no result of the caller's yet",
+          summary: "Today's two dailies, no result of the caller's yet, and tomorrow's commitments",
           value: {
             date: '2026-12-01',
             now: '2026-12-01T19:25:18.477Z',
@@ -141,6 +141,7 @@ export const API_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 par: 92,
                 parProven: true,
                 you: null,
+                commitment: 'd15b97b10e14b8861eaef70a7eb0c7741daef8e83bd8f7e9b117a8a34b6cc1bb',
               },
               {
                 date: '2026-12-01',
@@ -151,6 +152,21 @@ export const API_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 par: 104,
                 parProven: false,
                 you: null,
+                commitment: '7d860e0693ddd6ba617a8ddee809bd80804097fcf797ff3856f3a9ced23caace',
+              },
+            ],
+            tomorrow: [
+              {
+                date: '2026-12-02',
+                preset: 'classic-draw1',
+                opensAt: '2026-12-02T00:00:00.000Z',
+                commitment: '60d3a99d03d451ccf71d719eb9bec79a28ab8b8d37591b5abac19727193eb1ed',
+              },
+              {
+                date: '2026-12-02',
+                preset: 'classic-draw3',
+                opensAt: '2026-12-02T00:00:00.000Z',
+                commitment: 'ca0a4ac545d9517828ebf4c7de3fb3fda782444d1bdda9b515c7f200e16bb000',
               },
             ],
           },

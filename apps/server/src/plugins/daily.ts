@@ -4,7 +4,8 @@
  * the background. A timer runs `tick()` every `dailyTickMs` and just after each UTC midnight, so the next
  * day is always stored before it opens and closed days are settled. With several nodes the timer's work runs
  * on one node only: the holder of the `daily-job` lease (bus/lease.ts); another node takes the duty within
- * three heartbeats of the holder's death. Every node still makes today's dailies ready at start-up (reading
+ * three heartbeats of the holder's death. After each run it rates the closed days it settled (plugin `ratings`;
+ * a day is rated once, whichever node gets there first). Every node still makes today's dailies ready at start-up (reading
  * what is stored; generation is idempotent). The timer is cleared and generation stopped when the server closes. With `dailySchedule` off (tests) neither runs: the daily routes still
  * prepare what they need on first use.
  */
@@ -45,17 +46,23 @@ export const dailyPlugin = fp(
         schedule(); // another node runs the daily job
         return;
       }
-      daily.tick().then(
-        () => schedule(),
-        (err: unknown) => {
-          if (!closing) app.log.error({ err }, 'daily schedule failed');
-          schedule();
-        },
-      );
+      daily
+        .tick()
+        .then(() => app.ratings.rateClosedDays())
+        .then(
+          () => schedule(),
+          (err: unknown) => {
+            if (!closing) app.log.error({ err }, 'daily schedule failed');
+            schedule();
+          },
+        );
     };
     app.addHook('onReady', async () => {
       if (!app.config.dailySchedule) return;
-      daily.current().catch((err: unknown) => app.log.error({ err }, 'daily start-up failed'));
+      daily
+        .current()
+        .then(() => app.ratings.rateClosedDays())
+        .catch((err: unknown) => app.log.error({ err }, 'daily start-up failed'));
       lease.start((held) => {
         if (held) app.log.info('this node runs the daily job');
       });
@@ -68,5 +75,5 @@ export const dailyPlugin = fp(
       await daily.stop();
     });
   },
-  { name: 'daily', fastify: '5.x', dependencies: ['config', 'db', 'bus', 'game-rooms', 'solver'] },
+  { name: 'daily', fastify: '5.x', dependencies: ['config', 'db', 'bus', 'game-rooms', 'solver', 'ratings'] },
 );

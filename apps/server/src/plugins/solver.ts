@@ -1,8 +1,8 @@
 /**
  * Plugin `solver`: worker threads (piscina) running the solver, so a long search never blocks the event
  * loop. Decorates `app.solver.run(task, job)`. Two pools: the interactive threads (SOLVER_THREADS: hints,
- * the winnable badge, `POST /api/solve`, race certification) and the background threads
- * (SOLVER_BACKGROUND_THREADS: daily certification, par refinement, the archive), which run at the lowest
+ * the winnable badge, `POST /api/solve`, race certification, certifying dailies) and the background threads
+ * (SOLVER_BACKGROUND_THREADS: par refinement, the archive fill), which run at the lowest
  * CPU priority the OS gives a thread (nice 19 on Linux), so that on a small machine a background search
  * yields the cores to the event loop and to interactive searches. Jobs wait in a SolverScheduler (lanes and
  * priorities: solver/scheduler.ts; interactive jobs bounded overall and per client); refusals are `503

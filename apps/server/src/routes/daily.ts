@@ -20,6 +20,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { PUBLIC, TOKEN_OPTIONAL, TOKEN_REQUIRED } from '../http/api-security.js';
 import { requirePlayer } from '../plugins/auth.js';
 import { resultDistribution } from '../players/stats.js';
+import { openDataRoutes } from './open-data.js';
 import '../types.js';
 
 const errors = (...codes: (400 | 401 | 403 | 404 | 409)[]) =>
@@ -27,6 +28,8 @@ const errors = (...codes: (400 | 401 | 403 | 404 | 409)[]) =>
 
 /** Registers the daily routes. */
 export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(openDataRoutes);
+
   app.get(
     '/api/daily',
     {
@@ -34,8 +37,11 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'getDailyChallenges',
         security: TOKEN_OPTIONAL,
         tags: ['daily'],
-        summary: "Today's daily challenges",
-        description: "With a player token, each challenge carries the caller's own result (`you`).",
+        summary: "Today's daily challenges and tomorrow's commitments",
+        description:
+          "With a player token, each challenge carries the caller's own result (`you`). Every challenge carries " +
+          'its `commitment` (docs/fairness.md); `tomorrow` lists the commitments of the dailies stored for ' +
+          'tomorrow, published before they open.',
         response: { 200: DailyTodaySchema, ...errors(401) },
       },
     },
@@ -63,8 +69,11 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'getDailyReveal',
         security: PUBLIC,
         tags: ['daily'],
-        summary: "A closed day's deal, par and solver line",
-        description: '403 while the day is open; 404 for a date without a daily (or a day not yet open).',
+        summary: "A closed day's deal, par, solver line, commitment and its preimage",
+        description:
+          '`reveal.preimage` hashes (SHA-256) to `commitment`, published before the day opened; the deal is ' +
+          '`dealFromKey(reveal.key)` (docs/fairness.md). 403 while the day is open (its commitment is in GET ' +
+          '/api/daily); 404 for a date without a daily (or a day not yet open).',
         params: DailyParamsSchema,
         response: { 200: DailyRevealSchema, ...errors(400, 401, 403, 404) },
       },

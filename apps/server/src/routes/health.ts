@@ -8,7 +8,7 @@
         daily: app.daily.status(),
         running: app.solver
           .running()
-          .filter((j) => isBackground(j.priority))
+          .filter((j) => isDailyWork(j.priority))
           .map((j) => ({ job: j.label ?? j.priority, ms: j.ms })),
         queued: app.solver.queuedBackground,
       };
@@ -23,7 +23,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { PUBLIC } from '../http/api-security.js';
 import { HealthResponseSchema, ReadyResponseSchema, type ReadyResponse } from '@klondike/protocol';
 import { RETRY_AFTER_SECONDS } from '../db/availability.js';
-import { isBackground } from '../solver/scheduler.js';
+import { isDailyWork } from '../solver/scheduler.js';
 import '../types.js';
 
 /** How long the readiness probe waits for the database, ms. */
@@ -94,7 +94,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         daily: app.daily.status(),
         running: app.solver
           .running()
-          .filter((j) => isBackground(j.priority))
+          .filter((j) => isDailyWork(j.priority))
           .map((j) => ({ job: j.label ?? j.priority, ms: j.ms })),
         queued: app.solver.queuedBackground,
       };

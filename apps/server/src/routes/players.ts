@@ -217,6 +217,9 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: PlayerPageSchema, ...errors(400, 404) },
       },
     },
-    async (req) => app.daily.playerPage(req.params.id),
+    async (req) => ({
+      ...(await app.daily.playerPage(req.params.id)),
+      ratings: await app.ratings.of(req.params.id),
+    }),
   );
 };

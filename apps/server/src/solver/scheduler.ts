@@ -1,28 +1,41 @@
 /**
  * The order in which solver jobs get a worker thread, in two lanes:
- * - **interactive** jobs, which a person waits for: hints and the winnable badge (`hint`), `POST /api/solve`
- *   (`solve`), race certification (`certify`), in that order;
- * - **background** jobs, which nobody waits for: certifying the daily deals of today and tomorrow (`daily`),
- *   refining a daily's par (`par`), filling the archive of past days (`archive`), in that order.
+ * - **interactive** jobs, which a person may be waiting for: hints and the winnable badge (`hint`),
+ *   `POST /api/solve` (`solve`), race certification (`certify`), then certifying the daily deals of today
+ *   and tomorrow (`daily`: a node-limited search of milliseconds, which a first request for today awaits),
+ *   in that order;
+ * - **background** jobs, which nobody waits for: refining a daily's par (`par`), filling the archive of past
+ *   days (`archive`), in that order.
  * Interactive jobs run on the interactive slots (SOLVER_THREADS); background jobs on slots of their own
  * (SOLVER_BACKGROUND_THREADS), so a running background search never holds a thread a person is waiting for.
+ * A `daily` job that finds every interactive slot taken may take a free background slot first.
  * With no background slots, background jobs share the interactive slots and take one only when no
  * interactive job waits. Within a priority: first come, first served. Waiting interactive jobs are bounded
- * overall and per client, so that one client (or one busy feature) cannot starve the others; background
- * jobs are the server's own and never refused.
+ * overall and per client, so that one client (or one busy feature) cannot starve the others; the server's
+ * own jobs (`daily` and the background ones) are never refused.
  */
 import { ApiError } from '../errors.js';
 
 /** Interactive priorities, most urgent first. */
-export const INTERACTIVE_PRIORITIES = ['hint', 'solve', 'certify'] as const;
+export const INTERACTIVE_PRIORITIES = ['hint', 'solve', 'certify', 'daily'] as const;
 /** Background priorities, most urgent first. */
-export const BACKGROUND_PRIORITIES = ['daily', 'par', 'archive'] as const;
+export const BACKGROUND_PRIORITIES = ['par', 'archive'] as const;
 /** Every priority: interactive ones first. */
 export const SOLVER_PRIORITIES = [...INTERACTIVE_PRIORITIES, ...BACKGROUND_PRIORITIES] as const;
 /** A solver job's priority. */
 export type SolverPriority = (typeof SOLVER_PRIORITIES)[number];
 /** A background job's priority. */
 export type BackgroundPriority = (typeof BACKGROUND_PRIORITIES)[number];
+/** The daily job's priorities: certifying today's and tomorrow's dailies, then the background ones. */
+export const DAILY_WORK_PRIORITIES = ['daily', ...BACKGROUND_PRIORITIES] as const;
+/** A priority of the daily job's solver work. */
+export type DailyWorkPriority = (typeof DAILY_WORK_PRIORITIES)[number];
+
+/** Whether a priority is the daily job's own work (shown by `GET /api/ready`). */
+export function isDailyWork(priority: SolverPriority): priority is DailyWorkPriority {
+  return (DAILY_WORK_PRIORITIES as readonly string[]).includes(priority);
+}
+
 /** Where a job runs: the interactive threads or the background threads. */
 export type SolverLane = 'interactive' | 'background';
 
@@ -49,7 +62,7 @@ export interface SchedulerLimits {
    * background jobs share the interactive slots, after every waiting interactive job).
    */
   readonly backgroundConcurrency?: number;
-  /** Interactive jobs waiting at once, all clients together; background jobs are never refused. */
+  /** Interactive jobs waiting at once, all clients together; the server's own jobs are never refused. */
   readonly maxQueued: number;
   /** Interactive jobs one client may have waiting or running at once. */
   readonly maxPerClient: number;
@@ -147,7 +160,7 @@ export class SolverScheduler<T> {
   submit(job: SolverJob, run: (lane: SolverLane) => Promise<T>): Promise<T> {
     const client = job.client;
     const background = isBackground(job.priority);
-    if (!background) {
+    if (!background && job.priority !== 'daily') {
       if (
         this.waitingInteractive >= this.limits.maxQueued &&
         this.interactiveRunning >= this.limits.concurrency
@@ -184,7 +197,9 @@ export class SolverScheduler<T> {
       this.start(w, 'interactive');
     }
     while (this.backgroundRunning < backgroundSlots) {
-      const w = this.take(BACKGROUND_PRIORITIES);
+      // A daily certification that found every interactive slot taken may use a free background slot: it is
+      // milliseconds of work a request may be waiting for (a first start certifies both presets at once).
+      const w = this.take(DAILY_WORK_PRIORITIES);
       if (w === undefined) break;
       this.start(w, 'background');
     }

@@ -235,6 +235,11 @@ export function getPlayerPage(id: string): Promise<z.infer<Protocol['PlayerPageS
   return request('GET', `/api/players/${encodeURIComponent(id)}`, (p) => p.PlayerPageSchema);
 }
 
+/** GET /api/players/:id/ratings: a player's ratings with one history point per rating period (public). */
+export function getPlayerRatings(id: string): Promise<z.infer<Protocol['PlayerRatingHistorySchema']>> {
+  return request('GET', `/api/players/${encodeURIComponent(id)}/ratings`, (p) => p.PlayerRatingHistorySchema);
+}
+
 /** GET /api/players/:id/stats: a player's statistics (public). */
 export function getPlayerStats(id: string): Promise<z.infer<Protocol['PlayerStatisticsSchema']>> {
   return request('GET', `/api/players/${encodeURIComponent(id)}/stats`, (p) => p.PlayerStatisticsSchema);
