@@ -35,6 +35,14 @@ module.exports = {
       to: { path: '^apps/server/src/(plugins|routes)/' },
     },
     {
+      name: 'rooms-know-no-kinds',
+      severity: 'error',
+      comment:
+        'The game log (rooms) knows no daily and no race: their rules reach it as policies (rooms/policies.ts), declared in plugins/game-policies.ts.',
+      from: { path: '^apps/server/src/rooms/' },
+      to: { path: '^apps/server/src/(daily|races)/' },
+    },
+    {
       name: 'plugins-below-routes',
       severity: 'error',
       comment: 'Plugins provide dependencies to routes; they do not import routes.',

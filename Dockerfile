@@ -25,7 +25,7 @@ RUN node scripts/prisma-generate.mjs && pnpm --filter @klondike/web build && pnp
 # MALLOC_MMAP_THRESHOLD_: glibc serves every allocation of 128 KB or more with its own mapping and returns it
 # when freed. Without it, glibc raises that threshold after the first large free, and the solver's tables
 # (Uint32Arrays of up to tens of MB, freed after each search) then stay in malloc's arenas: an idle server held
-# ~490 MB after the first start's daily backfill instead of ~225 MB (README, "Idle memory").
+# ~490 MB after the first start's daily backfill instead of ~225 MB (docs/benchmarks.md "Idle memory").
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \

@@ -1,4 +1,5 @@
-// Lint configuration: typescript-eslint for every package, eslint-plugin-vue for the web client.
+// Lint configuration: typescript-eslint for every package (type-aware promise rules for the server and the
+// packages), eslint-plugin-vue for the web client.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import pluginVue from 'eslint-plugin-vue';
@@ -34,6 +35,16 @@ export default tseslint.config(
       'vue/html-indent': 'off',
       'vue/html-closing-bracket-newline': 'off',
       'vue/multiline-html-element-content-newline': 'off',
+    },
+  },
+  {
+    // Type-aware rules where promises are everywhere: the server and the packages.
+    files: ['apps/server/src/**/*.ts', 'packages/*/src/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
     },
   },
 );

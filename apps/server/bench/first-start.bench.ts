@@ -11,7 +11,7 @@
  * for a hint of a fresh casual game and an easy solve (both of deals this process finds won within 20 000
  * positions: their search takes milliseconds, so their time is queueing), today's dailies, the archive and
  * the home page, and the p50/p95/max of each kind is
- * reported. Budgets (README "Background work"): every interactive answer during the fill within 1.5 s at
+ * reported. Budgets (docs/features.md "Background work"): every interactive answer during the fill within 1.5 s at
  * p95; today's dailies within 5 s of `/api/health`.
  *
  * The per-client solve limit is turned off (SOLVE_RATE_MAX=0) so that the loop measures queueing, not the
@@ -43,7 +43,7 @@ const DATABASES = (process.env.FIRST_START_DATABASES ?? 'pglite')
 const ARCHIVE_DAYS = process.env.FIRST_START_ARCHIVE_DAYS;
 const TIMEOUT_S = Math.max(60, envNumber('FIRST_START_TIMEOUT_SECONDS', 1200));
 const WEB_DIST = resolve(SERVER_DIR, '../web/dist');
-/** Budgets (README "Background work"). */
+/** Budgets (docs/features.md "Background work"). */
 const INTERACTIVE_P95_MS = 1500;
 const TODAY_AFTER_HEALTH_MS = 5000;
 

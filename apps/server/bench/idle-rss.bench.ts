@@ -50,7 +50,7 @@ const QUIET_S = Math.max(2, envNumber('IDLE_QUIET_SECONDS', 10));
 const CPU_SHARE = envNumber('IDLE_CPU_SHARE', 0.02);
 const SETTLE_S = envNumber('IDLE_SETTLE_SECONDS', 60);
 const TIMEOUT_S = Math.max(30, envNumber('IDLE_TIMEOUT_SECONDS', 900));
-/** PRODUCT.md: idle RSS of the built server on Postgres. */
+/** The budget: idle RSS of the built server on Postgres. */
 const BUDGET_BYTES = 250 * 1024 * 1024;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

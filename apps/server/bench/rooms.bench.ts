@@ -19,6 +19,7 @@
  */
 import { createHook } from 'node:async_hooks';
 import type { MoveCommit } from '../src/db/move-log.js';
+import { PrismaGameStore } from '../src/db/game-store.js';
 import { GameRooms, type Subscriber } from '../src/rooms/game-rooms.js';
 import { pgliteDatabase, testApp } from '../test/helpers.js';
 import { envNumber } from './settings.js';
@@ -53,7 +54,8 @@ async function main(): Promise<void> {
       if (r.statusCode !== 201) throw new Error(`POST /api/games: ${r.statusCode} ${r.body}`);
       plays.push({ id: (r.json() as { id: string }).id, version: 0, stock: 24 });
     }
-    const rooms = new GameRooms(app.prisma, storeNothing, { commitQueue: GAMES * 2, commitConcurrency: 2 });
+    const store = new PrismaGameStore(app.prisma, storeNothing, async () => null);
+    const rooms = new GameRooms(store, { commitQueue: GAMES * 2, commitConcurrency: 2 });
     let bytes = 0;
     let frames = 0;
     const subscriber: Subscriber = {
@@ -69,10 +71,11 @@ async function main(): Promise<void> {
     const play = async (p: Play, until: number): Promise<void> => {
       while (done < until) {
         const move = p.stock > 0 ? ({ type: 'draw' } as const) : ({ type: 'recycle' } as const);
-        const r = await rooms.act(p.id, { type: 'move', move }, p.version, {
-          subscriber,
-          requestId: `r.${++requests}`,
-        });
+        const r = await rooms.act(
+          p.id,
+          { type: 'move', move },
+          { expectedVersion: p.version, origin: { subscriber, requestId: `r.${++requests}` } },
+        );
         p.version = r.version;
         p.stock = r.view.stock.count;
         done++;

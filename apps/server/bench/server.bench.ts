@@ -3,7 +3,7 @@
  *
  * Starts the real server (`node dist/main.js` when built, else `node --import tsx src/main.ts`; one process) on a free 127.0.0.1 port against
  * Postgres, in a fresh schema `bench_<random>` that is dropped at the end (the database itself is created when
- * missing, bench/database.ts), with rate limits off, and measures the server budgets of PRODUCT.md from outside,
+ * missing, bench/database.ts), with rate limits off, and measures the server budgets (apps/server/BENCHMARKS.md) from outside,
  * over real sockets:
  *
  * 1. throughput: BENCH_SOCKETS sockets (default 200), one game each, one move outstanding per socket, sent as
@@ -109,7 +109,7 @@ const TIMEOUT_SECONDS = Math.max(30, envNumber('BENCH_TIMEOUT_SECONDS', 600));
  */
 const RTT_DUMP = process.env.BENCH_RTT_DUMP || undefined;
 
-/** PRODUCT.md "Performance budgets". */
+/** the budgets of apps/server/BENCHMARKS.md. */
 const BUDGET = { movesPerSecond: 5000, p99Ms: 10, bytesPerGame: 50 * 1024 } as const;
 
 // ---------- small helpers ----------
@@ -1724,7 +1724,7 @@ async function main(): Promise<string[]> {
         `machine; any other work running there competes for the same cores.`,
       '',
       ...table(
-        ['budget (PRODUCT.md)', 'measured', 'verdict'],
+        ['budget', 'measured', 'verdict'],
         [
           [
             `validated, persisted moves over WebSocket ≥ ${int(BUDGET.movesPerSecond)}/s`,

@@ -1,5 +1,5 @@
 /**
- * Server configuration from the environment (PRODUCT.md: PORT, HOST, DATABASE_URL, DATA_DIR, LOG_LEVEL),
+ * Server configuration from the environment (docs/configuration.md: PORT, HOST, DATABASE_URL, DATA_DIR, LOG_LEVEL),
  * plus the rate-limit, solver, daily-challenge and race knobs. `loadConfig` never reads `process.env` itself unless given it.
  */
 import { availableParallelism } from 'node:os';

@@ -26,6 +26,11 @@ declare module 'fastify' {
     prisma: PrismaClient;
     /** Players of recently seen bearer tokens (plugin `auth`). */
     playerTokens: PlayerTokenCache;
+    /**
+     * The player of a bearer token, or null when unknown (plugin `auth`): through `playerTokens`, so a
+     * burst of look-ups of one token (HTTP or a socket's `auth`) costs one database read.
+     */
+    playerOfToken: (token: string) => Promise<AuthedPlayer | null>;
     /** The live games (plugin `game-rooms`). */
     rooms: GameRooms;
     /** The solver's worker pool (plugin `solver`). */

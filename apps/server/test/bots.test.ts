@@ -163,7 +163,7 @@ describeEachDatabase('bot accounts', (db) => {
       payload: { move: { type: 'draw' }, version: 0 },
     });
     expect(moved.statusCode, moved.body).toBe(200);
-    // Created with the bot's token: the bot's game (README "Statistics"), so others cannot resign it.
+    // Created with the bot's token: the bot's game (docs/features.md "Statistics"), so others cannot resign it.
     expectError(
       await app.inject({ method: 'POST', url: `/api/games/${g.id}/resign`, payload: {} }),
       401,

@@ -1,5 +1,5 @@
 /**
- * GET /api/me/games/current (README "Resuming a game"): the caller's unfinished game they acted on last,
+ * GET /api/me/games/current (docs/features.md "Resuming a game"): the caller's unfinished game they acted on last,
  * which `/` resumes on another device signed in as the same player — and that device then plays it with
  * its own token (REST and socket) while nobody else can. Bad paths: no token or an unknown one (401),
  * another player's and anonymous games never answered, finished games (won, resigned) and a ranked attempt
@@ -202,7 +202,7 @@ describeEachDatabase('the current game (GET /api/me/games/current)', (db) => {
     const won = await create('alice', { preset: 'classic-draw1', deal: winnableDeal(1) });
     expect((await current('alice'))?.id).toBe(won);
     const end = await play(won, 'alice', winningLine(resolveOptions('classic-draw1')), 0);
-    expect(end.view.status).toBe('won'); // RULES.md R12
+    expect(end.view.status).toBe('won'); // docs/rules.md R12
     expect((await current('alice'))?.id).toBe(g2);
     await resign(g2, 'alice', 0);
     expect(await current('alice')).toBeNull();

@@ -1,5 +1,5 @@
 /**
- * Fair play (README "Fair play", "Ranked rules"): competitive deals come from 256-bit keys (deal algorithm
+ * Fair play (docs/features.md "Fair play", "Ranked rules"): competitive deals come from 256-bit keys (deal algorithm
  * v2) and nothing that identifies a hidden deal leaves the server.
  *
  * - v2 deals of dailies and races are none of the v1 deals 1…10^6 (a cheap sanity check, not a proof);

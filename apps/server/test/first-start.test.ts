@@ -1,5 +1,5 @@
 /**
- * A first start (README "Daily challenge", docs/architecture.md "Background work"): from an empty database,
+ * A first start (docs/features.md "Daily challenge", docs/architecture.md "Background work"): from an empty database,
  * with the daily job on and a real solver pool, nothing a player asks for waits behind the daily job's
  * start-up fill. Today's dailies are served as soon as they are certified, the archive lists what exists and
  * says how much is pending, and a hint's solver job starts while a background search is still running

@@ -1,7 +1,7 @@
 /**
  * The import boundaries of `pnpm lint` (.dependency-cruiser.cjs) catch what they are for: run on a small
- * throw-away tree laid out like the repository, a domain → plugin import and an import cycle both fail the
- * check, and the same tree without them passes.
+ * throw-away tree laid out like the repository, a domain → plugin import, the game log importing a kind's
+ * module and an import cycle all fail the check, and the same tree without them passes.
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -56,6 +56,18 @@ describe('import boundaries (pnpm lint)', { timeout: 60_000 }, () => {
     });
     expect(r.status).not.toBe(0);
     expect(r.output).toContain('domain-below-fastify');
+  });
+
+  it('the game log importing the daily or the race module fails', () => {
+    for (const kind of ['daily', 'races']) {
+      const r = check({
+        ...clean,
+        'apps/server/src/rooms/rooms.ts': `import { d } from '../${kind}/policy.js';\nexport const pool = d;\n`,
+        [`apps/server/src/${kind}/policy.ts`]: 'export const d = 1;\n',
+      });
+      expect(r.status).not.toBe(0);
+      expect(r.output).toContain('rooms-know-no-kinds');
+    }
   });
 
   it('an import cycle fails', () => {

@@ -2,7 +2,7 @@
  * The production start: `pnpm start` (apps/server/package.json) and the Dockerfile run the built server with the
  * same environment and the same node flags, and the benchmarks read that start (bench/production-start.ts) to
  * run the server exactly so. The malloc setting keeps an idle server's memory down once the solver has freed
- * its tables (README, "Idle memory").
+ * its tables (docs/benchmarks.md "Idle memory").
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';

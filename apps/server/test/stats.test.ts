@@ -1,7 +1,7 @@
 /**
- * Statistics and history (README "Statistics"): games created with a player's token belong to that player
+ * Statistics and history (docs/features.md "Statistics"): games created with a player's token belong to that player
  * and count, casual ones included; GET /api/players/:id/stats numbers on games played through the API;
- * GET /api/players/:id/games filters, pages and its replay flags (README "Fair play"); the daily
+ * GET /api/players/:id/games filters, pages and its replay flags (docs/features.md "Fair play"); the daily
  * leaderboard's distribution; bad ids and queries.
  */
 import {
@@ -173,7 +173,7 @@ describeEachDatabase('statistics and history', (db) => {
       vegasSum += end.view.score;
       played.push({ id, status: 'resigned', preset: 'vegas-draw1' });
     }
-    expect(vegasSum).toBe(-104); // RULES.md S2: each game starts at −52 and nothing went up
+    expect(vegasSum).toBe(-104); // docs/rules.md S2: each game starts at −52 and nothing went up
   });
 
   it('GET /api/players/:id/stats: per preset, totals, series, histogram with the best time', async () => {

@@ -8,7 +8,6 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { DailyService } from '../src/daily/service.js';
-import type { PrismaClient } from '../src/generated/prisma/client.js';
 import type { RaceService } from '../src/races/service.js';
 import type { GameRooms } from '../src/rooms/game-rooms.js';
 import { Connection, FLOOD_CLOSE_CODE } from '../src/routes/ws.js';
@@ -70,7 +69,7 @@ describe('socket lifecycle and limits', () => {
       rooms: rooms as unknown as GameRooms,
       daily: daily as unknown as DailyService,
       races: races as unknown as RaceService,
-      prisma: {} as PrismaClient,
+      playerOfToken: async () => null,
       log: { warn() {}, error() {}, debug() {} } as unknown as FastifyBaseLogger,
       framesPerSecond: 0,
       raceLookups: 0,

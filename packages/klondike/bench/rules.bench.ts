@@ -1,5 +1,5 @@
 /**
- * `pnpm bench`: rules-package throughput on one core (PRODUCT.md "Performance budgets").
+ * `pnpm bench`: rules-package throughput on one core (the budgets of apps/server/BENCHMARKS.md).
  *  - legal-move generation: positions per second (budget ≥ 2 M/s)
  *  - validate + apply a move: moves per second (budget ≥ 1 M/s)
  * Positions come from random play of seeded deals, so every run measures the same corpus.

@@ -1,5 +1,5 @@
 /**
- * `pnpm --filter @klondike/rules bench:status`: what R13's status costs a move (RULES.md R13), on one core.
+ * `pnpm --filter @klondike/rules bench:status`: what R13's status costs a move (docs/rules.md R13), on one core.
  *
  * Every preset, STATUS_DEALS deals each (default 60), STATUS_MOVES moves each at most (default 300), chosen at
  * random with a fixed seed; a game stops when it is blocked. Two players:

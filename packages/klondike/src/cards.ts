@@ -1,16 +1,16 @@
 /**
- * Cards and their notation (RULES.md R1, PRODUCT.md "Notation").
+ * Cards and their notation (docs/rules.md R1, docs/protocol.md "Notation").
  *
  * Inside the engine a card is a small integer `0..51`: `suitIndex * 13 + (rank - 1)`, suits in the order
  * clubs, diamonds, hearts, spades. Outside it is a two-character code, rank then suit (`TH` = ten of hearts).
  */
 
-/** Suit letters in engine order (clubs, diamonds, hearts, spades). RULES.md R1. */
+/** Suit letters in engine order (clubs, diamonds, hearts, spades). docs/rules.md R1. */
 export const SUITS = ['C', 'D', 'H', 'S'] as const;
 /** One suit letter. */
 export type Suit = (typeof SUITS)[number];
 
-/** Rank letters, Ace low (index 0 = rank 1). RULES.md R1. */
+/** Rank letters, Ace low (index 0 = rank 1). docs/rules.md R1. */
 export const RANK_CODES = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'] as const;
 /** One rank letter. */
 export type RankCode = (typeof RANK_CODES)[number];
@@ -21,7 +21,7 @@ export type CardCode = `${RankCode}${Suit}`;
 /** Engine card id, `0..51` (`suitIndex * 13 + rank - 1`). */
 export type Card = number;
 
-/** Colour of each suit: clubs and spades black, diamonds and hearts red. RULES.md R1. */
+/** Colour of each suit: clubs and spades black, diamonds and hearts red. docs/rules.md R1. */
 export const SUIT_COLOR = { C: 'black', D: 'red', H: 'red', S: 'black' } as const satisfies Record<
   Suit,
   'black' | 'red'

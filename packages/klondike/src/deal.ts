@@ -1,5 +1,5 @@
 /**
- * Seeded deals (RULES.md R2) and the deal notation of PRODUCT.md.
+ * Seeded deals (docs/rules.md R2) and the deal notation of docs/protocol.md ("Notation").
  *
  * A *deal* is the 52 cards in deal order: cards 1–28 go cross-wise to the tableau (1–7 to piles 1–7,
  * 8–13 to piles 2–7, …), cards 29–52 form the stock, card 29 on top (drawn first).
@@ -174,7 +174,7 @@ export function dealFromKey(key: Uint8Array): Result<Deal, DealError> {
 }
 
 /**
- * The deal of a deal number under algorithm version 1 (RULES.md R2).
+ * The deal of a deal number under algorithm version 1 (docs/rules.md R2).
  * Errors: `bad-deal-number` when `n` is not an integer 1 … 2^32−1.
  */
 export function dealFromNumber(dealNumber: number): Result<Deal, DealError> {

@@ -1,7 +1,7 @@
 /**
  * The rules engine: new game, legal moves, validate + apply, undo, resign, status, score and the player view.
  * Every function is pure: it takes a state and returns a new one or a typed error (never throws for an
- * illegal move). Rule ids refer to RULES.md.
+ * illegal move). Rule ids refer to docs/rules.md.
  */
 import { type Card, type CardCode, IS_RED, RANK, SUIT_INDEX, cardCode, makeCard } from './cards.js';
 import type { Deal } from './deal.js';
@@ -43,7 +43,7 @@ const PILE_REFS: Readonly<Record<PileId, PileRef>> = {
   fS: { kind: 'foundation', suit: 3 },
 };
 
-/** Points of S1 (standard scoring), RULES.md S1. */
+/** Points of S1 (standard scoring), docs/rules.md S1. */
 export const STANDARD_POINTS = {
   wasteToTableau: 5,
   wasteToFoundation: 10,
@@ -59,7 +59,7 @@ export const STANDARD_POINTS = {
   bonusMinSeconds: 30,
 } as const;
 
-/** Points of S2 (Vegas scoring), RULES.md S2. */
+/** Points of S2 (Vegas scoring), docs/rules.md S2. */
 export const VEGAS_POINTS = { start: -52, toFoundation: 5, fromFoundation: -5 } as const;
 
 /** A step of a game's log: a move, an undo or a resignation. The server stores these in order. */
@@ -67,7 +67,7 @@ export type GameAction =
   { readonly type: 'move'; readonly move: Move } | { readonly type: 'undo' } | { readonly type: 'resign' };
 
 /**
- * The start position of a deal (RULES.md R2): cards 1–28 cross-wise to the tableau, the top card of each pile
+ * The start position of a deal (docs/rules.md R2): cards 1–28 cross-wise to the tableau, the top card of each pile
  * face up; cards 29–52 to the stock, card 29 on top. Score starts at 0 (S1, S3) or −52 (S2).
  * The deal must be 52 distinct cards (use `parseDeal` / `dealFromNumber`).
  */
@@ -93,7 +93,7 @@ export function newGame(deal: Deal, options: GameOptions): GameState {
   };
 }
 
-/** True when all 52 cards are on the foundations (RULES.md R12). */
+/** True when all 52 cards are on the foundations (docs/rules.md R12). */
 export function isWon(state: GameState): boolean {
   const f = state.foundations;
   return f[0] === 13 && f[1] === 13 && f[2] === 13 && f[3] === 13;
@@ -162,7 +162,7 @@ const PLAIN_MOVES = {
   'last-pass': { type: 'last-pass' },
 } as const satisfies { readonly [T in Exclude<Move['type'], 'move'>]: Move & { type: T } };
 
-/** The state's history with the undo record of `move` on top (RULES.md R14). */
+/** The state's history with the undo record of `move` on top (docs/rules.md R14). */
 function pushHistory(state: GameState, move: Move, turnedUp: boolean, drawn: number): History {
   return {
     move: move.type === 'move' ? move : PLAIN_MOVES[move.type],
@@ -379,7 +379,7 @@ function movePile(state: GameState, move: PileMove): Result<GameState, MoveError
   );
 }
 
-/** Points a pile move earns under the game's scoring (RULES.md S1, S2; S3 scores nothing). */
+/** Points a pile move earns under the game's scoring (docs/rules.md S1, S2; S3 scores nothing). */
 function movePoints(
   options: GameOptions,
   from: PileRef['kind'],
@@ -401,7 +401,7 @@ function movePoints(
 }
 
 /**
- * Validates and applies one move (RULES.md R4–R11, R16, scoring S1/S2). Returns the new state, or a `MoveError`
+ * Validates and applies one move (docs/rules.md R4–R11, R16, scoring S1/S2). Returns the new state, or a `MoveError`
  * naming the rule that refuses it; the given state is never changed. Errors: `game-over` once won or resigned,
  * plus the codes of `MOVE_ERROR_CODES`.
  */
@@ -428,7 +428,7 @@ export function validateMove(state: GameState, move: Move): MoveError | null {
 }
 
 /**
- * Reverts the last move whole, including an R6 turn-up and the points it earned (RULES.md R14).
+ * Reverts the last move whole, including an R6 turn-up and the points it earned (docs/rules.md R14).
  * Errors: `undo-off` (options.undo false), `game-over` (won or resigned), `nothing-to-undo`.
  */
 export function undo(state: GameState): Result<GameState, MoveError> {
@@ -488,7 +488,7 @@ export function undo(state: GameState): Result<GameState, MoveError> {
   return ok({ ...base, tableau, foundations, waste });
 }
 
-/** Ends the game by resignation (RULES.md R13). Errors: `game-over` when already won or resigned. */
+/** Ends the game by resignation (docs/rules.md R13). Errors: `game-over` when already won or resigned. */
 export function resign(state: GameState): Result<GameState, MoveError> {
   if (isOver(state)) return err(moveError('game-over'));
   return ok({ ...state, resigned: true });
@@ -720,7 +720,7 @@ export function progressesAtOnce(state: GameState, move: Move): boolean {
 export const BLOCKED_SEARCH_LIMIT = 4000;
 
 /**
- * RULES.md R13: true when no sequence of moves can make progress — no card can reach a foundation, no
+ * docs/rules.md R13: true when no sequence of moves can make progress — no card can reach a foundation, no
  * face-down card can be turned up, no tableau pile can be emptied and no stock or waste card can be played,
  * however often the stock is drawn or redealt. The positions reachable by the moves that make no progress
  * (tableau shuffles, foundation to tableau and back, draws, redeals and, under R16, the last pass, after which
@@ -817,7 +817,7 @@ export function gameStatus(state: GameState): GameStatus {
 
 /**
  * `gameStatus(after)`, where `after` is `before` with `move` applied and `beforeStatus` is
- * `gameStatus(before)`. It skips the R13 search (RULES.md R13) when the move cannot have changed the
+ * `gameStatus(before)`. It skips the R13 search (docs/rules.md R13) when the move cannot have changed the
  * answer, and always returns the same value as `gameStatus(after)`.
  *
  * Why the answer can be carried over. R13 asks whether any position reachable by moves that make no
@@ -899,14 +899,14 @@ export function currentScore(state: GameState, elapsedMs: number): number {
 
 // ---------- R15: auto-move and auto-complete ----------
 
-/** RULES.md R15: auto-complete applies once stock and waste are empty and every tableau card is face up. */
+/** docs/rules.md R15: auto-complete applies once stock and waste are empty and every tableau card is face up. */
 export function canAutoComplete(state: GameState): boolean {
   if (isOver(state) || state.stock.length > 0 || state.waste.length > 0) return false;
   return state.tableau.every((p) => p.faceDown === 0);
 }
 
 /**
- * The foundation moves that finish a game where `canAutoComplete` holds (RULES.md R15), in order; empty
+ * The foundation moves that finish a game where `canAutoComplete` holds (docs/rules.md R15), in order; empty
  * otherwise. With every card face up in descending runs the lowest remaining card is always a pile's top,
  * so this always reaches the win.
  */
@@ -928,7 +928,7 @@ export function autoCompleteMoves(state: GameState): Move[] {
 }
 
 /**
- * RULES.md R15: a foundation move that can never be needed on the tableau — a card whose rank is at most 2
+ * docs/rules.md R15: a foundation move that can never be needed on the tableau — a card whose rank is at most 2
  * more than both foundations of the opposite colour (Aces and Twos always). Returns the first such move from
  * a tableau top or the waste top, or null.
  */
@@ -977,7 +977,7 @@ function lastPassState(state: GameState): LastPassState {
  * THE view: everything a player may see of `state` at game time `elapsedMs` (ms, the server's clock).
  * Face-down cards appear only as a count and the stock only as a count; the result holds no engine state.
  * `status` is `gameStatus(state)` of this very state when the caller has it already (the R13 search behind
- * it is not cheap, RULES.md R13); it is computed when omitted.
+ * it is not cheap, docs/rules.md R13); it is computed when omitted.
  */
 export function playerView(
   state: GameState,

@@ -1,5 +1,5 @@
 /**
- * @klondike/rules — the pure Klondike rules package (RULES.md). No I/O, no clock, no randomness beyond the
+ * @klondike/rules — the pure Klondike rules package (docs/rules.md). No I/O, no clock, no randomness beyond the
  * seeded deal. Every function takes a state and returns a new one or a typed error.
  */
 export * from './cards.js';

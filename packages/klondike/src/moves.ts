@@ -1,5 +1,5 @@
 /**
- * Pile names and moves in the public notation (PRODUCT.md "Notation"), and the typed move errors.
+ * Pile names and moves in the public notation (docs/protocol.md "Notation"), and the typed move errors.
  */
 
 /** Tableau piles, t1 = the one-card pile of the deal. */
@@ -17,11 +17,11 @@ export const PILE_IDS = ['stock', 'waste', ...TABLEAU_PILES, ...FOUNDATION_PILES
 /** One pile name. */
 export type PileId = (typeof PILE_IDS)[number];
 
-/** Turn cards from the stock onto the waste (RULES.md R10). */
+/** Turn cards from the stock onto the waste (docs/rules.md R10). */
 export interface DrawMove {
   readonly type: 'draw';
 }
-/** Turn the whole waste back into the stock (RULES.md R11). */
+/** Turn the whole waste back into the stock (docs/rules.md R11). */
 export interface RecycleMove {
   readonly type: 'recycle';
 }

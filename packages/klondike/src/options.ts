@@ -1,27 +1,27 @@
 /**
- * Variant options and the named presets of RULES.md ("Variant presets").
+ * Variant options and the named presets of docs/rules.md ("Variant presets").
  */
 
 /** Scoring systems: S1 standard (Windows), S2 Vegas, S3 none. */
 export const SCORING_SYSTEMS = ['standard', 'vegas', 'none'] as const;
-/** One scoring system. RULES.md S1–S3. */
+/** One scoring system. docs/rules.md S1–S3. */
 export type Scoring = (typeof SCORING_SYSTEMS)[number];
 
 /** Every rule variant the engine supports. */
 export interface GameOptions {
-  /** Cards turned per draw, RULES.md R10. */
+  /** Cards turned per draw, docs/rules.md R10. */
   readonly draw: 1 | 3;
-  /** How many times the waste may be turned back into the stock; `null` = unlimited. RULES.md R11. */
+  /** How many times the waste may be turned back into the stock; `null` = unlimited. docs/rules.md R11. */
   readonly redeals: number | null;
   /** `anyRun`: any face-up card moves with the cards above it; `wholePile`: only the whole face-up run. R5. */
   readonly tableauMoves: 'anyRun' | 'wholePile';
-  /** Whether a foundation's top card may come back to the tableau. RULES.md R9. */
+  /** Whether a foundation's top card may come back to the tableau. docs/rules.md R9. */
   readonly foundationToTableau: boolean;
-  /** Scoring system. RULES.md S1–S3. */
+  /** Scoring system. docs/rules.md S1–S3. */
   readonly scoring: Scoring;
-  /** Standard scoring only: lose 2 points every 10 s and earn the win bonus. RULES.md S1. */
+  /** Standard scoring only: lose 2 points every 10 s and earn the win bonus. docs/rules.md S1. */
   readonly timed: boolean;
-  /** Whether undo is allowed at all. RULES.md R14. */
+  /** Whether undo is allowed at all. docs/rules.md R14. */
   readonly undo: boolean;
   /** Whether the solver may offer hints for this game (casual play). */
   readonly hints: boolean;
@@ -32,7 +32,7 @@ export interface GameOptions {
   readonly finalSinglePass: boolean;
 }
 
-/** Names of the seven presets of the rules document (README "Presets"). */
+/** Names of the seven presets of the rules document (docs/rules.md "Presets"). */
 export const PRESET_NAMES = [
   'classic-draw3',
   'classic-draw1',

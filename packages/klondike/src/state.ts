@@ -13,7 +13,7 @@ export interface TableauPile {
   readonly faceDown: number;
 }
 
-/** What undo needs to revert one move whole (RULES.md R14). */
+/** What undo needs to revert one move whole (docs/rules.md R14). */
 export interface UndoRecord {
   /** The move as applied. */
   readonly move: Move;

@@ -1,13 +1,13 @@
 /**
- * The one function that builds what a player may see (PRODUCT.md "Hidden information never leaves the
- * server"). A `PlayerView` cannot hold a face-down card or the stock order: face-down cards are a count,
- * the stock is a count.
+ * The types of what a player may see: `playerView` (game.ts) is the one function that builds them (hidden
+ * information never leaves the server, docs/architecture.md). A `PlayerView` cannot hold a face-down card or
+ * the stock order: face-down cards are a count, the stock is a count.
  */
 import type { CardCode } from './cards.js';
 import type { FoundationPileId } from './moves.js';
 import type { GameOptions } from './options.js';
 
-/** Status of a game. `blocked` is RULES.md R13, `won` R12. */
+/** Status of a game. `blocked` is docs/rules.md R13, `won` R12. */
 export const GAME_STATUSES = ['playing', 'won', 'blocked', 'resigned'] as const;
 /** One game status. */
 export type GameStatus = (typeof GAME_STATUSES)[number];

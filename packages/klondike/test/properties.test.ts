@@ -95,7 +95,7 @@ function progressedFrom(a: GameState, b: GameState): boolean {
   return fb > fa || db < da || sb < sa || eb > ea;
 }
 
-/** RULES.md R13 as a plain breadth-first search keying every successor at once: the reference. */
+/** docs/rules.md R13 as a plain breadth-first search keying every successor at once: the reference. */
 function blockedReference(state: GameState): boolean {
   if (isOver(state)) return false;
   const seen = new Set<string>([positionKey(state)]);

@@ -515,7 +515,7 @@ describe('S2 Vegas and S3 none', () => {
   });
 });
 
-describe('presets (RULES.md variant table)', () => {
+describe('presets (docs/rules.md variant table)', () => {
   it('the seven presets match the table', () => {
     expect(PRESETS['classic-draw3']).toMatchObject({
       draw: 3,

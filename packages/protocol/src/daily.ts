@@ -281,7 +281,7 @@ export const LeaderboardEntrySchema = z.object({
   gameId: GameIdSchema,
   /**
    * The player's account was created on the daily's date (or later): the row is provisional, left out of
-   * the default view and of its ranks (README "Ranked rules").
+   * the default view and of its ranks (docs/features.md "Ranked rules").
    */
   provisional: z.boolean(),
 });
@@ -375,7 +375,7 @@ export const AllTimeLeaderboardSchema = z.object({
 
 /**
  * GET /api/daily/:date/:preset/fair-play: the fair-play signals of the caller's own ranked result, once the
- * day has closed (README "Fair play").
+ * day has closed (docs/features.md "Fair play").
  */
 export const FairPlaySignalsSchema = z
   .object({

@@ -1,7 +1,7 @@
 /**
  * Wire protocol: zod schemas for every REST body and response and every WebSocket frame.
  * The server validates with them (fastify-type-provider-zod, which also feeds /docs); the web client
- * parses incoming frames with them. The notation is PRODUCT.md's.
+ * parses incoming frames with them. The notation is that of docs/protocol.md ("Notation").
  */
 import { z } from 'zod';
 import { DailyPresetSchema, DateSchema, RaceCodeSchema } from './refs.js';
@@ -30,7 +30,7 @@ export const CardCodeSchema = z
   .meta({ description: 'Card code: rank A23456789TJQK + suit CDHS' });
 /** A pile name: stock, waste, t1…t7, fC fD fH fS. */
 export const PileIdSchema = z.enum(PILE_IDS);
-/** A preset name of RULES.md. */
+/** A preset name of docs/rules.md. */
 export const PresetSchema = z.enum(PRESET_NAMES);
 /** A game id. */
 export const GameIdSchema = z
@@ -39,7 +39,7 @@ export const GameIdSchema = z
   .max(64)
   .regex(/^[A-Za-z0-9_-]+$/);
 
-/** A move in the public notation (PRODUCT.md). */
+/** A move in the public notation (docs/protocol.md "Notation"). */
 export const MoveSchema = z
   .discriminatedUnion('type', [
     z.object({ type: z.literal('draw') }).strict(),
@@ -78,7 +78,7 @@ export const GameOptionsSchema = z
   .strict()
   .meta({ id: 'GameOptions' }) satisfies z.ZodType<GameOptions>;
 
-/** Game status (RULES.md R12, R13). */
+/** Game status (docs/rules.md R12, R13). */
 export const GameStatusSchema = z.enum(GAME_STATUSES);
 
 /** What a player may see of a game (the rules package's `playerView`). */

@@ -1,9 +1,9 @@
 /**
- * Player statistics and game history (README "Statistics"): GET /api/players/:id/stats (public, like the
+ * Player statistics and game history (docs/features.md "Statistics"): GET /api/players/:id/stats (public, like the
  * player page), GET /api/players/:id/games (the player's own history: owner-only) and
  * GET /api/me/games/current (the caller's unfinished game, resumed on another device).
  *
- * A finished game is one whose status is `won`, `resigned` or `blocked` (RULES.md R12/R13), of any kind —
+ * A finished game is one whose status is `won`, `resigned` or `blocked` (docs/rules.md R12/R13), of any kind —
  * casual games created with the player's token included. Times are the server's game clock (ms, from the
  * first logged action — a ranked attempt: its creation — to the end).
  */
@@ -37,7 +37,7 @@ export const PresetStatsSchema = z.object({
   bestMoves: z.number().int().min(0).nullable(),
   /** Mean moves of the wins (one decimal); null without a win. */
   averageMoves: z.number().min(0).nullable(),
-  /** Sum of the final Vegas scores (RULES.md S2) of its finished games; null when the preset is not Vegas. */
+  /** Sum of the final Vegas scores (docs/rules.md S2) of its finished games; null when the preset is not Vegas. */
   vegasBalance: z.number().int().nullable(),
 });
 /** One preset's statistics. */
@@ -122,7 +122,7 @@ export const HistoryEntrySchema = z.object({
   /** When it ended (ISO). */
   endedAt: z.string(),
   /**
-   * Whether `GET /api/games/:id/replay` answers now (README "Fair play": a daily game once its day has
+   * Whether `GET /api/games/:id/replay` answers now (docs/features.md "Fair play": a daily game once its day has
    * closed, a race game once the race has finished, another game once won or resigned).
    */
   replay: z.boolean(),

@@ -1,5 +1,5 @@
 /**
- * The statistics and history schemas (README "Statistics"): the history query coerces and bounds its
+ * The statistics and history schemas (docs/features.md "Statistics"): the history query coerces and bounds its
  * fields and refuses unknown presets, results and cursors; a distribution's share stays within 0 … 1.
  */
 import { describe, expect, it } from 'vitest';

@@ -67,7 +67,8 @@ export class RedisLease implements Lease {
     this.listener = listener;
     const tick = (): void => {
       if (this.stopped) return;
-      this.attempt().finally(() => {
+      // attempt() handles its own failures (see below); the chain only re-arms the tick.
+      void this.attempt().finally(() => {
         if (!this.stopped) this.timer = setTimeout(tick, Math.max(50, Math.floor(this.ttlMs / 3)));
       });
     };

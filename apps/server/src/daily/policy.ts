@@ -1,5 +1,5 @@
 /**
- * The policies of daily games (README "Ranked rules"), given to the game log (rooms/policies.ts):
+ * The policies of daily games (docs/features.md "Ranked rules"), given to the game log (rooms/policies.ts):
  * - both kinds: while the day is open a daily game is readable by its player only (its face-up cards would
  *   tell others the deal), and its deal is revealed once the day has closed, whatever the game's status;
  * - `daily-ranked` also: the attempt ends at won, resigned or blocked, and the commit of that action
@@ -15,7 +15,7 @@ function dailyOf(game: GameFacts): DailyRef {
 }
 
 /** Read rule of both daily kinds: an owned game of an open day is its player's alone. */
-const dailyRead: Pick<GamePolicy, 'checkRead' | 'reveal'> = {
+const dailyRead: Pick<GamePolicy, 'checkRead' | 'reveal' | 'checkReplay'> = {
   checkRead(game, actor, what, now) {
     if (what !== 'read' || game.owner === null || now >= dailyOf(game).closesAt) return;
     if (actor === null)
@@ -26,6 +26,10 @@ const dailyRead: Pick<GamePolicy, 'checkRead' | 'reveal'> = {
   reveal(game, now) {
     if (now < dailyOf(game).closesAt)
       throw new ApiError('forbidden', 'the deal of a daily is revealed only once its day has closed');
+  },
+  checkReplay(game, now) {
+    if (game.daily === null || now < game.daily.closesAt)
+      throw new ApiError('forbidden', 'the replay of a daily game is public once its day has closed');
   },
 };
 

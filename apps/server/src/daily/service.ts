@@ -43,6 +43,7 @@ import { type AuthedPlayer, storedSettings } from '../players/players.js';
 import type { SolverPool } from '../solver/task.js';
 import type { DailyRef, GameRooms, Subscriber } from '../rooms/game-rooms.js';
 import { recordSignals } from '../fairness/signals.js';
+import { createDailyGame, settleClosedAttempt } from './games.js';
 import { addDays, closesAt, isCalendarDate, startOfDate, streaks, utcDate } from './dates.js';
 import { dealOfKey } from '../fairness/deals.js';
 import type { DailyWorkPriority } from '../solver/scheduler.js';
@@ -441,7 +442,7 @@ export class DailyService {
       select: { gameId: true },
     });
     let n = 0;
-    for (const a of open) if (await this.opts.rooms.finalise(a.gameId)) n++;
+    for (const a of open) if (await settleClosedAttempt(this.opts.rooms, a.gameId)) n++;
     return n;
   }
 
@@ -589,7 +590,7 @@ export class DailyService {
     const row = await this.opts.prisma.dailyDeal.findUnique({ where: { date_preset: { date, preset } } });
     if (row) return row;
     if (date >= addDays(today, -this.opts.archiveDays)) {
-      // An archive day not yet filled: never waited for (README "Daily challenge"); it is on its way.
+      // An archive day not yet filled: never waited for (docs/features.md "Daily challenge"); it is on its way.
       void this.fill(today).catch((err: unknown) => this.logFailure(err, 'daily fill'));
       throw new ApiError('unavailable', `the ${date} ${preset} daily is still being prepared; retry shortly`);
     }
@@ -772,7 +773,7 @@ export class DailyService {
         'conflict',
         `the day has closed: ranked attempts are for today's daily only (${this.today()}); play ${date} as practice`,
       );
-    return this.opts.rooms.createDaily({
+    return createDailyGame(this.opts.rooms, {
       daily: this.ref(row),
       deal: row.deal,
       ranked: true,
@@ -793,7 +794,7 @@ export class DailyService {
         'forbidden',
         `practice on the ${date} ${preset} daily opens once its day has closed (UTC midnight)`,
       );
-    return this.opts.rooms.createDaily({
+    return createDailyGame(this.opts.rooms, {
       daily: this.ref(row),
       deal: row.deal,
       ranked: false,
@@ -890,7 +891,7 @@ export class DailyService {
     const row = await this.published(date, preset);
     const prisma = this.opts.prisma;
     // Second accounts: rows of accounts created on the daily's date or later are provisional, left out of
-    // the default view and its ranks (README "Ranked rules").
+    // the default view and its ranks (docs/features.md "Ranked rules").
     const dayStart = new Date(startOfDate(row.date));
     const established = query.include === 'provisional' ? undefined : dayStart;
     const where = { dailyId: row.id, ...boardWhere(board, established) };

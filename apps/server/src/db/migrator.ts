@@ -1,8 +1,8 @@
 /**
  * A small migrator for Prisma-layout SQL migrations (`prisma/migrations/<timestamp>_<name>/migration.sql`).
  *
- * Prisma 7's `migrate` needs a schema-engine binary that cannot be downloaded here (PRODUCT.md
- * "Build-environment facts"), so the server applies the migrations itself, at start-up and in tests, and
+ * Prisma 7's `migrate` needs a schema-engine binary that is not always at hand (it is downloaded on
+ * first use, and a build may have no network), so the server applies the migrations itself, at start-up and in tests, and
  * records them in Prisma's own `_prisma_migrations` table exactly as `prisma migrate deploy` does (same
  * columns, `checksum` = SHA-256 hex of the file's bytes, `applied_steps_count` = 1, advisory lock 72707369),
  * so `prisma migrate deploy` and `prisma migrate status` accept a database migrated by this code.

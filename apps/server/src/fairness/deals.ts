@@ -1,5 +1,5 @@
 /**
- * Deals nobody can predict (README "Fair play"): every deal the server makes without being given one —
+ * Deals nobody can predict (docs/features.md "Fair play"): every deal the server makes without being given one —
  * random casual games, races, dailies — is a deal of algorithm v2 (`dealFromKey`, rules package) of a
  * 256-bit key. The key of a random deal comes from `node:crypto` and is stored with the game or race; a
  * daily's key is HMAC-SHA256(daily secret, `<date>|<preset>|<k>`), so a day is reproducible only by whoever

@@ -1,5 +1,5 @@
 /**
- * The deal embargo (README "Fair play"): while a daily's day is open, or a race is in its lobby, countdown
+ * The deal embargo (docs/features.md "Fair play"): while a daily's day is open, or a race is in its lobby, countdown
  * or running, its deal may not be played, solved or hinted anywhere else. `POST /api/games`,
  * `POST /api/solve` and the hints of casual games ask `check(deal)`, which refuses with 403
  * `deal-embargoed`.

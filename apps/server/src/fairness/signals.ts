@@ -1,5 +1,5 @@
 /**
- * Fair-play signals of ranked daily results (README "Fair play"), stored on each `DailyResult` row:
+ * Fair-play signals of ranked daily results (docs/features.md "Fair play"), stored on each `DailyResult` row:
  * - `firstMoveMs`: ms from the attempt's creation (when the player first saw the cards) to its first move;
  * - `lineShare`: the share 0…1 of the attempt's moves equal to the move at the same position of the
  *   server's own solver line for the daily (a player copying a solver's line scores near 1; people rarely

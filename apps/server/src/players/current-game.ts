@@ -1,10 +1,10 @@
 /**
- * The caller's current game (GET /api/me/games/current, README "Resuming a game"): the unfinished game of
+ * The caller's current game (GET /api/me/games/current, docs/features.md "Resuming a game"): the unfinished game of
  * theirs they acted on last, which `/` resumes on any device signed in as them.
  *
  * Candidates are the player's own games (`Game.playerId`: created with one of their tokens, so they take
  * that player's actions only, from any of their devices) whose status is `playing` — a blocked game
- * (RULES.md R13) is not resumed, as `/` does not resume it in the browser either — of every kind but
+ * (docs/rules.md R13) is not resumed, as `/` does not resume it in the browser either — of every kind but
  * `race` (a race game stays with its race page), a ranked daily attempt only while its day is open (it takes
  * no more moves after). The most recent is the one whose last action was stored last (`Game.updatedAt`, set
  * by every commit and at creation).
@@ -30,7 +30,7 @@ export async function currentGame(
       status: 'playing',
       raceCode: null,
       raceEntry: null,
-      // A ranked attempt of a closed day takes no more moves (README "Ranked rules").
+      // A ranked attempt of a closed day takes no more moves (docs/features.md "Ranked rules").
       OR: [{ ranked: false }, { daily: { date: { gte: utcDate(now) } } }],
     },
     orderBy: [{ updatedAt: 'desc' }, { id: 'asc' }],

@@ -1,6 +1,6 @@
 /**
- * Player statistics, game history and a daily's result distribution (README "Statistics"), read from the
- * stored games: every finished game (`won`, `resigned`, `blocked`; RULES.md R12/R13) whose `Game.playerId`
+ * Player statistics, game history and a daily's result distribution (docs/features.md "Statistics"), read from the
+ * stored games: every finished game (`won`, `resigned`, `blocked`; docs/rules.md R12/R13) whose `Game.playerId`
  * is the player — casual games created with the player's token, practice games, ranked attempts, races.
  *
  * A game's time is the server's game clock: `endedAt − startedAt` (the first logged action; a ranked
@@ -79,7 +79,7 @@ export function winStreaks(wonInOrder: readonly boolean[]): { current: number; b
   return { current: run, best };
 }
 
-/** The finished statuses of a game (RULES.md R12/R13). */
+/** The finished statuses of a game (docs/rules.md R12/R13). */
 const FINISHED = ['won', 'resigned', 'blocked'] as const;
 
 const GAME_SELECT = {
@@ -115,7 +115,7 @@ function timeOf(g: GameRow): number {
 }
 
 /**
- * Whether GET /api/games/:id/replay answers at `now` — the same rule as `GameRooms.replay` (README "Fair
+ * Whether GET /api/games/:id/replay answers at `now` — the same rule as `GameRooms.replay` (docs/features.md "Fair
  * play"): a race game once its race has finished, a daily game once its day has closed, another game once
  * won or resigned.
  */

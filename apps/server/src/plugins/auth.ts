@@ -25,6 +25,15 @@ export const authPlugin = fp(
   async (app) => {
     const cache = new PlayerTokenCache();
     app.decorate('playerTokens', cache);
+    /** The player of a token, from the cache or else the database (and then cached), or null. */
+    const resolve = async (token: string): Promise<AuthedPlayer | null> => {
+      const cached = cache.get(token);
+      if (cached !== undefined) return cached;
+      const player = await playerByToken(app.prisma, token);
+      if (player !== null) cache.set(token, player);
+      return player;
+    };
+    app.decorate('playerOfToken', resolve);
     app.decorateRequest('player', null);
     // preValidation, after the rate limit's onRequest hook: requests with made-up tokens are counted (and
     // refused with 429) before they cost a database look-up.
@@ -33,14 +42,8 @@ export const authPlugin = fp(
       if (header === undefined || !req.url.startsWith('/api/')) return;
       const token = bearerToken(header);
       if (token === undefined) return;
-      const cached = cache.get(token);
-      if (cached !== undefined) {
-        req.player = cached;
-        return;
-      }
-      const player = await playerByToken(app.prisma, token);
+      const player = await resolve(token);
       if (player === null) throw new ApiError('unknown-token', 'unknown player token');
-      cache.set(token, player);
       req.player = player;
     });
   },

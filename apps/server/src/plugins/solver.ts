@@ -35,7 +35,7 @@ export const solverPlugin = fp(
       new Piscina<SolverTask, SolverOutcome>({
         filename: WORKER_ENTRY,
         // Threads start on demand and end after SOLVER_IDLE_MS without a job: an idle server holds no solver
-        // thread, and with it goes the V8 heap that a search grew (README "Idle memory").
+        // thread, and with it goes the V8 heap that a search grew (docs/benchmarks.md "Idle memory").
         minThreads: 0,
         maxThreads,
         // Solver jobs are CPU-bound: one at a time per thread.

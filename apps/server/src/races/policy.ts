@@ -3,6 +3,7 @@
  * racer only and its deal by nobody; every committed action of it becomes the racer's progress (and may end
  * the race). Once the race has finished the game reads like any other.
  */
+import { ApiError } from '../errors.js';
 import type { GamePolicy } from '../rooms/policies.js';
 import type { RaceService } from './service.js';
 
@@ -11,6 +12,10 @@ export function racePolicy(races: RaceService): GamePolicy {
   return {
     checkRead(game, actor, what) {
       races.guard(game.id, game.raceCode, actor, what);
+    },
+    checkReplay(game) {
+      if (game.raceFinished !== true)
+        throw new ApiError('forbidden', 'the replay of a race game is public once the race has finished');
     },
     afterCommit(action) {
       races.onAction(action);

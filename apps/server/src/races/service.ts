@@ -1,5 +1,5 @@
 /**
- * Races: several players race the same deal (README "Races").
+ * Races: several players race the same deal (docs/features.md "Races").
  *
  * A room is its rows (`Race`, `RaceRacer`, `RacePresence`), whichever node serves it: every operation
  * (create, join, ready, start, a racer's progress, the end, rematch, a race socket coming or going) is one
@@ -39,7 +39,6 @@
  * lobby, countdown or running is ended as `interrupted` (running ones ranked from their games as stored,
  * their games resigned).
  */
-import { randomBytes } from 'node:crypto';
 import {
   type CreateRaceBody,
   GameOptionsSchema,
@@ -56,7 +55,6 @@ import {
   type PresetName,
   dealFromNumber,
   formatDeal,
-  foundationCount,
   isPresetName,
   parseDeal,
   resolveOptions,
@@ -70,87 +68,49 @@ import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import type { AuthedPlayer } from '../players/players.js';
 import type { SolverPool } from '../solver/task.js';
 import type { Actor, CommittedAction, GameRooms, Subscriber, WireView } from '../rooms/game-rooms.js';
-import type { RaceEvent, RaceEvents, RaceIndexEntry, RaceProgress, RaceSnapshot } from './events.js';
+import type { RaceEvent, RaceEvents, RaceIndexEntry, RaceProgress } from './events.js';
+import {
+  TERMINAL,
+  type RankEntry,
+  allDone,
+  newRaceCode,
+  progressOf,
+  progressOfRow,
+  rankRacers,
+} from './ranking.js';
+import {
+  type Change,
+  type RaceRow,
+  type RacerRow,
+  type Tx,
+  isUniqueViolation,
+  lockedRow,
+  raceRow,
+  unchanged,
+} from './repository.js';
+import { presenceChange, deadNodesChange } from './presence.js';
+import { SPECTATORS, personalise, snapshotOf } from './snapshot.js';
+import { RaceSweeper } from './sweeper.js';
+
+export {
+  RACE_CODE_ALPHABET,
+  RACE_CODE_LENGTH,
+  newRaceCode,
+  progressOf,
+  rankRacers,
+  raceUrl,
+} from './ranking.js';
+export type { RankEntry } from './ranking.js';
 
 /** GET /api/races/:code/results response. */
 export type RaceResults = z.infer<typeof RaceResultsSchema>;
 
-/** The alphabet of invite codes (RaceCodeSchema): 32 characters without 0 O 1 I. */
-export const RACE_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
-/** Characters of an invite code (10 × 5 bits = 50 bits). */
-export const RACE_CODE_LENGTH = 10;
-/** Longest wait between two checks of a timer fact against the server clock, ms. */
-const TIMER_TICK_MS = 1000;
 /** Random deal numbers tried for a `certified` race before giving up (503 solver-busy). */
 export const CERTIFY_TRIES = 20;
-
-/** A new invite code from crypto randomness (32 divides 256: no bias). */
-export function newRaceCode(): string {
-  const bytes = randomBytes(RACE_CODE_LENGTH);
-  let code = '';
-  for (const b of bytes) code += RACE_CODE_ALPHABET[b & 31];
-  return code;
-}
-
-/** Share link of a room. */
-export function raceUrl(code: string): string {
-  return `/race/${code}`;
-}
-
-/** A racer's progress from their game's view: counts only (the view's cards are dropped here). */
-export function progressOf(view: WireView, elapsedMs: number): RaceProgress {
-  return {
-    foundationCards: foundationCount(view.foundations),
-    faceDown: view.tableau.reduce((n, p) => n + p.faceDown, 0),
-    moves: view.moves,
-    score: view.score,
-    elapsedMs: Math.max(0, Math.round(elapsedMs)),
-    status: view.status,
-  };
-}
-
-/** What `rankRacers` orders. */
-export interface RankEntry {
-  readonly playerId: string;
-  readonly seat: number;
-  readonly progress: RaceProgress;
-}
-
-/**
- * Final placements (1-based, no shared places): winners first by time; then by cards on the foundations
- * (more first), score (higher first), time (less first); forfeited racers last (same order among them);
- * seat order breaks exact ties.
- */
-export function rankRacers(entries: readonly RankEntry[]): Map<string, number> {
-  const group = (p: RaceProgress): number => (p.status === 'won' ? 0 : p.status === 'forfeited' ? 2 : 1);
-  const sorted = [...entries].sort((a, b) => {
-    const g = group(a.progress) - group(b.progress);
-    if (g !== 0) return g;
-    if (a.progress.status !== 'won') {
-      if (a.progress.foundationCards !== b.progress.foundationCards)
-        return b.progress.foundationCards - a.progress.foundationCards;
-      if (a.progress.score !== b.progress.score) return b.progress.score - a.progress.score;
-    }
-    if (a.progress.elapsedMs !== b.progress.elapsedMs) return a.progress.elapsedMs - b.progress.elapsedMs;
-    return a.seat - b.seat;
-  });
-  return new Map(sorted.map((e, i) => [e.playerId, i + 1]));
-}
-
-const TERMINAL = new Set<RaceProgress['status']>([
-  'won',
-  'blocked',
-  'resigned',
-  'forfeited',
-  'timeout',
-  'unfinished',
-]);
 
 type RaceStatus = Race['status'];
 type DealKind = 'random' | 'certified' | 'number';
 const UNFINISHED: RaceStatus[] = ['lobby', 'countdown', 'running'];
-/** RacePresence.viewer of a node's spectators. */
-const SPECTATORS = '';
 
 /** What the service needs. */
 export interface RaceServiceOptions {
@@ -181,11 +141,8 @@ export interface RaceServiceOptions {
   readonly sweepMs: number;
 }
 
-const isUniqueViolation = (e: unknown): boolean =>
-  e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2002';
-
 /**
- * The preset a race's options are, or null. Hints do not count: a race has them off by default (README
+ * The preset a race's options are, or null. Hints do not count: a race has them off by default (docs/features.md
  * "Fair play"), and the room shows its hints setting on its own.
  */
 function presetOf(base: PresetName, options: GameOptions): PresetName | null {
@@ -193,50 +150,6 @@ function presetOf(base: PresetName, options: GameOptions): PresetName | null {
   const keys = (Object.keys(p) as (keyof GameOptions)[]).filter((k) => k !== 'hints');
   const same = keys.every((k) => p[k] === options[k]) && Object.keys(options).length === keys.length + 1;
   return same ? base : null;
-}
-
-const raceRowInclude = {
-  racers: { include: { player: { select: { name: true, bot: true } } }, orderBy: { seat: 'asc' } },
-  presence: true,
-} as const satisfies Prisma.RaceInclude;
-type RaceRow = Prisma.RaceGetPayload<{ include: typeof raceRowInclude }>;
-type RacerRow = RaceRow['racers'][number];
-type Tx = Prisma.TransactionClient;
-
-/** What one room transaction did, for what follows its commit. */
-interface Change<T> {
-  readonly result: T;
-  /** Rows changed: the version is bumped and the room published. */
-  readonly changed: boolean;
-  /** Racers' games the server resigns after the commit, before anyone hears of it. */
-  readonly resign?: readonly { gameId: string; owner: string }[];
-  /** Progress events published before the room. */
-  readonly progress?: readonly { playerId: string; progress: RaceProgress }[];
-  /** A timer fact changed: wake the sweeper. */
-  readonly due?: boolean;
-}
-
-const unchanged = <T>(result: T): Change<T> => ({ result, changed: false });
-
-/** A racer's stored progress, or null before the race ran. */
-function progressOfRow(r: RacerRow): RaceProgress | null {
-  if (r.progress === null) return null;
-  const p = RaceProgressSchema.parse(r.progress);
-  return r.forfeited ? { ...p, status: 'forfeited' } : p;
-}
-
-/** Every racer has a final status (won, blocked, resigned, forfeited …). */
-function allDone(row: RaceRow): boolean {
-  return row.racers.every((r) => {
-    const p = progressOfRow(r);
-    return p !== null && TERMINAL.has(p.status);
-  });
-}
-
-/** A timer of the sweeper: its fact's due time and its timeout. */
-interface ArmedTimer {
-  readonly due: number;
-  readonly timeout: NodeJS.Timeout;
 }
 
 /** The races of the cluster, as one node serves them. All public methods throw `ApiError` for refusals. */
@@ -259,20 +172,28 @@ export class RaceService {
   private readonly starting = new Set<string>();
   /** Room transactions in flight (awaited on stop). */
   private readonly inFlight = new Set<Promise<unknown>>();
-  /** The sweeper's timers (while this node holds the lease), by fact. */
-  private readonly timers = new Map<string, ArmedTimer>();
-  private sweeping = false;
-  private sweepRun: Promise<void> | null = null;
-  private sweepAgain = false;
-  private sweepTicker: NodeJS.Timeout | undefined;
+  /** The cluster's race timers, while this node holds the lease (sweeper.ts). */
+  private readonly sweeper: RaceSweeper;
   private readonly stopListening: (() => void)[] = [];
   private stopped = false;
 
   /** See `RaceServiceOptions`. Listens to the room index of every node at once. */
   constructor(private readonly opts: RaceServiceOptions) {
+    this.sweeper = new RaceSweeper({
+      prisma: opts.prisma,
+      now: opts.now,
+      log: opts.log,
+      sweepMs: opts.sweepMs,
+      stopped: () => this.stopped,
+      track: (p) => this.track(p),
+      sweepDeadNodes: () => this.sweepDeadNodes(),
+      begin: (code) => this.begin(code),
+      timeUp: (code) => this.timeUp(code),
+      forfeit: (code, playerId) => this.forfeit(code, playerId),
+    });
     this.stopListening.push(
       opts.events.onAnnounce((e) => this.index(e)),
-      opts.events.onDue(() => this.requestSweep()),
+      opts.events.onDue(() => this.sweeper.request()),
     );
   }
 
@@ -284,7 +205,7 @@ export class RaceService {
    */
   async create(host: AuthedPlayer, body: CreateRaceBody): Promise<Race> {
     const base = body.preset ?? DEFAULT_PRESET;
-    // Hints are off in a race unless the host turns them on (README "Fair play").
+    // Hints are off in a race unless the host turns them on (docs/features.md "Fair play").
     const options = resolveOptions(base, { hints: false, ...body.options });
     const kind: DealKind = typeof body.deal === 'object' ? 'number' : body.deal;
     const picked = await this.pickDeal(
@@ -304,12 +225,12 @@ export class RaceService {
       racers: [host.id],
     });
     if (code === null) throw new Error('unreachable: a new race without rematch');
-    return this.personalise(this.snapshotOf(await this.row(code)), host.id);
+    return this.viewOf(await raceRow(this.opts.prisma, code), host.id);
   }
 
   /** A room as `viewer` sees it (GET /api/races/:code). Errors: `not-found`. */
   async get(code: string, viewer: Actor): Promise<Race> {
-    return this.personalise(this.snapshotOf(await this.row(code)), viewer);
+    return this.viewOf(await raceRow(this.opts.prisma, code), viewer);
   }
 
   /**
@@ -342,7 +263,7 @@ export class RaceService {
       });
       return { result: null, changed: true };
     });
-    return this.personalise(this.snapshotOf(row), player.id);
+    return this.viewOf(row, player.id);
   }
 
   /**
@@ -363,7 +284,7 @@ export class RaceService {
         return this.beginCountdown(code, tx);
       return { result: null, changed: true };
     });
-    return this.personalise(this.snapshotOf(row), player.id);
+    return this.viewOf(row, player.id);
   }
 
   /**
@@ -377,12 +298,12 @@ export class RaceService {
       if (race.racers.length < 2) throw new ApiError('conflict', 'a race needs at least 2 racers');
       return this.beginCountdown(code, tx);
     });
-    return this.personalise(this.snapshotOf(row), player.id);
+    return this.viewOf(row, player.id);
   }
 
   /** Placements, final progress and game ids (GET /api/races/:code/results). Errors: `not-found`; `forbidden` before the end. */
   async results(code: string): Promise<RaceResults> {
-    const row = await this.row(code);
+    const row = await raceRow(this.opts.prisma, code);
     if (row.status !== 'finished')
       throw new ApiError('forbidden', 'the results are published once the race has finished');
     const results = row.racers
@@ -406,7 +327,7 @@ export class RaceService {
    * Errors: `not-found`; `forbidden` for a non-racer; `conflict` before the race has finished.
    */
   async rematch(code: string, player: AuthedPlayer): Promise<{ race: Race; created: boolean }> {
-    const row = await this.row(code);
+    const row = await raceRow(this.opts.prisma, code);
     if (!row.racers.some((r) => r.playerId === player.id))
       throw new ApiError('forbidden', 'only a racer of this race may ask for a rematch');
     if (row.status !== 'finished') throw new ApiError('conflict', 'a rematch follows a finished race');
@@ -428,11 +349,11 @@ export class RaceService {
       code,
     );
     if (made === null) {
-      const again = await this.row(code);
+      const again = await raceRow(this.opts.prisma, code);
       return { race: await this.get(again.rematchCode ?? code, player.id), created: false };
     }
     // The old room now names its rematch: its listeners (on every node) hear it.
-    this.publishRoom(await this.row(code));
+    this.publishRoom(await raceRow(this.opts.prisma, code));
     return { race: await this.get(made, player.id), created: true };
   }
 
@@ -444,7 +365,7 @@ export class RaceService {
    * Errors: `not-found`.
    */
   async subscribe(code: string, sub: Subscriber, player: Actor): Promise<void> {
-    const row = await this.row(code);
+    const row = await raceRow(this.opts.prisma, code);
     const who = player !== null && row.racers.some((r) => r.playerId === player) ? player : null;
     const filed = this.local.get(code);
     if (filed?.has(sub)) {
@@ -473,7 +394,7 @@ export class RaceService {
     mine.add(code);
     const published = row.status !== 'finished' && (await this.syncPresence(code, who ?? SPECTATORS));
     // A finished room (or one that finished meanwhile) is not re-published: this socket alone hears it.
-    if (!published) this.sendRoom(sub, await this.row(code), player);
+    if (!published) this.sendRoom(sub, await raceRow(this.opts.prisma, code), player);
   }
 
   /** Removes a socket from a room (`race-unsubscribe`, or its socket closed). */
@@ -505,10 +426,13 @@ export class RaceService {
 
   /**
    * GameRooms' move listener (on whichever node committed the action): a racer's action → their stored
-   * progress, a `progress` event, and maybe the end of the race.
+   * progress, a `progress` event, and maybe the end of the race (which resigns the other racers' games).
+   * Queued to a later turn of the event loop: nothing of it runs inside the room's commit hook, so the
+   * race's writes to rooms never re-enter the room that is still finishing its write.
    */
   onAction(action: CommittedAction): void {
-    this.track(this.recordProgress(action)).catch((err: unknown) =>
+    const later = new Promise<void>((resolve) => setImmediate(resolve));
+    this.track(later.then(() => this.recordProgress(action))).catch((err: unknown) =>
       this.opts.log.error({ err, gameId: action.gameId }, 'race progress failed'),
     );
   }
@@ -679,23 +603,12 @@ export class RaceService {
    * race timers (see the module comment).
    */
   setSweeper(held: boolean): void {
-    if (held === this.sweeping) return;
-    this.sweeping = held;
-    if (held && !this.stopped) {
-      this.sweepTicker = setInterval(() => this.requestSweep(), this.opts.sweepMs);
-      this.sweepTicker.unref();
-      this.requestSweep();
-    } else {
-      if (this.sweepTicker) clearInterval(this.sweepTicker);
-      this.sweepTicker = undefined;
-      for (const t of this.timers.values()) clearTimeout(t.timeout);
-      this.timers.clear();
-    }
+    this.sweeper.setHeld(held);
   }
 
   /** Whether this node runs the sweeper now. */
   get isSweeper(): boolean {
-    return this.sweeping;
+    return this.sweeper.held;
   }
 
   /** Clears every timer and stops taking operations (server closing); waits for the transactions in flight. */
@@ -703,105 +616,12 @@ export class RaceService {
     this.stopped = true;
     this.setSweeper(false);
     for (const off of this.stopListening) off();
-    await Promise.allSettled([...this.inFlight, this.sweepRun]);
+    await Promise.allSettled([...this.inFlight, this.sweeper.running]);
     for (const off of this.listening.values()) off();
     this.listening.clear();
   }
 
   // ---------- the sweeper ----------
-
-  /** Runs `sweep` now, or once more after the run in progress. */
-  private requestSweep(): void {
-    if (!this.sweeping || this.stopped) return;
-    if (this.sweepRun) {
-      this.sweepAgain = true;
-      return;
-    }
-    this.sweepRun = (async () => {
-      do {
-        this.sweepAgain = false;
-        try {
-          await this.sweep();
-        } catch (err) {
-          this.opts.log.warn({ err }, 'race sweep failed');
-        }
-      } while (this.sweepAgain && this.sweeping && !this.stopped);
-    })().finally(() => {
-      this.sweepRun = null;
-    });
-  }
-
-  /**
-   * One pass of the sweeper: takes away the race sockets of dead nodes, then arms a timer for each timer
-   * fact of the unfinished races (countdown ends, time limits, forfeits) and drops the timers of facts gone.
-   */
-  private async sweep(): Promise<void> {
-    await this.sweepDeadNodes();
-    const rows = await this.opts.prisma.race.findMany({
-      where: { status: { in: ['countdown', 'running'] } },
-      select: {
-        code: true,
-        status: true,
-        startsAt: true,
-        endsAt: true,
-        racers: {
-          where: { forfeitAt: { not: null }, forfeited: false },
-          select: { playerId: true, forfeitAt: true },
-        },
-      },
-    });
-    if (!this.sweeping || this.stopped) return;
-    const wanted = new Set<string>();
-    for (const r of rows) {
-      if (r.status === 'countdown' && r.startsAt) {
-        const key = `begin:${r.code}`;
-        wanted.add(key);
-        this.arm(key, r.startsAt.getTime(), () => this.begin(r.code));
-      }
-      if (r.status !== 'running') continue;
-      if (r.endsAt) {
-        const key = `limit:${r.code}`;
-        wanted.add(key);
-        this.arm(key, r.endsAt.getTime(), () => this.timeUp(r.code));
-      }
-      for (const x of r.racers) {
-        if (!x.forfeitAt) continue;
-        const key = `forfeit:${r.code}:${x.playerId}`;
-        wanted.add(key);
-        this.arm(key, x.forfeitAt.getTime(), () => this.forfeit(r.code, x.playerId));
-      }
-    }
-    for (const [key, t] of this.timers)
-      if (!wanted.has(key)) {
-        clearTimeout(t.timeout);
-        this.timers.delete(key);
-      }
-  }
-
-  /**
-   * Arms (or keeps) the timer of a fact due at `due` (server clock). It re-checks `now()` at least every
-   * TIMER_TICK_MS until the fact is due, then runs `fire` (which re-checks the fact under the row lock).
-   */
-  private arm(key: string, due: number, fire: () => Promise<void>): void {
-    const have = this.timers.get(key);
-    if (have?.due === due) return;
-    if (have) clearTimeout(have.timeout);
-    const left = due - this.opts.now();
-    const timeout = setTimeout(
-      () => {
-        if (this.timers.get(key)?.timeout !== timeout) return;
-        this.timers.delete(key);
-        if (!this.sweeping || this.stopped) return;
-        if (this.opts.now() < due) {
-          this.arm(key, due, fire);
-          return;
-        }
-        this.track(fire()).catch((err: unknown) => this.opts.log.error({ err, key }, 'race timer failed'));
-      },
-      Math.min(Math.max(0, left), TIMER_TICK_MS),
-    );
-    this.timers.set(key, { due, timeout });
-  }
 
   /**
    * Presence rows of nodes whose heartbeat stopped (several nodes; one node: of any other node, a previous
@@ -824,26 +644,9 @@ export class RaceService {
     });
     const codes = new Set(stale.map((s) => s.raceCode));
     for (const code of codes) {
-      await this.mutate(code, async (race, tx) => {
-        const gone = race.presence.filter((p) => !alive.has(p.nodeId));
-        if (gone.length === 0) return unchanged(null);
-        await tx.racePresence.deleteMany({ where: { raceCode: code, nodeId: { notIn: [...alive] } } });
-        let due = false;
-        for (const racer of race.racers) {
-          const had = gone.filter((p) => p.viewer === racer.playerId);
-          if (had.length === 0 || racer.away) continue;
-          if (race.presence.some((p) => p.viewer === racer.playerId && alive.has(p.nodeId))) continue;
-          // Away since the last beat of the node that held their socket.
-          const since = Math.max(...had.map((p) => lastSeen.get(p.nodeId) ?? now));
-          const forfeits = race.status === 'running' && !racer.forfeited;
-          await tx.raceRacer.update({
-            where: { raceCode_playerId: { raceCode: code, playerId: racer.playerId } },
-            data: { away: true, forfeitAt: forfeits ? new Date(since + this.opts.awayForfeitMs) : null },
-          });
-          due ||= forfeits;
-        }
-        return { result: null, changed: true, due };
-      });
+      await this.mutate(code, (race, tx) =>
+        deadNodesChange(tx, race, { alive, lastSeen, now, awayForfeitMs: this.opts.awayForfeitMs }),
+      );
     }
   }
 
@@ -852,7 +655,7 @@ export class RaceService {
     if (this.starting.has(code)) return;
     this.starting.add(code);
     try {
-      const row = await this.row(code);
+      const row = await raceRow(this.opts.prisma, code);
       if (row.status !== 'countdown' || row.startsAt === null || row.startsAt.getTime() > this.opts.now())
         return;
       if (row.racers.some((r) => r.gameId !== null)) return;
@@ -863,13 +666,16 @@ export class RaceService {
       const games: { playerId: string; id: string; view: WireView }[] = [];
       try {
         for (const racer of row.racers) {
-          const game = await this.opts.rooms.createForRacer({
+          const game = await this.opts.rooms.createGame({
+            kind: 'race',
             deal: deal.value,
             dealKey: row.dealKey,
             options,
             preset,
             owner: racer.playerId,
+            daily: null,
             raceCode: code,
+            clockFromCreation: false,
           });
           games.push({ playerId: racer.playerId, id: game.id, view: game.view });
         }
@@ -948,7 +754,7 @@ export class RaceService {
       // The game ends first (after the commit), so whoever hears of the forfeit finds it resigned.
       const resign = racer.gameId === null ? [] : [{ gameId: racer.gameId, owner: playerId }];
       const events = progress === null ? [] : [{ playerId, progress }];
-      const after = await this.lockedRow(tx, code);
+      const after = await lockedRow(tx, code);
       if (allDone(after)) {
         const end = await this.endIn(tx, after, 'done');
         return { ...end, resign: [...resign, ...(end.resign ?? [])], progress: events };
@@ -1044,7 +850,7 @@ export class RaceService {
   /** The server resigns a racer's game (race over or forfeited); failures are logged. */
   private async resignGame(gameId: string, owner: string): Promise<void> {
     try {
-      await this.opts.rooms.act(gameId, { type: 'resign' }, undefined, undefined, owner);
+      await this.opts.rooms.act(gameId, { type: 'resign' }, { actor: owner });
     } catch (err) {
       if (!(err instanceof ApiError)) this.opts.log.error({ err, gameId }, 'race game resign failed');
     }
@@ -1066,11 +872,11 @@ export class RaceService {
     return this.track(
       (async () => {
         const out = await this.opts.prisma.$transaction(async (tx) => {
-          const before = await this.lockedRow(tx, code);
+          const before = await lockedRow(tx, code);
           const change = await fn(before, tx);
           if (!change.changed) return { change, before, row: before };
           await tx.race.update({ where: { code }, data: { version: { increment: 1 } } });
-          return { change, before, row: await this.lockedRow(tx, code, false) };
+          return { change, before, row: await lockedRow(tx, code, false) };
         });
         const { change, before, row } = out;
         for (const g of change.resign ?? []) await this.resignGame(g.gameId, g.owner);
@@ -1084,18 +890,6 @@ export class RaceService {
         return { result: change.result, row };
       })(),
     );
-  }
-
-  /** The room's rows, its `Race` row locked first (unless `lock` is false). Errors: `not-found`. */
-  private async lockedRow(tx: Tx, code: string, lock = true): Promise<RaceRow> {
-    if (lock) {
-      const locked = await tx.$queryRaw<{ code: string }[]>`
-        SELECT "code" FROM "Race" WHERE "code" = ${code} FOR UPDATE`;
-      if (locked.length === 0) throw new ApiError('not-found', `no race ${code}`);
-    }
-    const row = await tx.race.findUnique({ where: { code }, include: raceRowInclude });
-    if (!row) throw new ApiError('not-found', `no race ${code}`);
-    return row;
   }
 
   /** Keeps `p` in the set awaited on stop. */
@@ -1126,41 +920,15 @@ export class RaceService {
       if (this.stopped) return false;
       let sockets = 0;
       for (const who of this.local.get(code)?.values() ?? []) if ((who ?? SPECTATORS) === viewer) sockets++;
-      const { result } = await this.mutate(code, async (race, tx) => {
-        if (race.status === 'finished') return unchanged(false);
-        const key = { raceCode_nodeId_viewer: { raceCode: code, nodeId: this.opts.nodeId, viewer } };
-        if (sockets > 0)
-          await tx.racePresence.upsert({
-            where: key,
-            create: { raceCode: code, nodeId: this.opts.nodeId, viewer, sockets },
-            update: { sockets },
-          });
-        else
-          await tx.racePresence.deleteMany({ where: { raceCode: code, nodeId: this.opts.nodeId, viewer } });
-        const racer = viewer === SPECTATORS ? undefined : race.racers.find((r) => r.playerId === viewer);
-        let due = false;
-        if (racer && sockets > 0 && (racer.away || racer.forfeitAt !== null)) {
-          await tx.raceRacer.update({
-            where: { raceCode_playerId: { raceCode: code, playerId: viewer } },
-            data: { away: false, forfeitAt: null },
-          });
-          due = racer.forfeitAt !== null;
-        } else if (racer && sockets === 0 && !racer.away) {
-          const elsewhere = race.presence.some((p) => p.viewer === viewer && p.nodeId !== this.opts.nodeId);
-          if (!elsewhere) {
-            const forfeits = race.status === 'running' && !racer.forfeited;
-            await tx.raceRacer.update({
-              where: { raceCode_playerId: { raceCode: code, playerId: viewer } },
-              data: {
-                away: true,
-                forfeitAt: forfeits ? new Date(this.opts.now() + this.opts.awayForfeitMs) : null,
-              },
-            });
-            due = forfeits;
-          }
-        }
-        return { result: true, changed: true, due };
-      });
+      const { result } = await this.mutate(code, (race, tx) =>
+        presenceChange(tx, race, {
+          nodeId: this.opts.nodeId,
+          viewer,
+          sockets,
+          now: this.opts.now,
+          awayForfeitMs: this.opts.awayForfeitMs,
+        }),
+      );
       return result;
     });
     this.presenceTail.set(
@@ -1207,13 +975,6 @@ export class RaceService {
     const racer = race.racers.find((r) => r.playerId === playerId);
     if (!racer) throw new ApiError('forbidden', 'you are not a racer of this race');
     return racer;
-  }
-
-  /** The stored room. Errors: `not-found`. */
-  private async row(code: string): Promise<RaceRow> {
-    const row = await this.opts.prisma.race.findUnique({ where: { code }, include: raceRowInclude });
-    if (!row) throw new ApiError('not-found', `no race ${code}`);
-    return row;
   }
 
   /**
@@ -1317,65 +1078,22 @@ export class RaceService {
     }
   }
 
-  private spectators(row: RaceRow): number {
-    return row.presence.reduce((n, p) => n + (p.viewer === SPECTATORS ? p.sockets : 0), 0);
-  }
-
-  private snapshotOf(row: RaceRow): RaceSnapshot {
-    const gameIds: Record<string, string> = {};
-    for (const r of row.racers) if (r.gameId !== null) gameIds[r.playerId] = r.gameId;
-    return {
-      code: row.code,
-      url: raceUrl(row.code),
-      status: row.status,
-      preset: row.preset !== null && isPresetName(row.preset) ? row.preset : null,
-      options: GameOptionsSchema.parse(row.options),
-      knownDeal: row.knownDeal,
-      maxPlayers: row.maxPlayers,
-      timeLimitMs: row.timeLimitMs,
-      startsAt: row.startsAt?.toISOString() ?? null,
-      countdownMs: this.opts.countdownMs,
-      endedAt: row.endedAt?.toISOString() ?? null,
-      racers: row.racers.map((r) => ({
-        playerId: r.playerId,
-        name: r.player.name,
-        bot: r.player.bot,
-        host: r.playerId === row.hostId,
-        ready: row.status === 'lobby' ? r.ready : true,
-        presence: r.forfeited ? ('forfeited' as const) : r.away ? ('away' as const) : ('here' as const),
-        progress: progressOfRow(r),
-        placement: r.placement,
-      })),
-      spectators: this.spectators(row),
-      rematchCode: row.rematchCode,
-      gameIds,
-      version: row.version,
-    };
-  }
-
-  /** The room as `viewer` sees it: their own game id only. */
-  private personalise(s: RaceSnapshot, viewer: Actor): Race {
-    const racer = viewer !== null && s.racers.some((r) => r.playerId === viewer);
-    const { gameIds, version: _version, ...room } = s;
-    return {
-      ...room,
-      serverNow: new Date(this.opts.now()).toISOString(),
-      you: racer ? viewer : null,
-      yourGameId: racer && viewer !== null ? (gameIds[viewer] ?? null) : null,
-    };
+  /** The room as `viewer` sees it now. */
+  private viewOf(row: RaceRow, viewer: Actor): Race {
+    return personalise(snapshotOf(row, this.opts.countdownMs), viewer, this.opts.now());
   }
 
   private sendRoom(sub: Subscriber, row: RaceRow, viewer: Actor): void {
     sub.send(
       JSON.stringify({
         type: 'race',
-        race: this.personalise(this.snapshotOf(row), viewer),
+        race: this.viewOf(row, viewer),
       } satisfies ServerFrame),
     );
   }
 
   private publishRoom(row: RaceRow): void {
-    this.opts.events.publish(row.code, { type: 'room', room: this.snapshotOf(row) });
+    this.opts.events.publish(row.code, { type: 'room', room: snapshotOf(row, this.opts.countdownMs) });
   }
 
   /** Delivers a room event to this node's sockets of the room (a room older than one already sent: dropped). */
@@ -1397,7 +1115,10 @@ export class RaceService {
     this.sent.set(code, event.room.version);
     for (const [sub, who] of members) {
       sub.send(
-        JSON.stringify({ type: 'race', race: this.personalise(event.room, who) } satisfies ServerFrame),
+        JSON.stringify({
+          type: 'race',
+          race: personalise(event.room, who, this.opts.now()),
+        } satisfies ServerFrame),
       );
     }
   }

@@ -13,10 +13,13 @@
  * `commit-failed` and changes nothing. The writes admitted and not yet committed are bounded
  * (`commitQueue`): past it a write is refused at once with `overloaded`.
  *
- * Scale-out (PRODUCT.md): each live game is owned by one node at a time; the optimistic version check in
+ * Storage is a `GameStore` (rooms/store.ts): the database's (db/game-store.ts), or one in memory
+ * (rooms/memory-store.ts) for a node built without a database.
+ *
+ * Scale-out (docs/architecture.md): each live game is owned by one node at a time; the optimistic version check in
  * the database refuses a write from a node whose cached copy is behind (the room is then dropped and
  * reloaded on next use). With several nodes a read (game, legal moves, hint position, deal, a socket's
- * subscribe snapshot) first compares a cached copy with the stored version (`GameRoomsOptions.readVersion`,
+ * subscribe snapshot) first compares a cached copy with the stored version (`GameStore.version`,
  * one primary-key look-up) and re-reads it when behind, so it answers a version at least as new as every
  * commit acknowledged before it began, whichever node made it, with or without the bus. When the bus
  * returns after an outage every copy is marked behind, and the games followed here are re-read and their
@@ -26,260 +29,74 @@
  * daily, its race seat), and the policy of its kind (rooms/policies.ts; all declared in
  * plugins/game-policies.ts) adds that kind's rules: who may read it, whether it takes another action, when
  * its clock stops, which leaderboard row its ending commits in the same transaction, and who hears of its
- * commits. The log itself knows one rule of ownership: a game created for a player takes actions from that
- * player only. When a daily's day closes, a ranked attempt still playing is settled as `unfinished`
- * (`finalise`); a race game's replay is public once its race has finished.
+ * commits, and when its replay is public. The log itself knows one rule of ownership: a game created for a
+ * player takes actions from that player only. A kind may also settle a game without an action (`settle`:
+ * a daily's attempt when its day closes).
  */
-import { randomBytes } from 'node:crypto';
+import { type CreateGameBody, type GameResponse, type StateResponse } from '@klondike/protocol';
 import {
-  type CreateGameBody,
-  type DailyPreset,
-  DailyPresetSchema,
-  type GameKind,
-  type GameResponse,
-  MoveSchema,
-  GameOptionsSchema,
-  type ReplaySchema,
-  type StateResponse,
-} from '@klondike/protocol';
-import {
-  DEFAULT_PRESET,
   type Deal,
   type GameAction,
-  type GameOptions,
   type GameState,
   type GameStatus,
   type Move,
-  PRESETS,
-  type PlayerView,
-  type PresetName,
   applyAction,
   currentScore,
-  dealFromNumber,
   formatDeal,
   gameStatus,
-  isPresetName,
   legalMoves,
   newGame,
-  parseDeal,
   playerView,
-  resolveOptions,
   statusAfterMove,
 } from '@klondike/rules';
-import type { z } from 'zod';
-import { closesAt as closesAtOf } from '../daily/dates.js';
 import { isDatabaseUnavailable } from '../db/availability.js';
 import { ApiError } from '../errors.js';
-import {
-  type BatchWriter,
-  CommitFailedError,
-  GroupCommitter,
-  type GroupCommitStats,
-  type MoveCommit,
-} from '../db/move-log.js';
+import { CommitFailedError, GroupCommitter, type GroupCommitStats, type MoveCommit } from '../db/move-log.js';
 import type { EventBus } from '../bus/event-bus.js';
-import { randomKeyedDeal } from '../fairness/deals.js';
-import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import {
   type Actor,
   CASUAL_ONLY,
-  type DailyRef,
   type GameFacts,
   type GamePolicies,
   type GamePolicy,
   type ResultRow,
   type WireView,
 } from './policies.js';
+import type { GameStore } from './store.js';
 import { StateFrameText, type StateFrame } from './state-frame-text.js';
 
+import {
+  type ActOptions,
+  type GameRoomsOptions,
+  type NewGameSpec,
+  type RemoteCommit,
+  type Replay,
+  type Room,
+  type Standing,
+  type Stored,
+  type Subscriber,
+  type WriteOrigin,
+  casualGame,
+  elapsedMs,
+  isRemoteCommit,
+  newGameId,
+  reload,
+  replayOf,
+  replayed,
+  wireView,
+} from './room.js';
+
 export type { Actor, CommittedAction, DailyRef, WireView } from './policies.js';
-
-/** GET /api/games/:id/replay response. */
-export type Replay = z.infer<typeof ReplaySchema>;
-
-/** Something that receives serialised server frames (a WebSocket connection). */
-export interface Subscriber {
-  /** Sends one frame, already serialised as JSON text. Must not throw. */
-  send(frame: string): void;
-}
-
-/** Who asked for a write over a WebSocket: its answer (a state frame) carries the request id. */
-export interface WriteOrigin {
-  readonly subscriber: Subscriber;
-  readonly requestId?: string;
-}
-
-/** Options of `GameRooms`. */
-export interface GameRoomsOptions {
-  /** Most rooms kept in memory; idle rooms without subscribers are evicted first (least recently used). */
-  readonly maxLiveGames?: number;
-  /** The server clock in ms since the epoch (default `Date.now`); injectable for tests. */
-  readonly now?: () => number;
-  /**
-   * Most writes admitted and not yet committed (waiting behind their game's earlier writes, waiting for a
-   * flush, or in one), default 256; past it a write is refused with `overloaded` before anything changes.
-   */
-  readonly commitQueue?: number;
-  /** Group-commit flushes in flight at once (default 1; PGlite runs one statement at a time anyway). */
-  readonly commitConcurrency?: number;
-  /**
-   * The bus to the other nodes (default: none). Every committed `state` frame is published on
-   * `game:<id>`; a node whose sockets follow a game forwards the frames other nodes committed to them and
-   * re-reads the game from the database before its next use.
-   */
-  readonly bus?: EventBus;
-  /**
-   * With a bus to other nodes: a game's stored version, or null (Database.gameVersion), the freshness probe
-   * before a read answers from memory. Default: a Prisma look-up of the same row.
-   */
-  readonly readVersion?: (id: string) => Promise<number | null>;
-}
-
-/** What a node publishes on `game:<id>` after a commit: the new version and the `state` frame's JSON text. */
-interface RemoteCommit {
-  readonly version: number;
-  readonly frame: string;
-}
-
-function isRemoteCommit(m: unknown): m is RemoteCommit {
-  return (
-    typeof m === 'object' &&
-    m !== null &&
-    typeof (m as { version?: unknown }).version === 'number' &&
-    typeof (m as { frame?: unknown }).frame === 'string'
-  );
-}
-
-/** What a new daily game is: the ranked attempt of `owner`, or a practice game (owned or anonymous). */
-export interface DailyGameSpec {
-  readonly daily: DailyRef;
-  /** The daily's deal, 52 codes in deal order. */
-  readonly deal: string;
-  readonly ranked: boolean;
-  /** The player the game is for (required when ranked). */
-  readonly owner: string | null;
-}
-
-/** Ranked play (README "Ranked rules"): the daily preset's options with undo and hints off. */
-export function rankedOptions(preset: DailyPreset): GameOptions {
-  return { ...PRESETS[preset], undo: false, hints: false };
-}
-
-interface Room extends GameFacts {
-  readonly id: string;
-  /** What the game is (its policy's kind). */
-  readonly kind: GameKind;
-  /** The invite code of a race game, else null. */
-  readonly raceCode: string | null;
-  readonly preset: PresetName | null;
-  readonly dealNumber: number | null;
-  /** The deal in public notation (secret until the game has ended). */
-  readonly deal: string;
-  state: GameState;
-  status: GameStatus;
-  version: number;
-  /** Server time (ms) the clock started: the first logged action, or the creation of a ranked attempt; or null. */
-  startedAt: number | null;
-  /** Server time (ms) at which the game became won/resigned/blocked, or null while playing. */
-  endedAt: number | null;
-  readonly subscribers: Set<Subscriber>;
-  /** Tail of the room's write queue. */
-  tail: Promise<void>;
-  /** Writes queued or running. */
-  pending: number;
-  /** The player the game was created for, or null (anonymous: anyone may play it). */
-  readonly owner: string | null;
-  /** The daily it plays, or null. */
-  readonly daily: DailyRef | null;
-  /** A ranked daily attempt. */
-  readonly ranked: boolean;
-  /** Ranked only: its leaderboard row exists, so it takes no more actions. */
-  finished: boolean;
-  /**
-   * The view of `state` as last read (any clock), or null until the next read: everything in it but `score`
-   * and `elapsedMs` depends on the position only. Built with `status`, so the R13 search runs once per new
-   * position (at the move), not on every read.
-   */
-  view: WireView | null;
-  /** Writes the text of the room's `state` frames, reusing that of the parts of the view a move left alone. */
-  readonly frameText: StateFrameText;
-  /** Another node committed a newer version: re-read from the database before the next use. */
-  stale: boolean;
-  /** The newest version whose frame the subscribers here got from another node (0: none). */
-  heard: number;
-  /** Stops listening to this game's commits on other nodes (set while it has local subscribers). */
-  unlisten: (() => void) | null;
-}
-
-/** Puts what the database holds now into a room that was behind (its subscribers stay). */
-function reload(
-  room: Room,
-  fresh: Omit<
-    Room,
-    'subscribers' | 'tail' | 'pending' | 'view' | 'frameText' | 'stale' | 'heard' | 'unlisten'
-  >,
-): void {
-  room.stale = false;
-  room.state = fresh.state;
-  room.view = null;
-  room.status = fresh.status;
-  room.version = fresh.version;
-  room.startedAt = fresh.startedAt;
-  room.endedAt = fresh.endedAt;
-  room.finished = fresh.finished;
-}
-
-/** Game time in ms by the server's clock: 0 before the first move, now − start while playing, end − start once ended. */
-export function elapsedMs(startedAt: number | null, endedAt: number | null, now: number): number {
-  if (startedAt === null) return 0;
-  return Math.max(0, (endedAt ?? now) - startedAt);
-}
-
-function sameOptions(a: GameOptions, b: GameOptions): boolean {
-  return (
-    (Object.keys(b) as (keyof GameOptions)[]).every((k) => a[k] === b[k]) &&
-    Object.keys(a).length === Object.keys(b).length
-  );
-}
-
-/** A new random game id: 16 URL-safe characters (96 random bits). */
-export function newGameId(): string {
-  return randomBytes(12).toString('base64url');
-}
-
-/** `T` with every array and object field read-only, at every depth. */
-type DeepReadonly<T> = T extends readonly (infer U)[]
-  ? readonly DeepReadonly<U>[]
-  : T extends object
-    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
-    : T;
-
-/**
- * A `playerView` result typed as the wire shape, without copying it. The compiler checks that the view holds
- * every field of the wire shape with the same types (the assignment to `DeepReadonly<WireView>`); only
- * `readonly` is dropped, which is sound because playerView builds fresh arrays and objects on every call and
- * nothing else holds them. (A copy here cost ~1.3 KB of garbage and two views' worth of work per move.)
- */
-export function wireView(view: PlayerView): WireView {
-  const checked: DeepReadonly<WireView> = view;
-  return checked as WireView;
-}
-
-/** Thrown inside the commit transaction when the database's version is not the expected one. */
-class VersionConflict extends Error {}
-
-/** Thrown inside the commit transaction when the attempt's leaderboard row already exists. */
-class ResultExists extends Error {}
-
-/** A game's kind from what is stored with it. */
-function kindOf(g: { dailyId: number | null; ranked: boolean; raceCode: string | null }): GameKind {
-  if (g.raceCode !== null) return 'race';
-  if (g.dailyId !== null) return g.ranked ? 'daily-ranked' : 'daily-practice';
-  return 'casual';
-}
-
-const isUniqueViolation = (e: unknown): boolean =>
-  e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2002';
+export { elapsedMs, newGameId, wireView } from './room.js';
+export type {
+  ActOptions,
+  GameRoomsOptions,
+  NewGameSpec,
+  Replay,
+  Standing,
+  Subscriber,
+  WriteOrigin,
+} from './room.js';
 
 /** The live games of this server. All public methods throw `ApiError` for refusals. */
 export class GameRooms {
@@ -291,29 +108,20 @@ export class GameRooms {
   private readonly committer: GroupCommitter;
   private readonly commitQueue: number;
   private readonly bus: EventBus | undefined;
-  private readonly readVersion: (id: string) => Promise<number | null>;
   private readonly stopHearingReconnects: () => void;
   /** Writes admitted by `act` and not yet settled. */
   private admitted = 0;
 
-  /**
-   * `prisma` is the open database, `writeMoves` its move-log statement (Database.writeMoves); see
-   * `GameRoomsOptions`.
-   */
+  /** `store` holds the games (db/game-store.ts, or rooms/memory-store.ts); see `GameRoomsOptions`. */
   constructor(
-    private readonly prisma: PrismaClient,
-    writeMoves: BatchWriter,
+    private readonly store: GameStore,
     options: GameRoomsOptions = {},
   ) {
     this.maxLiveGames = options.maxLiveGames ?? 10_000;
     this.now = options.now ?? Date.now;
     this.commitQueue = Math.max(1, options.commitQueue ?? 256);
-    this.committer = new GroupCommitter(writeMoves, { concurrency: options.commitConcurrency ?? 1 });
+    this.committer = new GroupCommitter(store.writeMoves, { concurrency: options.commitConcurrency ?? 1 });
     this.bus = options.bus?.kind === 'single' ? undefined : options.bus;
-    this.readVersion =
-      options.readVersion ??
-      (async (id) =>
-        (await prisma.game.findUnique({ where: { id }, select: { version: true } }))?.version ?? null);
     this.stopHearingReconnects = this.bus?.onReconnect(() => this.busReturned()) ?? (() => {});
   }
 
@@ -359,116 +167,20 @@ export class GameRooms {
     guard?: (deal: Deal) => Promise<void>,
     owner: string | null = null,
   ): Promise<GameResponse> {
-    let base = body.preset ?? DEFAULT_PRESET;
-    let options = resolveOptions(base, body.options ?? {});
-    let deal: Deal;
-    let dealNumber: number | null = null;
-    let dealKey: string | null = null;
-    if (body.deal !== undefined) {
-      const r = parseDeal(body.deal);
-      if (!r.ok) throw new ApiError('bad-request', r.error.message);
-      deal = r.value;
-    } else if (body.dealNumber !== undefined) {
-      dealNumber = body.dealNumber;
-      const r = dealFromNumber(dealNumber);
-      if (!r.ok) throw new ApiError('bad-request', r.error.message);
-      deal = r.value;
-    } else if (body.sameDealAs !== undefined) {
-      const source = await this.prisma.game.findUnique({
-        where: { id: body.sameDealAs },
-        select: { deal: true, dealKey: true, dealNumber: true, options: true, preset: true },
-      });
-      if (source === null) throw new ApiError('not-found', `no game ${body.sameDealAs}`);
-      const r = parseDeal(source.deal);
-      if (!r.ok) throw new Error(`game ${body.sameDealAs}: stored deal unreadable: ${r.error.message}`);
-      deal = r.value;
-      dealKey = source.dealKey;
-      dealNumber = source.dealNumber === null ? null : Number(source.dealNumber);
-      if (body.preset === undefined && body.options === undefined) {
-        options = GameOptionsSchema.parse(source.options);
-        base = source.preset !== null && isPresetName(source.preset) ? source.preset : base;
-      }
-    } else {
-      const keyed = randomKeyedDeal();
-      deal = keyed.deal;
-      dealKey = keyed.key;
-    }
-    if (dealKey === null || body.sameDealAs !== undefined) await guard?.(deal);
-    const preset = sameOptions(options, PRESETS[base]) ? base : null;
-    return this.insert({
-      deal,
-      dealNumber,
-      dealKey,
-      options,
-      preset,
-      owner,
-      daily: null,
-      ranked: false,
-      raceCode: null,
-    });
+    const { spec, dealNumber, chosen } = await casualGame(body, owner, this.store);
+    if (chosen) await guard?.(spec.deal);
+    return this.insert(spec, dealNumber);
   }
-
   /**
-   * Creates a race's game for `owner` (races/service.ts): the race's deal and options; the game takes
-   * actions from that player only and its response names no deal number.
+   * Creates a game of a kind's own (daily/games.ts, races/service.ts) and stores it at version 0, with the
+   * row its kind adds at creation. Errors: `RowExists` (rooms/store.ts) when that row's unique key is taken.
    */
-  async createForRacer(g: {
-    deal: Deal;
-    dealKey: string | null;
-    options: GameOptions;
-    preset: PresetName | null;
-    owner: string;
-    /** The race's invite code (the game's kind is `race`). */
-    raceCode: string;
-  }): Promise<GameResponse> {
-    return this.insert({ ...g, dealNumber: null, daily: null, ranked: false });
+  async createGame(spec: NewGameSpec): Promise<GameResponse> {
+    return this.insert(spec, null);
   }
 
-  /**
-   * Creates a game of a daily's deal: the ranked attempt of `spec.owner` (ranked options; its
-   * `DailyAttempt` row is inserted in the same transaction, and the unique (daily, player) key refuses a
-   * second one) or a practice game with the preset's own options. The response shows no deal number.
-   * Errors: `conflict` when the player already has a ranked attempt at this daily.
-   */
-  async createDaily(spec: DailyGameSpec): Promise<GameResponse> {
-    const deal = parseDeal(spec.deal);
-    if (!deal.ok) throw new Error(`daily ${spec.daily.date}: stored deal unreadable: ${deal.error.message}`);
-    if (spec.ranked && spec.owner === null) throw new Error('a ranked attempt needs a player');
-    const options = spec.ranked ? rankedOptions(spec.daily.preset) : PRESETS[spec.daily.preset];
-    try {
-      return await this.insert({
-        deal: deal.value,
-        dealNumber: null,
-        dealKey: null,
-        options,
-        preset: spec.ranked ? null : spec.daily.preset,
-        owner: spec.owner,
-        daily: spec.daily,
-        ranked: spec.ranked,
-        raceCode: null,
-      });
-    } catch (e) {
-      if (spec.ranked && isUniqueViolation(e))
-        throw new ApiError(
-          'conflict',
-          `you have already started your ranked attempt at the ${spec.daily.date} ${spec.daily.preset} daily (one per player); replay it as a practice game once it has ended`,
-        );
-      throw e;
-    }
-  }
-
-  /** Stores a new game at version 0 (with its DailyAttempt row when ranked, in one transaction). */
-  private async insert(g: {
-    deal: Deal;
-    dealNumber: number | null;
-    dealKey: string | null;
-    options: GameOptions;
-    preset: PresetName | null;
-    owner: string | null;
-    daily: DailyRef | null;
-    ranked: boolean;
-    raceCode: string | null;
-  }): Promise<GameResponse> {
+  /** Stores a new game at version 0 (with the row its kind adds, in one transaction). */
+  private async insert(g: NewGameSpec, dealNumber: number | null): Promise<GameResponse> {
     const preset = g.preset;
     const state = newGame(g.deal, g.options);
     const now = this.now();
@@ -476,23 +188,21 @@ export class GameRooms {
     const status = view.status;
     const room: Room = {
       id: newGameId(),
-      kind: kindOf({ dailyId: g.daily?.id ?? null, ranked: g.ranked, raceCode: g.raceCode }),
+      kind: g.kind,
       raceCode: g.raceCode,
       preset,
-      dealNumber: g.dealNumber,
+      dealNumber,
       deal: formatDeal(g.deal),
       state,
       status,
       version: 0,
-      // A ranked attempt's clock starts when the player first sees the cards: at its creation.
-      startedAt: g.ranked ? now : null,
+      startedAt: g.clockFromCreation ? now : null,
       endedAt: status === 'playing' ? null : now,
       subscribers: new Set(),
       tail: Promise.resolve(),
       pending: 0,
       owner: g.owner,
       daily: g.daily,
-      ranked: g.ranked,
       finished: false,
       view,
       frameText: new StateFrameText(),
@@ -500,35 +210,24 @@ export class GameRooms {
       heard: 0,
       unlisten: null,
     };
-    const data = {
+    await this.store.insert({
       id: room.id,
+      kind: room.kind,
+      raceCode: room.raceCode,
+      daily: room.daily,
+      owner: room.owner,
       preset,
       options: { ...g.options },
       deal: room.deal,
-      dealNumber: g.dealNumber === null ? null : BigInt(g.dealNumber),
+      dealNumber,
       dealKey: g.dealKey,
-      version: 0,
       status,
       score: view.score,
       moves: view.moves,
-      createdAt: new Date(now),
-      updatedAt: new Date(now), // the server clock, as every commit sets it (GET /api/me/games/current)
-      startedAt: room.startedAt === null ? null : new Date(room.startedAt),
-      endedAt: room.endedAt === null ? null : new Date(room.endedAt),
-      playerId: g.owner,
-      dailyId: g.daily?.id ?? null,
-      ranked: g.ranked,
-      raceCode: g.raceCode,
-    };
-    if (g.ranked && g.daily !== null && g.owner !== null) {
-      const attempt = { dailyId: g.daily.id, playerId: g.owner, gameId: room.id, createdAt: new Date(now) };
-      await this.prisma.$transaction(async (tx) => {
-        await tx.game.create({ data });
-        await tx.dailyAttempt.create({ data: attempt });
-      });
-    } else {
-      await this.prisma.game.create({ data });
-    }
+      createdAt: now,
+      startedAt: room.startedAt,
+      endedAt: room.endedAt,
+    });
     this.remember(room);
     return this.response(room, view);
   }
@@ -578,19 +277,13 @@ export class GameRooms {
   /**
    * Applies a move, undo or resignation, commits it, then broadcasts a state frame to every subscriber
    * (the origin's copy carries its request id) and returns the new version and view.
-   * `expectedVersion` undefined = no version check (undo/resign over REST without a version).
+   * See `ActOptions` (`expectedVersion` undefined = no version check).
    * Errors: `not-found`; `unauthorized`/`forbidden` when the game belongs to another player; `conflict`
    * when a ranked attempt has ended or its day has closed; `stale-version` with the current version;
    * `illegal-move` with the rules' reason and the current version; database failures are thrown as they
    * are (nothing changes).
    */
-  async act(
-    id: string,
-    action: GameAction,
-    expectedVersion: number | undefined,
-    origin?: WriteOrigin,
-    actor: Actor = null,
-  ): Promise<StateResponse> {
+  async act(id: string, action: GameAction, options: ActOptions = {}): Promise<StateResponse> {
     if (this.admitted >= this.commitQueue)
       throw new ApiError(
         'overloaded',
@@ -598,7 +291,13 @@ export class GameRooms {
       );
     this.admitted++;
     try {
-      return await this.actAdmitted(id, action, expectedVersion, origin, actor);
+      return await this.actAdmitted(
+        id,
+        action,
+        options.expectedVersion,
+        options.origin,
+        options.actor ?? null,
+      );
     } finally {
       this.admitted--;
     }
@@ -633,7 +332,7 @@ export class GameRooms {
       if (
         this.bus &&
         (expectedVersion === undefined
-          ? ((await this.readVersion(room.id)) ?? room.version) > room.version
+          ? ((await this.store.version(room.id)) ?? room.version) > room.version
           : expectedVersion > room.version)
       )
         reload(room, await this.read(room.id));
@@ -717,38 +416,30 @@ export class GameRooms {
   }
 
   /**
-   * Settles a ranked attempt whose day has closed while it was still playing: inserts its leaderboard row
-   * as `unfinished` (score and time at the moment the day closed). Returns whether a row was added (false
-   * for other games, an open day, or an attempt that already has its row). Errors: `not-found`.
+   * Settles a game without an action (a ranked attempt whose day has closed while it was still playing):
+   * in the game's write queue, `decide` gets its facts, the server time and its score, moves and game time
+   * with the clock stopped at `end` (`at`), and names the leaderboard row to store, or null for none. Returns
+   * whether a row was added (false as well for a game that already has its row). An idle game loaded for
+   * this is forgotten again afterwards. Errors: `not-found`.
    */
-  async finalise(id: string): Promise<boolean> {
+  async settle(
+    id: string,
+    decide: (game: GameFacts, now: number, at: (end: number) => Standing) => ResultRow | null,
+  ): Promise<boolean> {
     const wasLive = this.rooms.has(id);
     const room = await this.room(id);
     try {
-      const daily = room.daily;
-      if (!room.ranked || daily === null || room.owner === null) return false;
       const added = await this.exclusive(room, async () => {
-        if (room.finished || this.now() < daily.closesAt) return false;
-        const end = room.endedAt ?? daily.closesAt;
-        const view = playerView(room.state, elapsedMs(room.startedAt, end, end));
-        const r = await this.prisma.dailyResult.createMany({
-          data: [
-            {
-              dailyId: daily.id,
-              playerId: room.owner as string,
-              gameId: room.id,
-              status: 'unfinished',
-              won: false,
-              score: view.score,
-              timeMs: elapsedMs(room.startedAt, end, end),
-              moves: view.moves,
-              finishedAt: new Date(daily.closesAt),
-            },
-          ],
-          skipDuplicates: true,
+        if (room.finished) return false;
+        const row = decide(room, this.now(), (end) => {
+          const timeMs = elapsedMs(room.startedAt, end, end);
+          const view = playerView(room.state, timeMs);
+          return { score: view.score, moves: view.moves, timeMs };
         });
+        if (row === null) return false;
+        const stored = await this.store.settle(room, row);
         room.finished = true;
-        return r.count > 0;
+        return stored;
       });
       if (added) this.policy(room).afterResult?.(room);
       return added;
@@ -847,42 +538,13 @@ export class GameRooms {
    * Errors: `not-found`; `forbidden` before that.
    */
   async replay(id: string): Promise<Replay> {
-    const row = await this.prisma.game.findUnique({
-      where: { id },
-      include: {
-        daily: { select: { date: true } },
-        player: { select: { id: true, name: true, bot: true } },
-        raceEntry: { select: { race: { select: { status: true } } } },
-      },
-    });
+    const row = await this.store.replay(id);
     if (!row) throw new ApiError('not-found', `no game ${id}`);
-    if (row.raceEntry !== null) {
-      if (row.raceEntry.race.status !== 'finished')
-        throw new ApiError('forbidden', 'the replay of a race game is public once the race has finished');
-    } else if (row.daily !== null) {
-      if (this.now() < closesAtOf(row.daily.date))
-        throw new ApiError('forbidden', 'the replay of a daily game is public once its day has closed');
-    } else if (row.status !== 'won' && row.status !== 'resigned') {
+    const rule = this.policies[row.kind].checkReplay;
+    if (rule) rule(row, this.now());
+    else if (row.status !== 'won' && row.status !== 'resigned')
       throw new ApiError('forbidden', 'the replay is available once the game has been won or resigned');
-    }
-    // The log up to the version just read ("Move" has no relation to "Game": read by its key).
-    const log = await this.prisma.move.findMany({
-      where: { gameId: id, seq: { lte: row.version } },
-      orderBy: { seq: 'asc' },
-    });
-    const first = log[0]?.createdAt.getTime() ?? 0;
-    return {
-      id: row.id,
-      deal: row.deal,
-      options: GameOptionsSchema.parse(row.options),
-      preset: row.preset !== null && isPresetName(row.preset) ? row.preset : null,
-      player: row.player,
-      steps: log.map((e) => ({
-        type: e.kind,
-        ...(e.kind === 'move' ? { move: MoveSchema.parse(e.move) } : {}),
-        atMs: Math.max(0, e.createdAt.getTime() - first),
-      })),
-    };
+    return replayOf(row);
   }
 
   // ---------- internals ----------
@@ -981,7 +643,7 @@ export class GameRooms {
    */
   private async current(id: string): Promise<Room> {
     if (!this.bus || (!this.rooms.has(id) && !this.loading.has(id))) return this.room(id);
-    const [room, stored] = await Promise.all([this.room(id), this.readVersion(id)]);
+    const [room, stored] = await Promise.all([this.room(id), this.store.version(id)]);
     if (stored !== null && stored > room.version) {
       room.stale = true;
       await this.catchUp(room);
@@ -1068,66 +730,18 @@ export class GameRooms {
       const version = await this.refresh(room);
       throw new ApiError('stale-version', `the game is at version ${version}`, { version });
     }
-    // A ranked attempt's last action also inserts its leaderboard row: one Prisma transaction (rare).
-    const row: ResultRow = result;
-    try {
-      await this.prisma.$transaction(async (tx) => {
-        const updated = await tx.game.updateMany({
-          where: { id: room.id, version: w.version - 1 },
-          data: {
-            version: w.version,
-            status: w.status,
-            score: w.score,
-            moves: w.moves,
-            startedAt: new Date(w.startedAt),
-            endedAt: w.endedAt === null ? null : new Date(w.endedAt),
-          },
-        });
-        if (updated.count !== 1) throw new VersionConflict();
-        await tx.move.create({
-          data: {
-            gameId: room.id,
-            seq: w.version,
-            kind: w.kind,
-            move: w.move === null ? Prisma.DbNull : { ...w.move },
-            createdAt: new Date(w.at),
-          },
-        });
-        if (room.daily !== null && room.owner !== null) {
-          const added = await tx.dailyResult.createMany({
-            data: [
-              {
-                dailyId: room.daily.id,
-                playerId: room.owner,
-                gameId: room.id,
-                status: row.status,
-                won: row.status === 'won',
-                score: row.score,
-                timeMs: row.timeMs,
-                moves: row.moves,
-                finishedAt: new Date(row.finishedAt),
-              },
-            ],
-            skipDuplicates: true,
-          });
-          if (added.count !== 1) throw new ResultExists();
-        }
+    // A ranked attempt's last action also inserts its leaderboard row: one transaction (rare).
+    const outcome = await this.store.commitWithRow(room, w, result);
+    if (outcome === 'committed') return;
+    if (outcome === 'row-exists') {
+      room.finished = true;
+      throw new ApiError('conflict', 'this ranked attempt has already ended (the day may have closed)', {
+        version: room.version,
       });
-    } catch (e) {
-      if (e instanceof ResultExists) {
-        room.finished = true;
-        throw new ApiError('conflict', 'this ranked attempt has already ended (the day may have closed)', {
-          version: room.version,
-        });
-      }
-      const conflict =
-        e instanceof VersionConflict ||
-        (e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2002');
-      if (!conflict) throw e;
-      // Another node wrote this game: our copy is behind. Catch up and report the database's version.
-      const version = await this.refresh(room);
-      throw new ApiError('stale-version', `the game is at version ${version}`, { version });
     }
+    // Another node wrote this game: our copy is behind. Catch up and report the database's version.
+    const version = await this.refresh(room);
+    throw new ApiError('stale-version', `the game is at version ${version}`, { version });
   }
 
   /**
@@ -1151,69 +765,11 @@ export class GameRooms {
     return loading;
   }
 
-  /** Reads Game + its log ordered by seq and replays it from the deal. Errors: `not-found`. */
-  private async read(
-    id: string,
-  ): Promise<
-    Omit<Room, 'subscribers' | 'tail' | 'pending' | 'view' | 'frameText' | 'stale' | 'heard' | 'unlisten'>
-  > {
-    const game = await this.prisma.game.findUnique({
-      where: { id },
-      include: {
-        daily: { select: { id: true, date: true, preset: true } },
-        result: { select: { gameId: true } },
-        raceEntry: { select: { raceCode: true } },
-      },
-    });
-    if (!game) throw new ApiError('not-found', `no game ${id}`);
-    // The log up to the version just read: another node may append more meanwhile (its row and its log
-    // entry commit together, so every entry up to that version is already visible).
-    const log = await this.prisma.move.findMany({
-      where: { gameId: id, seq: { lte: game.version } },
-      orderBy: { seq: 'asc' },
-    });
-    const row = { ...game, log };
-    const daily: DailyRef | null =
-      row.daily === null
-        ? null
-        : {
-            id: row.daily.id,
-            date: row.daily.date,
-            preset: DailyPresetSchema.parse(row.daily.preset),
-            closesAt: closesAtOf(row.daily.date),
-          };
-    const options = GameOptionsSchema.parse(row.options);
-    const dealResult = parseDeal(row.deal);
-    if (!dealResult.ok) throw new Error(`game ${id}: stored deal unreadable: ${dealResult.error.message}`);
-    let state = newGame(dealResult.value, options);
-    for (const entry of row.log) {
-      const action: GameAction =
-        entry.kind === 'move' ? { type: 'move', move: MoveSchema.parse(entry.move) } : { type: entry.kind };
-      const r = applyAction(state, action);
-      if (!r.ok) throw new Error(`game ${id}: log entry ${entry.seq} does not replay: ${r.error.code}`);
-      state = r.value;
-    }
-    if (row.log.length !== row.version)
-      throw new Error(`game ${id}: version ${row.version} but ${row.log.length} log entries`);
-    // Stored with the game at its creation; the seat's link for games dealt before that column existed.
-    const raceCode = row.raceCode ?? row.raceEntry?.raceCode ?? null;
-    return {
-      id,
-      kind: kindOf({ dailyId: row.dailyId, ranked: row.ranked, raceCode }),
-      raceCode,
-      preset: row.preset !== null && isPresetName(row.preset) ? row.preset : null,
-      dealNumber: row.dealNumber === null ? null : Number(row.dealNumber),
-      deal: row.deal,
-      state,
-      status: gameStatus(state),
-      version: row.version,
-      startedAt: row.startedAt?.getTime() ?? null,
-      endedAt: row.endedAt?.getTime() ?? null,
-      owner: row.playerId,
-      daily,
-      ranked: row.ranked,
-      finished: row.ranked && row.result !== null,
-    };
+  /** Reads the game and its log, and replays it from the deal. Errors: `not-found`. */
+  private async read(id: string): Promise<Stored> {
+    const row = await this.store.load(id);
+    if (!row) throw new ApiError('not-found', `no game ${id}`);
+    return replayed(row);
   }
 
   private async load(id: string): Promise<Room> {

@@ -62,6 +62,17 @@ export interface CommittedAction {
   readonly at: number;
 }
 
+/** What the replay rule of a kind may know of a stored game (GET /api/games/:id/replay). */
+export interface ReplayFacts {
+  readonly id: string;
+  readonly kind: GameKind;
+  readonly status: 'playing' | 'won' | 'blocked' | 'resigned';
+  /** A daily game: when its day closes (ms since the epoch); else null. */
+  readonly daily: { readonly closesAt: number } | null;
+  /** A race game: whether its race has finished; else null. */
+  readonly raceFinished: boolean | null;
+}
+
 /** A leaderboard row to insert with a commit (a daily-ranked attempt's end). */
 export interface ResultRow {
   readonly status: 'won' | 'resigned' | 'blocked' | 'unfinished';
@@ -102,6 +113,11 @@ export interface GamePolicy {
   clockEnd?(game: GameFacts, now: number): number | null;
   /** The leaderboard row the commit of an action that ended the game also inserts, or null. */
   resultRow?(game: GameFacts, ending: Ending): ResultRow | null;
+  /**
+   * Replaces the casual replay rule (public once the game is won or resigned): throws an `ApiError` while
+   * the replay of this finished game must stay secret (a daily of an open day, a race still on).
+   */
+  checkReplay?(game: ReplayFacts, now: number): void;
   /** Told after every committed action of a game of this kind. Must not throw. */
   afterCommit?(action: CommittedAction): void;
   /** Told after a commit that inserted the game's leaderboard row. Must not throw. */

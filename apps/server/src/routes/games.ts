@@ -41,7 +41,7 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
           'game, which stays hidden; without `preset`/`options` also its rules), or a fresh random deal (keyed, never ' +
           'identified in any response) when none is given. 403 `deal-embargoed` for the deal of an open daily or of a ' +
           'race that is still on. Created with a player token, the game belongs to that player: it takes that ' +
-          'player\'s moves only and counts in their statistics and history (README "Statistics").',
+          'player\'s moves only and counts in their statistics and history (docs/features.md "Statistics").',
         body: CreateGameBodySchema.nullish(),
         response: { 201: GameResponseSchema, ...errors(400, 403, 404) },
       },
@@ -88,9 +88,7 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
       app.rooms.act(
         req.params.id,
         { type: 'move', move: req.body.move },
-        req.body.version,
-        undefined,
-        req.player?.id ?? null,
+        { expectedVersion: req.body.version, actor: req.player?.id ?? null },
       ),
   );
 
@@ -109,7 +107,11 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) =>
-      app.rooms.act(req.params.id, { type: 'undo' }, req.body?.version, undefined, req.player?.id ?? null),
+      app.rooms.act(
+        req.params.id,
+        { type: 'undo' },
+        { expectedVersion: req.body?.version, actor: req.player?.id ?? null },
+      ),
   );
 
   app.post(
@@ -127,7 +129,11 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) =>
-      app.rooms.act(req.params.id, { type: 'resign' }, req.body?.version, undefined, req.player?.id ?? null),
+      app.rooms.act(
+        req.params.id,
+        { type: 'resign' },
+        { expectedVersion: req.body?.version, actor: req.player?.id ?? null },
+      ),
   );
 
   app.get(

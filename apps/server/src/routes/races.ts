@@ -1,5 +1,5 @@
 /**
- * Race routes (README "Races"): create, look up, join, ready, start, results, rematch. Creating and acting
+ * Race routes (docs/features.md "Races"): create, look up, join, ready, start, results, rematch. Creating and acting
  * need a player token; GET by code does not (spectators). Look-ups by code (GET, join) have their own,
  * stricter per-client rate limit so invite codes cannot be enumerated. Live updates: `race-subscribe` on
  * /api/ws (routes/ws.ts).

@@ -1,5 +1,5 @@
 /**
- * Statistics routes (README "Statistics"): GET /api/players/:id/stats — public, like the player page —
+ * Statistics routes (docs/features.md "Statistics"): GET /api/players/:id/stats — public, like the player page —
  * and GET /api/players/:id/games, the player's own history (its token only: casual games are private play).
  */
 import {

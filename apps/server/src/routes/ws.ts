@@ -26,8 +26,7 @@ import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import type { DailyService } from '../daily/service.js';
 import { ApiError, apiErrorOf } from '../errors.js';
-import type { PrismaClient } from '../generated/prisma/client.js';
-import { type AuthedPlayer, playerByToken } from '../players/players.js';
+import type { AuthedPlayer } from '../players/players.js';
 import type { RaceService } from '../races/service.js';
 import type { GameRooms, Subscriber } from '../rooms/game-rooms.js';
 import '../types.js';
@@ -56,7 +55,8 @@ function requestIdOf(value: unknown): string | undefined {
 export interface ConnectionDeps {
   readonly rooms: GameRooms;
   readonly daily: DailyService;
-  readonly prisma: PrismaClient;
+  /** The player of a token, or null (the token cache of plugin `auth`: app.playerOfToken). */
+  readonly playerOfToken: (token: string) => Promise<AuthedPlayer | null>;
   readonly log: FastifyBaseLogger;
   /** Frames per second before `rate-limited` error frames; 0 = no limit. */
   readonly framesPerSecond: number;
@@ -65,7 +65,7 @@ export interface ConnectionDeps {
   readonly raceLookups: number;
   /** Games one connection may be subscribed to at once (`rate-limited` beyond). */
   readonly maxSubscriptions: number;
-  /** `auth` frames one connection may send (each costs a database look-up; `rate-limited` beyond). */
+  /** `auth` frames one connection may send (each may cost a database look-up; `rate-limited` beyond). */
   readonly maxAuthAttempts: number;
 }
 
@@ -213,7 +213,7 @@ export class Connection implements Subscriber {
               'rate-limited',
               `at most ${this.deps.maxAuthAttempts} auth frames per connection`,
             );
-          const player = await playerByToken(this.deps.prisma, frame.token);
+          const player = await this.deps.playerOfToken(frame.token);
           if (player === null) throw new ApiError('unknown-token', 'unknown player token');
           this.player = player;
           this.sendFrame({ type: 'authed', playerId: player.id, name: player.name });
@@ -269,13 +269,11 @@ export class Connection implements Subscriber {
           }
           const action: GameAction =
             frame.type === 'move' ? { type: 'move', move: frame.move } : { type: frame.type };
-          await this.rooms.act(
-            frame.gameId,
-            action,
-            frame.version,
-            { subscriber: this, ...(requestId !== undefined ? { requestId } : {}) },
-            this.player?.id ?? null,
-          );
+          await this.rooms.act(frame.gameId, action, {
+            expectedVersion: frame.version,
+            origin: { subscriber: this, ...(requestId !== undefined ? { requestId } : {}) },
+            actor: this.player?.id ?? null,
+          });
           return;
         }
       }
@@ -311,7 +309,7 @@ export const wsRoutes: FastifyPluginAsync = async (app) => {
     const conn = new Connection(socket, {
       rooms: app.rooms,
       daily: app.daily,
-      prisma: app.prisma,
+      playerOfToken: app.playerOfToken,
       log: req.log,
       framesPerSecond: app.config.wsFramesPerSecond,
       races: app.races,

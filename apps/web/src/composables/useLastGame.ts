@@ -1,7 +1,7 @@
 /**
  * The game last shown on the table in this browser: the "Play" link of every page leads back to it, and `/`
  * picks it up again while it is unfinished (kept in localStorage, so closing the tab loses nothing). A
- * signed-in player gets their game back on any device: `/` asks the server for it (README "Resuming a game").
+ * signed-in player gets their game back on any device: `/` asks the server for it (docs/features.md "Resuming a game").
  */
 import type { GameResponse } from '@klondike/protocol';
 import { ref, watch, type Ref } from 'vue';

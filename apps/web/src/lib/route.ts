@@ -73,7 +73,7 @@ export type TableRequest =
   | { readonly kind: 'deal'; readonly dealNumber: number; readonly preset: PresetName | null }
   | { readonly kind: 'new'; readonly preset: PresetName | null };
 
-/** Highest deal number (RULES.md R2: 1 … 2^32−1). */
+/** Highest deal number (docs/rules.md R2: 1 … 2^32−1). */
 const MAX_DEAL = 0xffff_ffff;
 
 /**

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * The daily leaderboard page shows the board's distribution (README "Statistics"): one bar per winning-time
+ * The daily leaderboard page shows the board's distribution (docs/features.md "Statistics"): one bar per winning-time
  * bucket, the caller's bucket marked, and "better than N %" from the server's `youBeat`. The API answer is
  * a fixture served through a stubbed fetch (the page, not the server, is under test here).
  */

@@ -23,7 +23,7 @@ import { AUTO_PILES, AUTO_STOCK, dealText as toDealText } from './deals';
 const SKIP = skipReason();
 
 /**
- * The deal, pile by pile, bottom card first (RULES.md R2: pile p holds p+1 cards, the last one face up).
+ * The deal, pile by pile, bottom card first (docs/rules.md R2: pile p holds p+1 cards, the last one face up).
  * Read from the top down, every pile is an ascending run of one suit, so each card sent home uncovers the next
  * one needed; the stock then holds the rest of each suit in order. Draw + double-click wins it.
  */

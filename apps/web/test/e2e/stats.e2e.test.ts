@@ -1,5 +1,5 @@
 /**
- * The statistics page in a real browser (README "Statistics"): a player who won two games and lost one
+ * The statistics page in a real browser (docs/features.md "Statistics"): a player who won two games and lost one
  * opens /players/<id>/stats at 1366×768 and 390×844 and sees the charts drawn (uPlot canvases), the right
  * numbers in the tiles and the per-preset table, and their history with replay links; someone else sees the
  * charts but no history (it is owner-only). The player page links to it.

@@ -51,7 +51,7 @@ export interface paths {
         put?: never;
         /**
          * Create a game
-         * @description Options = `preset` (default classic-draw1) with `options` overrides. The deal is `deal` (52 codes in deal order, space-separated), or `dealNumber` (1…2^32−1, echoed in the response), or `sameDealAs` (the deal of another game, which stays hidden; without `preset`/`options` also its rules), or a fresh random deal (keyed, never identified in any response) when none is given. 403 `deal-embargoed` for the deal of an open daily or of a race that is still on. Created with a player token, the game belongs to that player: it takes that player's moves only and counts in their statistics and history (README "Statistics").
+         * @description Options = `preset` (default classic-draw1) with `options` overrides. The deal is `deal` (52 codes in deal order, space-separated), or `dealNumber` (1…2^32−1, echoed in the response), or `sameDealAs` (the deal of another game, which stays hidden; without `preset`/`options` also its rules), or a fresh random deal (keyed, never identified in any response) when none is given. 403 `deal-embargoed` for the deal of an open daily or of a race that is still on. Created with a player token, the game belongs to that player: it takes that player's moves only and counts in their statistics and history (docs/features.md "Statistics").
          */
         post: operations["createGame"];
         delete?: never;

@@ -1,0 +1,92 @@
+/**
+ * The pure parts of races: invite codes, a racer's progress from their game's view, the final placements,
+ * and whether every racer has finished. No I/O.
+ */
+import { randomBytes } from 'node:crypto';
+import { RaceProgressSchema } from '@klondike/protocol';
+import { foundationCount } from '@klondike/rules';
+import type { WireView } from '../rooms/game-rooms.js';
+import type { RaceProgress } from './events.js';
+import type { RaceRow, RacerRow } from './repository.js';
+
+/** The alphabet of invite codes (RaceCodeSchema): 32 characters without 0 O 1 I. */
+export const RACE_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+/** Characters of an invite code (10 × 5 bits = 50 bits). */
+export const RACE_CODE_LENGTH = 10;
+/** A new invite code from crypto randomness (32 divides 256: no bias). */
+export function newRaceCode(): string {
+  const bytes = randomBytes(RACE_CODE_LENGTH);
+  let code = '';
+  for (const b of bytes) code += RACE_CODE_ALPHABET[b & 31];
+  return code;
+}
+
+/** Share link of a room. */
+export function raceUrl(code: string): string {
+  return `/race/${code}`;
+}
+
+/** A racer's progress from their game's view: counts only (the view's cards are dropped here). */
+export function progressOf(view: WireView, elapsedMs: number): RaceProgress {
+  return {
+    foundationCards: foundationCount(view.foundations),
+    faceDown: view.tableau.reduce((n, p) => n + p.faceDown, 0),
+    moves: view.moves,
+    score: view.score,
+    elapsedMs: Math.max(0, Math.round(elapsedMs)),
+    status: view.status,
+  };
+}
+
+/** What `rankRacers` orders. */
+export interface RankEntry {
+  readonly playerId: string;
+  readonly seat: number;
+  readonly progress: RaceProgress;
+}
+
+/**
+ * Final placements (1-based, no shared places): winners first by time; then by cards on the foundations
+ * (more first), score (higher first), time (less first); forfeited racers last (same order among them);
+ * seat order breaks exact ties.
+ */
+export function rankRacers(entries: readonly RankEntry[]): Map<string, number> {
+  const group = (p: RaceProgress): number => (p.status === 'won' ? 0 : p.status === 'forfeited' ? 2 : 1);
+  const sorted = [...entries].sort((a, b) => {
+    const g = group(a.progress) - group(b.progress);
+    if (g !== 0) return g;
+    if (a.progress.status !== 'won') {
+      if (a.progress.foundationCards !== b.progress.foundationCards)
+        return b.progress.foundationCards - a.progress.foundationCards;
+      if (a.progress.score !== b.progress.score) return b.progress.score - a.progress.score;
+    }
+    if (a.progress.elapsedMs !== b.progress.elapsedMs) return a.progress.elapsedMs - b.progress.elapsedMs;
+    return a.seat - b.seat;
+  });
+  return new Map(sorted.map((e, i) => [e.playerId, i + 1]));
+}
+
+/** The statuses a racer ends with. */
+export const TERMINAL = new Set<RaceProgress['status']>([
+  'won',
+  'blocked',
+  'resigned',
+  'forfeited',
+  'timeout',
+  'unfinished',
+]);
+
+/** A racer's stored progress, or null before the race ran. */
+export function progressOfRow(r: RacerRow): RaceProgress | null {
+  if (r.progress === null) return null;
+  const p = RaceProgressSchema.parse(r.progress);
+  return r.forfeited ? { ...p, status: 'forfeited' } : p;
+}
+
+/** Every racer has a final status (won, blocked, resigned, forfeited …). */
+export function allDone(row: RaceRow): boolean {
+  return row.racers.every((r) => {
+    const p = progressOfRow(r);
+    return p !== null && TERMINAL.has(p.status);
+  });
+}
