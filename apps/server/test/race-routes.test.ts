@@ -2,11 +2,14 @@
  * Race routes: every route's success and error paths (400/401/403/404/409/429/503 where they apply), the
  * socket's race-subscribe errors, the time limit by the server clock, placements and invite codes.
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RaceCodeSchema, RaceResultsSchema } from '@klondike/protocol';
+import { formatDeal } from '@klondike/rules';
 import type { FastifyInstance } from 'fastify';
+import { dealOfKey } from '../src/fairness/deals.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RACE_CODE_ALPHABET, newRaceCode, rankRacers } from '../src/races/service.js';
 import { type TestDatabase, WsClient, describeEachDatabase, testApp, wsUrl } from './helpers.js';
@@ -200,6 +203,23 @@ describeEachDatabase('race routes', (db) => {
     expect(end.race.racers.every((x) => x.placement !== null)).toBe(true);
     const results = RaceResultsSchema.parse((await call(app, 'GET', `/api/races/${r.code}/results`)).json());
     expect(results.results.map((x) => x.progress.status)).toEqual(['resigned', 'resigned']);
+    // Commit-reveal of the deal: the commitment shown since the room was made is the SHA-256 of the revealed
+    // preimage, which names this room and a key that deals exactly the race's deal.
+    expect(r.dealCommitment).toMatch(/^[0-9a-f]{64}$/);
+    expect(end.race.dealCommitment).toBe(r.dealCommitment);
+    const reveal = results.dealReveal;
+    expect(reveal).toMatchObject({
+      algorithm: 'deal-v2',
+      dealCommitment: r.dealCommitment,
+      dealNumber: null,
+    });
+    expect(
+      createHash('sha256')
+        .update(reveal?.preimage ?? '')
+        .digest('hex'),
+    ).toBe(r.dealCommitment);
+    expect(reveal?.preimage).toBe(`klondike-race|${r.code}|deal-v2|${reveal?.key}`);
+    expect(formatDeal(dealOfKey(reveal?.key ?? ''))).toBe(results.deal);
     expectError(await call(app, 'POST', `/api/races/${r.code}/join`, { as: other }), 409, 'conflict');
     expectError(
       await call(app, 'POST', `/api/races/${r.code}/ready`, { as: host, payload: { ready: true } }),

@@ -88,6 +88,14 @@ export const RaceSchema = z
      * Otherwise the deal is a fresh random one nobody knows.
      */
     knownDeal: z.boolean(),
+    /**
+     * SHA-256 (hex) of the deal's preimage (docs/fairness.md "Races"), public from the moment the deal is
+     * made; the results reveal the preimage. Null while the room has no deal.
+     */
+    dealCommitment: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .nullable(),
     maxPlayers: z.number().int().min(2).max(8),
     timeLimitMs: z.number().int().nullable(),
     /** When the race starts / started (ISO), once the countdown began. */
@@ -124,6 +132,20 @@ export const RaceResultsSchema = z.object({
   deal: z.string(),
   /** The host chose a known deal (see RaceSchema.knownDeal). */
   knownDeal: z.boolean(),
+  /**
+   * The reveal of the room's `dealCommitment`: the exact preimage (SHA-256 of it = the commitment), and the
+   * v2 key the deal follows from (rules package `dealFromKey`) or the v1 deal number. Null for a room that
+   * never had a keyed or numbered deal.
+   */
+  dealReveal: z
+    .object({
+      preimage: z.string(),
+      dealCommitment: z.string(),
+      algorithm: z.enum(['deal-v2', 'deal-v1']),
+      key: z.string().nullable(),
+      dealNumber: z.number().int().nullable(),
+    })
+    .nullable(),
   results: z.array(
     z.object({
       placement: z.number().int().min(1),

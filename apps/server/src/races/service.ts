@@ -39,6 +39,7 @@
  * lobby, countdown or running is ended as `interrupted` (running ones ranked from their games as stored,
  * their games resigned).
  */
+import { raceCommitment, racePreimage } from '../fairness/race-commitment.js';
 import {
   type CreateRaceBody,
   GameOptionsSchema,
@@ -316,7 +317,18 @@ export class RaceService {
         gameId: r.gameId as string,
       }))
       .sort((a, b) => a.placement - b.placement);
-    return { code: row.code, deal: row.deal, knownDeal: row.knownDeal, results };
+    const preimage = racePreimage(row);
+    const dealReveal =
+      preimage === null
+        ? null
+        : {
+            preimage,
+            dealCommitment: raceCommitment(row) as string,
+            algorithm: row.dealKey !== null ? ('deal-v2' as const) : ('deal-v1' as const),
+            key: row.dealKey,
+            dealNumber: row.dealKey === null && row.dealNumber !== null ? Number(row.dealNumber) : null,
+          };
+    return { code: row.code, deal: row.deal, knownDeal: row.knownDeal, dealReveal, results };
   }
 
   /**

@@ -1,6 +1,7 @@
 /** A race room as its sockets and REST callers see it, from its rows: counts and ids, never a card. */
 import { GameOptionsSchema, type Race } from '@klondike/protocol';
 import { isPresetName } from '@klondike/rules';
+import { raceCommitment } from '../fairness/race-commitment.js';
 import type { Actor } from '../rooms/game-rooms.js';
 import type { RaceSnapshot } from './events.js';
 import { progressOfRow, raceUrl } from './ranking.js';
@@ -25,6 +26,7 @@ export function snapshotOf(row: RaceRow, countdownMs: number): RaceSnapshot {
     preset: row.preset !== null && isPresetName(row.preset) ? row.preset : null,
     options: GameOptionsSchema.parse(row.options),
     knownDeal: row.knownDeal,
+    dealCommitment: raceCommitment(row),
     maxPlayers: row.maxPlayers,
     timeLimitMs: row.timeLimitMs,
     startsAt: row.startsAt?.toISOString() ?? null,

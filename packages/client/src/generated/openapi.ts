@@ -1235,6 +1235,7 @@ export interface components {
             preset: ("classic-draw3" | "classic-draw1" | "bicycle" | "strict-draw3" | "vegas-draw1" | "vegas-draw3" | "draw3-last-pass") | null;
             options: components["schemas"]["GameOptions"];
             knownDeal: boolean;
+            dealCommitment: string | null;
             maxPlayers: number;
             timeLimitMs: number | null;
             startsAt: string | null;
@@ -5655,6 +5656,14 @@ export interface operations {
                         code: string;
                         deal: string;
                         knownDeal: boolean;
+                        dealReveal: {
+                            preimage: string;
+                            dealCommitment: string;
+                            /** @enum {string} */
+                            algorithm: "deal-v2" | "deal-v1";
+                            key: string | null;
+                            dealNumber: number | null;
+                        } | null;
                         results: {
                             placement: number;
                             playerId: string;
