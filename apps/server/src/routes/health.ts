@@ -4,20 +4,10 @@
  * - `GET /api/ready`: this node can serve games: the database answers within a second, every migration on
  *   disk is applied, and the solver's last thread start did not fail (threads start on demand). 503 (with
  *   Retry-After) otherwise, so a balancer takes the node out of rotation while its database is away and back
-      const background = {
-        daily: app.daily.status(),
-        running: app.solver
-          .running()
-          .filter((j) => isDailyWork(j.priority))
-          .map((j) => ({ job: j.label ?? j.priority, ms: j.ms })),
-        queued: app.solver.queuedBackground,
-      };
-      return {
-        status: ready ? ('ready' as const) : ('unready' as const),
-        checks,
-        background,
-        ...(app.bus.kind === 'redis' ? { redis: app.bus.connected } : {}),
-      };
+ *   when it returns. Its `background` field says what the daily job is doing (today ready, archive days
+ *   pending, the daily job's solver jobs running); with several nodes `redis` says whether Redis is up.
+ *   Neither ever makes a node unready: background work runs on, and without Redis a node still serves every
+ *   game.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { PUBLIC } from '../http/api-security.js';
