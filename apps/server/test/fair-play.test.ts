@@ -147,10 +147,15 @@ describeEachDatabase('fair play', (db) => {
         : (await app.prisma.race.findUniqueOrThrow({ where: { code: id } })).deal;
     return [key ?? '', Buffer.from(key ?? '', 'hex').toString('base64'), await app.embargo.hash(deal)];
   }
-  /** The scan: no identifier, no deal number, no candidate/seed/key/hash field in any text. */
+  /**
+   * The scan: no identifier, no deal number, no candidate/seed/key/hash field in any text. A finished race's
+   * results reveal its key on purpose, in `dealReveal` only (docs/fairness.md "Races"): that object is the
+   * one place left out.
+   */
   function scan(texts: readonly string[], ids: readonly string[]): void {
     expect(texts.length).toBeGreaterThan(0);
-    for (const t of texts) {
+    for (const raw of texts) {
+      const t = raw.replace(/"dealReveal":\{[^}]*\}/g, '');
       for (const id of ids) expect(t.includes(id), `identifier in ${t.slice(0, 200)}`).toBe(false);
       expect(/"dealNumber":\s*[0-9]/.test(t), `a deal number in ${t.slice(0, 200)}`).toBe(false);
       expect(/candidate|seed|dealKey|dealHash/i.test(t), `a deal identifier in ${t.slice(0, 200)}`).toBe(
@@ -445,6 +450,10 @@ describeEachDatabase('fair play', (db) => {
       (await call('GET', `/api/races/${code}/results`, { record: texts.get('spectator') })).json(),
     );
     expect(results.knownDeal).toBe(false);
+    // The reveal, once finished: the key that deals the race's deal, hashing to the room's commitment.
+    expect(results.dealReveal?.key).toBe(
+      (await app.prisma.race.findUniqueOrThrow({ where: { code } })).dealKey,
+    );
     const rematch = await call('POST', `/api/races/${code}/rematch`, {
       as: guest,
       record: texts.get('guest'),

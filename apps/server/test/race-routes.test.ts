@@ -231,6 +231,46 @@ describeEachDatabase('race routes', (db) => {
     expect((await app.prisma.race.findUnique({ where: { code: again.code } }))?.dealKind).toBe('random');
   });
 
+  it("a rated race moves the racers' race ratings once by placement; a known deal or other rules cannot be rated (400)", async () => {
+    expectError(
+      await call(app, 'POST', '/api/races', { as: host, payload: { rated: true, deal: { dealNumber: 7 } } }),
+      400,
+      'bad-request',
+    );
+    expectError(
+      await call(app, 'POST', '/api/races', { as: host, payload: { rated: true, preset: 'vegas-draw1' } }),
+      400,
+      'bad-request',
+    );
+    const r = raceOf(await call(app, 'POST', '/api/races', { as: host, payload: { rated: true } }), 201);
+    expect(r.rated).toBe(true);
+    raceOf(await call(app, 'POST', `/api/races/${r.code}/join`, { as: guest }));
+    expect(raceOf(await call(app, 'GET', `/api/races/${r.code}`, { as: other })).rated).toBe(true);
+    const sock = await raceSocket(app, r.code, host, clients);
+    raceOf(await call(app, 'POST', `/api/races/${r.code}/start`, { as: host }));
+    await sock.waitFor(isRace((x) => x.status === 'running'));
+    const hostGame = raceOf(await call(app, 'GET', `/api/races/${r.code}`, { as: host })).yourGameId;
+    const guestGame = raceOf(await call(app, 'GET', `/api/races/${r.code}`, { as: guest })).yourGameId;
+    await call(app, 'POST', `/api/games/${hostGame}/resign`, { as: host, payload: {} });
+    await call(app, 'POST', `/api/games/${guestGame}/resign`, { as: guest, payload: {} });
+    const end = (await sock.waitFor(isRace((x) => x.status === 'finished'))) as RaceFrame;
+    const winner = end.race.racers.find((x) => x.placement === 1)?.playerId;
+    const loser = end.race.racers.find((x) => x.placement === 2)?.playerId;
+    const ratings = await app.prisma.rating.findMany({ where: { pool: 'race-classic-draw1' } });
+    expect(ratings).toHaveLength(2);
+    const of = (id: string | undefined) => ratings.find((x) => x.playerId === id);
+    expect(of(winner)?.rating ?? 0).toBeGreaterThan(1500);
+    expect(of(loser)?.rating ?? 2000).toBeLessThan(1500);
+    for (const x of ratings) expect(x.games).toBe(1);
+    const row = await app.prisma.race.findUniqueOrThrow({ where: { code: r.code } });
+    expect(row.ratedAt).not.toBeNull();
+    // An unrated race moves nothing.
+    const before = await app.prisma.rating.count();
+    const u = raceOf(await call(app, 'POST', '/api/races', { as: host, payload: {} }), 201);
+    expect(u.rated).toBe(false);
+    expect(await app.prisma.rating.count()).toBe(before);
+  });
+
   it('WS race-subscribe: unknown code → not-found; malformed → bad-request; spectators are counted', async () => {
     const r = raceOf(await call(app, 'POST', '/api/races', { as: host, payload: {} }), 201);
     const c = await WsClient.connect(wsUrl(app));

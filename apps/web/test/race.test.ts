@@ -56,6 +56,7 @@ function room(over: Partial<Race> = {}): Race {
       finalSinglePass: false,
     },
     knownDeal: false,
+    rated: false,
     dealCommitment: null,
     maxPlayers: 2,
     timeLimitMs: null,

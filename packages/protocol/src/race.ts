@@ -34,6 +34,11 @@ export const CreateRaceBodySchema = z
     timeLimitMs: z.number().int().min(60_000).max(MAX_RACE_TIME_MS).optional(),
     /** Seats, 2 … 8 (default 2). */
     maxPlayers: z.number().int().min(2).max(8).default(2),
+    /**
+     * A rated race (docs/ratings.md): placements move the racers' `race-<preset>` ratings. Classic presets
+     * with their default options only, and a random or certified deal: a known deal is never rated (400).
+     */
+    rated: z.boolean().default(false),
   })
   .strict();
 /** POST /api/races body. */
@@ -88,6 +93,8 @@ export const RaceSchema = z
      * Otherwise the deal is a fresh random one nobody knows.
      */
     knownDeal: z.boolean(),
+    /** Placements move the racers' race ratings (docs/ratings.md): shown to everyone before the start. */
+    rated: z.boolean(),
     /**
      * SHA-256 (hex) of the deal's preimage (docs/fairness.md "Races"), public from the moment the deal is
      * made; the results reveal the preimage. Null while the room has no deal.

@@ -193,6 +193,7 @@ export const API_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             preset: 'classic-draw1',
             options: { ...OPTIONS, hints: false },
             knownDeal: false,
+            rated: false,
             dealCommitment: '9f2c4e1a7b3d5f60812a4c6e8b0d2f4163a5c7e9b1d3f5a7c9e1b3d5f7a9c1e3',
             maxPlayers: 2,
             timeLimitMs: null,

@@ -24,6 +24,7 @@ export const racesPlugin = fp(
     const nodeDeadMs = 3 * app.config.nodeHeartbeatMs;
     const races = new RaceService({
       prisma: app.prisma,
+      ratings: app.ratings,
       rooms: app.rooms,
       solver: app.solver,
       events: multiNode ? new BusRaceEvents(app.bus) : new InProcessRaceEvents(),
@@ -70,6 +71,6 @@ export const racesPlugin = fp(
   {
     name: 'races',
     fastify: '5.x',
-    dependencies: ['config', 'db', 'bus', 'fair-play', 'game-rooms', 'solver'],
+    dependencies: ['config', 'db', 'bus', 'fair-play', 'game-rooms', 'solver', 'ratings'],
   },
 );

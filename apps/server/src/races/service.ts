@@ -39,6 +39,7 @@
  * lobby, countdown or running is ended as `interrupted` (running ones ranked from their games as stored,
  * their games resigned).
  */
+import { type RatingService, racePool } from '../ratings/service.js';
 import { raceCommitment, racePreimage } from '../fairness/race-commitment.js';
 import {
   type CreateRaceBody,
@@ -116,6 +117,8 @@ const UNFINISHED: RaceStatus[] = ['lobby', 'countdown', 'running'];
 /** What the service needs. */
 export interface RaceServiceOptions {
   readonly prisma: PrismaClient;
+  /** Rates rated races when they end (plugin `ratings`); none: no race is ever rated. */
+  readonly ratings?: RatingService;
   readonly rooms: GameRooms;
   readonly solver: SolverPool;
   readonly events: RaceEvents;
@@ -209,6 +212,13 @@ export class RaceService {
     // Hints are off in a race unless the host turns them on (docs/features.md "Fair play").
     const options = resolveOptions(base, { hints: false, ...body.options });
     const kind: DealKind = typeof body.deal === 'object' ? 'number' : body.deal;
+    if (body.rated && kind === 'number')
+      throw new ApiError('bad-request', 'a race of a known deal (a deal number) is never rated');
+    if (body.rated && racePool(presetOf(base, options)) === null)
+      throw new ApiError(
+        'bad-request',
+        'only classic-draw1 and classic-draw3 races with their own rules (hints aside) are rated',
+      );
     const picked = await this.pickDeal(
       kind,
       options,
@@ -219,6 +229,7 @@ export class RaceService {
       preset: presetOf(base, options),
       options,
       dealKind: kind,
+      rated: body.rated,
       ...picked,
       maxPlayers: body.maxPlayers,
       timeLimitMs: body.timeLimitMs ?? null,
@@ -352,6 +363,7 @@ export class RaceService {
         preset: row.preset !== null && isPresetName(row.preset) ? row.preset : null,
         options,
         dealKind: kind,
+        rated: row.rated,
         ...picked,
         maxPlayers: row.maxPlayers,
         timeLimitMs: row.timeLimitMs,
@@ -544,6 +556,15 @@ export class RaceService {
             where: { raceCode_playerId: { raceCode: row.code, playerId: e.playerId } },
             data: { placement: places.get(e.playerId) ?? null, progress: { ...e.progress }, forfeitAt: null },
           });
+        await this.rateIn(
+          tx,
+          row,
+          now,
+          entries.flatMap((e) => {
+            const placement = places.get(e.playerId);
+            return placement === undefined ? [] : [{ playerId: e.playerId, placement }];
+          }),
+        );
         return true;
       });
       if (!claimed) continue;
@@ -849,6 +870,15 @@ export class RaceService {
           forfeitAt: null,
         },
       });
+    await this.rateIn(
+      tx,
+      race,
+      now,
+      finals.flatMap((f) => {
+        const placement = places.get(f.racer.playerId);
+        return placement === undefined ? [] : [{ playerId: f.racer.playerId, placement }];
+      }),
+    );
     const resign = finals.flatMap((f) => {
       const s = f.progress?.status;
       return f.racer.gameId !== null &&
@@ -857,6 +887,26 @@ export class RaceService {
         : [];
     });
     return { result: null, changed: true, resign };
+  }
+
+  /**
+   * A rated race's result moves its racers' race ratings, once: the race is claimed (`ratedAt`) in the
+   * transaction that ends it (docs/ratings.md "Races").
+   */
+  private async rateIn(
+    tx: Tx,
+    race: { code: string; rated: boolean; preset: string | null },
+    now: number,
+    placements: { playerId: string; placement: number }[],
+  ): Promise<void> {
+    const pool = racePool(race.preset);
+    if (!race.rated || pool === null || this.opts.ratings === undefined) return;
+    const claimed = await tx.race.updateMany({
+      where: { code: race.code, ratedAt: null },
+      data: { ratedAt: new Date(now) },
+    });
+    if (claimed.count !== 1) return;
+    await this.opts.ratings.rateRaceIn(tx, pool, new Date(now).toISOString().slice(0, 10), placements);
   }
 
   /** The server resigns a racer's game (race over or forfeited); failures are logged. */
@@ -1032,6 +1082,7 @@ export class RaceService {
       preset: PresetName | null;
       options: GameOptions;
       dealKind: DealKind;
+      rated: boolean;
       deal: Deal;
       dealKey: string | null;
       dealNumber: number | null;
@@ -1063,6 +1114,7 @@ export class RaceService {
               preset: r.preset,
               options: { ...r.options },
               dealKind: r.dealKind,
+              rated: r.rated,
               knownDeal,
               dealNumber: r.dealNumber === null ? null : BigInt(r.dealNumber),
               dealKey: r.dealKey,

@@ -26,6 +26,7 @@ export function snapshotOf(row: RaceRow, countdownMs: number): RaceSnapshot {
     preset: row.preset !== null && isPresetName(row.preset) ? row.preset : null,
     options: GameOptionsSchema.parse(row.options),
     knownDeal: row.knownDeal,
+    rated: row.rated,
     dealCommitment: raceCommitment(row),
     maxPlayers: row.maxPlayers,
     timeLimitMs: row.timeLimitMs,

@@ -22,6 +22,7 @@ import {
   deckDifficulty,
   inactive,
   rateBoard,
+  ratePeriod,
 } from './glicko2.js';
 
 /** Rows of one multi-row statement when ratings are written. */
@@ -45,6 +46,15 @@ export interface RatingServiceOptions {
 /** Whole closed days from `from` to `to` (UTC dates), negative when `to` is earlier. */
 function daysBetween(from: string, to: string): number {
   return Math.round((startOfDate(to) - startOfDate(from)) / DAY_MS);
+}
+
+/** The race pool of a classic preset, or null for any other game (never rated). */
+export function racePool(preset: string | null): RatingPool | null {
+  return preset === 'classic-draw1'
+    ? 'race-classic-draw1'
+    : preset === 'classic-draw3'
+      ? 'race-classic-draw3'
+      : null;
 }
 
 /** The daily pool of a daily preset. */
@@ -184,6 +194,52 @@ export class RatingService {
     if (players === null) return false;
     this.opts.log.info({ date, preset, players, ms: Date.now() - started }, 'daily rated');
     return true;
+  }
+
+  /**
+   * Rates a finished race inside the transaction that ends it (the caller claims the race first, so this
+   * runs once): every racer plays every other racer, scoring 1 against each racer placed below, ½ against
+   * an equal place, 0 against each above (docs/ratings.md "Races"), all in one rating period (the race),
+   * from their ratings as of `date`. Racers without a placement are left out; fewer than two: nothing.
+   */
+  async rateRaceIn(
+    tx: Prisma.TransactionClient,
+    pool: RatingPool,
+    date: string,
+    placements: readonly { playerId: string; placement: number }[],
+  ): Promise<void> {
+    if (placements.length < 2) return;
+    await tx.$executeRawUnsafe('SELECT pg_advisory_xact_lock(hashtext($1))', `rating:${pool}`);
+    const stored = await tx.rating.findMany({
+      where: { pool, playerId: { in: placements.map((p) => p.playerId) } },
+    });
+    const byPlayer = new Map(stored.map((r) => [r.playerId, r]));
+    const priors = placements.map((p) => asOf(byPlayer.get(p.playerId), date));
+    const after = ratePeriod(
+      priors,
+      placements.map((p, i) =>
+        placements.flatMap((q, j) =>
+          i === j
+            ? []
+            : [
+                {
+                  opponent: priors[j] as Rated,
+                  score: p.placement < q.placement ? 1 : p.placement === q.placement ? 0.5 : 0,
+                },
+              ],
+        ),
+      ),
+    );
+    await this.write(
+      tx,
+      pool,
+      date,
+      placements.map((p, i) => ({
+        playerId: p.playerId,
+        rated: after[i] as Rated,
+        games: (byPlayer.get(p.playerId)?.games ?? 0) + 1,
+      })),
+    );
   }
 
   /** Upserts ratings and their history points of period `date`, WRITE_CHUNK rows a statement. */

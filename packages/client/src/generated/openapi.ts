@@ -1235,6 +1235,7 @@ export interface components {
             preset: ("classic-draw3" | "classic-draw1" | "bicycle" | "strict-draw3" | "vegas-draw1" | "vegas-draw3" | "draw3-last-pass") | null;
             options: components["schemas"]["GameOptions"];
             knownDeal: boolean;
+            rated: boolean;
             dealCommitment: string | null;
             maxPlayers: number;
             timeLimitMs: number | null;
@@ -5041,6 +5042,8 @@ export interface operations {
                     timeLimitMs?: number;
                     /** @default 2 */
                     maxPlayers?: number;
+                    /** @default false */
+                    rated?: boolean;
                 };
             };
         };
