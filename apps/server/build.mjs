@@ -4,7 +4,7 @@
 // - dist/solver-worker.js: the solver's worker-thread entry (src/solver/task.ts), likewise.
 // Every package node finds from dist/ stays an ordinary import from node_modules (Prisma's runtime, PGlite
 // and their files); the workspace packages' own dependencies are bundled with them.
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -36,10 +36,14 @@ const externalDependencies = {
   },
 };
 
-rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
+// Built beside dist/ and swapped in by two renames, so a server running from dist/ (a test, while another
+// test builds) never finds it half written or missing for longer than between the renames.
+const out = `dist.build-${process.pid}`;
+const old = `dist.old-${process.pid}`;
+rmSync(join(here, out), { recursive: true, force: true });
 await build({
   entryPoints: { main: 'src/main.ts', 'solver-worker': 'src/solver/task.ts' },
-  outdir: 'dist',
+  outdir: out,
   absWorkingDir: here,
   bundle: true,
   platform: 'node',
@@ -49,3 +53,21 @@ await build({
   logLevel: 'warning',
   plugins: [externalDependencies],
 });
+// Another build may swap its own dist/ in between: move whatever is there aside and try again.
+for (let attempt = 0; ; attempt++) {
+  if (existsSync(join(here, 'dist'))) {
+    rmSync(join(here, old), { recursive: true, force: true });
+    try {
+      renameSync(join(here, 'dist'), join(here, old));
+    } catch {
+      /* moved by the other build meanwhile */
+    }
+  }
+  try {
+    renameSync(join(here, out), join(here, 'dist'));
+    break;
+  } catch (e) {
+    if (attempt >= 20 || !['ENOTEMPTY', 'EEXIST'].includes(e.code)) throw e;
+  }
+}
+rmSync(join(here, old), { recursive: true, force: true });
