@@ -67,17 +67,10 @@ describeEachDatabase('first start with the daily job on', (db) => {
   it("a casual game's hint starts while a background daily search is still running", async () => {
     let checked = false;
     for (let attempt = 0; attempt < 200 && !checked; attempt++) {
-      const running = app.solver.running().filter((j) => j.lane === 'background');
-      if (running.length === 0) {
+      if (!app.solver.running().some((j) => j.lane === 'background')) {
         await new Promise((r) => setTimeout(r, 20));
         continue;
       }
-      // The background job under way now (the newest background start without an end).
-      const ended = new Set(events.filter((e) => e.type === 'end').map((e) => e.id));
-      const bg = events
-        .filter((e) => e.type === 'start' && e.lane === 'background' && !ended.has(e.id))
-        .at(-1);
-      expect(bg).toBeDefined();
       const game = GameResponseSchema.parse(
         (
           await app.inject({ method: 'POST', url: '/api/games', payload: { preset: 'classic-draw1' } })
@@ -89,10 +82,17 @@ describeEachDatabase('first start with the daily job on', (db) => {
       const hintStart = events.slice(from).find((e) => e.type === 'start' && e.priority === 'hint');
       if (hintStart === undefined) continue; // answered without a search (a won start): try another deal
       expect(hintStart.lane).toBe('interactive');
-      const bgEnd = events.find((e) => e.type === 'end' && e.id === bg?.id);
-      // The hint's job started before the background search it arrived during had finished.
-      if (bgEnd !== undefined) expect(hintStart.at).toBeLessThan(bgEnd.at);
-      expect(events.indexOf(hintStart)).toBeLessThan(bgEnd === undefined ? Infinity : events.indexOf(bgEnd));
+      // The background searches under way at the instant the hint's job started (started, not yet ended):
+      // the hint did not wait for them. A sample where every background search had just ended before the
+      // hint got there proves nothing: take another.
+      const before = events.slice(0, events.indexOf(hintStart));
+      const ended = new Set(before.filter((e) => e.type === 'end').map((e) => e.id));
+      const running = before.filter((e) => e.type === 'start' && e.lane === 'background' && !ended.has(e.id));
+      if (running.length === 0) continue;
+      for (const bg of running) {
+        const bgEnd = events.find((e) => e.type === 'end' && e.id === bg.id);
+        if (bgEnd !== undefined) expect(hintStart.at).toBeLessThanOrEqual(bgEnd.at);
+      }
       checked = true;
     }
     expect(checked, 'a hint was asked while a background search ran').toBe(true);
