@@ -688,6 +688,7 @@ describe('HTTP plumbing', () => {
           '/api/ready',
           '/api/races/{code}/results',
           '/api/races/{code}/rematch',
+          '/api/pairing',
           '/api/ratings/{pool}',
           '/api/players/{id}/ratings',
           '/api/exports',

@@ -101,6 +101,7 @@ describe('prisma/ layout', () => {
       'DailyResult',
       'Game',
       'Move',
+      'PairingEntry',
       'Player',
       'PlayerToken',
       'Race',

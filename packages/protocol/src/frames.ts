@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { API_ERROR_CODES, GameIdSchema, MoveErrorCodeSchema, MoveSchema, PlayerViewSchema } from './game.js';
 import { RaceClientFrameSchemas, RaceServerFrameSchemas } from './race.js';
+import { PairingServerFrameSchemas } from './pairing.js';
 
 // ---------- WebSocket (/api/ws) ----------
 
@@ -85,6 +86,7 @@ export const ServerFrameSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('pong') }),
   ...RaceServerFrameSchemas,
+  ...PairingServerFrameSchemas,
   /** Answer to `auth`: who the connection now is. */
   z.object({ type: z.literal('authed'), playerId: z.string(), name: z.string() }),
   /** A watched daily leaderboard changed (a ranked attempt finished): refetch it. */

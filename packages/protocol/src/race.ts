@@ -161,6 +161,11 @@ export const RaceResultsSchema = z.object({
       progress: RaceProgressSchema,
       /** The racer's game: its replay is public once the race has finished. */
       gameId: GameIdSchema,
+      /**
+       * A rated race: the racer's race rating before and after this result (whole points); null when the
+       * race was not rated or the racer was left out of the rating.
+       */
+      rating: z.object({ before: z.number().int(), after: z.number().int() }).nullable(),
     }),
   ),
 });

@@ -136,6 +136,13 @@ const SERVER_FRAMES: Record<ServerType, ServerFrameDoc> = {
     summary: "One racer's progress (counts only, never a card)",
     push: { operationId: 'sendRaceProgress', summary: 'A racer moved' },
   },
+  paired: {
+    summary: 'The caller was paired: the race made for them',
+    description:
+      'Sent to every socket that sent `auth` as a player who waited in a pairing pool (POST /api/pairing); ' +
+      '`code` is the race room (its countdown has begun).',
+    push: { operationId: 'sendPaired', summary: 'A quick pairing was made' },
+  },
   leaderboard: {
     summary: "A watched daily leaderboard's row count",
     push: { operationId: 'sendLeaderboard', summary: 'A watched daily leaderboard changed: refetch it' },

@@ -240,6 +240,34 @@ export class RaceService {
     return this.viewOf(await raceRow(this.opts.prisma, code), host.id);
   }
 
+  /**
+   * Makes the room of a quick pairing (pairing/service.ts): `racers` (two people or two bots, the first
+   * hosts) seated in a 2-seat rated race of `preset` with a certified deal, hints off, its countdown begun
+   * at once (no ready step). Returns the room's code.
+   * Errors: `solver-busy` when no certified deal was found (or the solver queue is full).
+   */
+  async createPaired(
+    preset: 'classic-draw1' | 'classic-draw3',
+    racers: readonly [string, string],
+  ): Promise<string> {
+    const options = resolveOptions(preset, { hints: false });
+    const picked = await this.pickDeal('certified', options, racers[0]);
+    const code = await this.insertRace({
+      preset,
+      options,
+      dealKind: 'certified',
+      rated: true,
+      ...picked,
+      maxPlayers: 2,
+      timeLimitMs: null,
+      hostId: racers[0],
+      racers: [...racers],
+    });
+    if (code === null) throw new Error('unreachable: a new race without rematch');
+    await this.mutate(code, (race, tx) => this.beginCountdown(code, tx));
+    return code;
+  }
+
   /** A room as `viewer` sees it (GET /api/races/:code). Errors: `not-found`. */
   async get(code: string, viewer: Actor): Promise<Race> {
     return this.viewOf(await raceRow(this.opts.prisma, code), viewer);
@@ -326,6 +354,10 @@ export class RaceService {
         name: r.player.name,
         progress: RaceProgressSchema.parse(r.progress),
         gameId: r.gameId as string,
+        rating:
+          r.ratingBefore === null || r.ratingAfter === null
+            ? null
+            : { before: Math.round(r.ratingBefore), after: Math.round(r.ratingAfter) },
       }))
       .sort((a, b) => a.placement - b.placement);
     const preimage = racePreimage(row);
@@ -906,7 +938,17 @@ export class RaceService {
       data: { ratedAt: new Date(now) },
     });
     if (claimed.count !== 1) return;
-    await this.opts.ratings.rateRaceIn(tx, pool, new Date(now).toISOString().slice(0, 10), placements);
+    const moved = await this.opts.ratings.rateRaceIn(
+      tx,
+      pool,
+      new Date(now).toISOString().slice(0, 10),
+      placements,
+    );
+    for (const m of moved)
+      await tx.raceRacer.update({
+        where: { raceCode_playerId: { raceCode: race.code, playerId: m.playerId } },
+        data: { ratingBefore: m.before, ratingAfter: m.after },
+      });
   }
 
   /** The server resigns a racer's game (race over or forfeited); failures are logged. */

@@ -201,14 +201,15 @@ export class RatingService {
    * runs once): every racer plays every other racer, scoring 1 against each racer placed below, ½ against
    * an equal place, 0 against each above (docs/ratings.md "Races"), all in one rating period (the race),
    * from their ratings as of `date`. Racers without a placement are left out; fewer than two: nothing.
+   * Returns each rated racer's rating before and after (Glicko scale, unrounded).
    */
   async rateRaceIn(
     tx: Prisma.TransactionClient,
     pool: RatingPool,
     date: string,
     placements: readonly { playerId: string; placement: number }[],
-  ): Promise<void> {
-    if (placements.length < 2) return;
+  ): Promise<{ playerId: string; before: number; after: number }[]> {
+    if (placements.length < 2) return [];
     await tx.$executeRawUnsafe('SELECT pg_advisory_xact_lock(hashtext($1))', `rating:${pool}`);
     const stored = await tx.rating.findMany({
       where: { pool, playerId: { in: placements.map((p) => p.playerId) } },
@@ -240,6 +241,11 @@ export class RatingService {
         games: (byPlayer.get(p.playerId)?.games ?? 0) + 1,
       })),
     );
+    return placements.map((p, i) => ({
+      playerId: p.playerId,
+      before: (priors[i] as Rated).rating,
+      after: (after[i] as Rated).rating,
+    }));
   }
 
   /** Upserts ratings and their history points of period `date`, WRITE_CHUNK rows a statement. */
