@@ -51,10 +51,11 @@ import { type DailyPreset, GenerationStopped, certifyDaily, refinePar } from './
 import { commitmentOf, revealOf } from './commitment.js';
 import { EXPORT_LICENSE, storeMissingExports } from './open-data.js';
 
-type DailyToday = z.infer<typeof DailyTodaySchema>;
+/** A challenge as this service builds it; the rating fields are added by the ratings (routes/daily.ts). */
+type DailyChallenge = Omit<z.infer<typeof DailyChallengeSchema>, 'difficulty' | 'yourRating'>;
+type DailyToday = Omit<z.infer<typeof DailyTodaySchema>, 'challenges'> & { challenges: DailyChallenge[] };
 type ExportList = z.infer<typeof ExportListSchema>;
-type DailyArchive = z.infer<typeof DailyArchiveSchema>;
-type DailyChallenge = z.infer<typeof DailyChallengeSchema>;
+type DailyArchive = Omit<z.infer<typeof DailyArchiveSchema>, 'days'> & { days: DailyChallenge[] };
 type DailyResult = z.infer<typeof DailyResultSchema>;
 type DailyReveal = z.infer<typeof DailyRevealSchema>;
 type Leaderboard = z.infer<typeof LeaderboardSchema>;

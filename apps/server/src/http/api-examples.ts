@@ -142,6 +142,8 @@ export const API_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 parProven: true,
                 you: null,
                 commitment: 'd15b97b10e14b8861eaef70a7eb0c7741daef8e83bd8f7e9b117a8a34b6cc1bb',
+                difficulty: null,
+                yourRating: null,
               },
               {
                 date: '2026-12-01',
@@ -153,6 +155,8 @@ export const API_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 parProven: false,
                 you: null,
                 commitment: '7d860e0693ddd6ba617a8ddee809bd80804097fcf797ff3856f3a9ced23caace',
+                difficulty: null,
+                yourRating: null,
               },
             ],
             tomorrow: [

@@ -1131,6 +1131,11 @@ export interface components {
                     rank: number | null;
                 } | null;
                 commitment: string | null;
+                difficulty: number | null;
+                yourRating: {
+                    before: number;
+                    after: number;
+                } | null;
             }[];
             tomorrow: {
                 date: string;
@@ -4311,6 +4316,11 @@ export interface operations {
                                 rank: number | null;
                             } | null;
                             commitment: string | null;
+                            difficulty: number | null;
+                            yourRating: {
+                                before: number;
+                                after: number;
+                            } | null;
                         }[];
                         pending: number;
                     };
