@@ -95,6 +95,9 @@ describe('prisma/ layout', () => {
   it('the schema reader sees every model, field and enum of schema.prisma', () => {
     const expected = expectedFromPrismaSchema(schemaText);
     expect(expected.tables.sort()).toEqual([
+      'Arena',
+      'ArenaPlayer',
+      'ArenaRace',
       'DailyAttempt',
       'DailyDeal',
       'DailyExport',

@@ -11,3 +11,4 @@ export * from './settings.js';
 export * from './stats.js';
 export * from './ratings.js';
 export * from './pairing.js';
+export * from './arena.js';

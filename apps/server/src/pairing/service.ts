@@ -284,8 +284,16 @@ export class PairingService {
       data: { status: 'paired', raceCode: code },
     });
     this.opts.log.info({ code, preset }, 'pairing: paired');
-    this.deliver(ids, code);
-    this.opts.bus.publish(CHANNEL, { playerIds: ids, code } satisfies PairedNotice);
+    this.notifyPaired(ids, code);
+  }
+
+  /**
+   * Tells `playerIds` that race `code` was made for them: a `paired` frame on each of their authed sockets,
+   * on every node (also used by the arenas).
+   */
+  notifyPaired(playerIds: readonly string[], code: string): void {
+    this.deliver(playerIds, code);
+    this.opts.bus.publish(CHANNEL, { playerIds, code } satisfies PairedNotice);
   }
 
   /** Sends `paired` to this node's sockets of `playerIds`. */

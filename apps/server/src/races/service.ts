@@ -241,14 +241,16 @@ export class RaceService {
   }
 
   /**
-   * Makes the room of a quick pairing (pairing/service.ts): `racers` (two people or two bots, the first
-   * hosts) seated in a 2-seat rated race of `preset` with a certified deal, hints off, its countdown begun
-   * at once (no ready step). Returns the room's code.
+   * Makes the room of a quick pairing (pairing/service.ts) or an arena's pairing (arenas/service.ts):
+   * `racers` (two people or two bots, the first hosts) seated in a 2-seat race of `preset` with a certified
+   * deal, hints off, rated unless `extra.rated` is false, its countdown begun at once (no ready step).
+   * Returns the room's code.
    * Errors: `solver-busy` when no certified deal was found (or the solver queue is full).
    */
   async createPaired(
     preset: 'classic-draw1' | 'classic-draw3',
     racers: readonly [string, string],
+    extra: { rated?: boolean; timeLimitMs?: number | null; arenaId?: string } = {},
   ): Promise<string> {
     const options = resolveOptions(preset, { hints: false });
     const picked = await this.pickDeal('certified', options, racers[0]);
@@ -256,16 +258,37 @@ export class RaceService {
       preset,
       options,
       dealKind: 'certified',
-      rated: true,
+      rated: extra.rated ?? true,
       ...picked,
       maxPlayers: 2,
-      timeLimitMs: null,
+      timeLimitMs: extra.timeLimitMs ?? null,
       hostId: racers[0],
       racers: [...racers],
+      arenaId: extra.arenaId ?? null,
     });
     if (code === null) throw new Error('unreachable: a new race without rematch');
     await this.mutate(code, (race, tx) => this.beginCountdown(code, tx));
     return code;
+  }
+
+  /**
+   * Marks `playerId` berserk in arena race `code` (docs/arenas.md "Berserk"), before its countdown ends.
+   * Errors: `not-found`; `forbidden` for a non-racer or a race of no arena; `conflict` once the race runs.
+   */
+  async setBerserk(code: string, playerId: string): Promise<Race> {
+    const { row } = await this.mutate(code, async (race, tx) => {
+      const racer = this.racerOf(race, playerId);
+      if (race.arenaId === null) throw new ApiError('forbidden', 'only an arena race has berserk');
+      if (race.status !== 'countdown')
+        throw new ApiError('conflict', 'berserk is chosen before the countdown ends');
+      if (racer.berserk) return unchanged(null);
+      await tx.raceRacer.update({
+        where: { raceCode_playerId: { raceCode: code, playerId } },
+        data: { berserk: true },
+      });
+      return { result: null, changed: true };
+    });
+    return this.viewOf(row, playerId);
   }
 
   /** A room as `viewer` sees it (GET /api/races/:code). Errors: `not-found`. */
@@ -735,7 +758,8 @@ export class RaceService {
             kind: 'race',
             deal: deal.value,
             dealKey: row.dealKey,
-            options,
+            // A berserk arena racer plays without undo and hints (docs/arenas.md "Berserk").
+            options: racer.berserk ? { ...options, undo: false, hints: false } : options,
             preset,
             owner: racer.playerId,
             daily: null,
@@ -1132,6 +1156,7 @@ export class RaceService {
       timeLimitMs: number | null;
       hostId: string;
       racers: string[];
+      arenaId?: string | null;
     },
     rematchOf?: string,
   ): Promise<string | null> {
@@ -1165,6 +1190,7 @@ export class RaceService {
               maxPlayers: r.maxPlayers,
               timeLimitMs: r.timeLimitMs,
               hostId: r.hostId,
+              arenaId: r.arenaId ?? null,
               createdAt: new Date(now),
               nodeId: this.opts.nodeId,
               racers: {

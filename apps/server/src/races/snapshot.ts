@@ -42,9 +42,11 @@ export function snapshotOf(row: RaceRow, countdownMs: number): RaceSnapshot {
       presence: r.forfeited ? ('forfeited' as const) : r.away ? ('away' as const) : ('here' as const),
       progress: progressOfRow(r),
       placement: r.placement,
+      berserk: r.berserk,
     })),
     spectators: spectators(row),
     rematchCode: row.rematchCode,
+    arenaId: row.arenaId,
     gameIds,
     version: row.version,
   };

@@ -18,7 +18,10 @@
  *   change and `race-progress` frames after every racer's move (counts only, never a card). A racer's last
  *   race socket closing makes them `away`. A connection gets `RACE_RATE_MAX` unknown-code subscribes, then
  *   `rate-limited` (codes cannot be enumerated over the socket either).
- * - A connection that sent `auth` hears `paired {code}` when its player is paired (POST /api/pairing).
+ * - A connection that sent `auth` hears `paired {code}` when its player is paired (POST /api/pairing, or
+ *   in an arena).
+ * - `arena-subscribe {id}` answers with an `arena` frame and sends one on every change of its standings or
+ *   status (`me` as the connection's player sees it); `arena-unsubscribe {id}` stops.
  * - A connection's frames are handled one at a time, in order.
  */
 import { ClientFrameSchema, MAX_FRAME_BYTES, type ClientFrame, type ServerFrame } from '@klondike/protocol';
@@ -29,6 +32,7 @@ import type { DailyService } from '../daily/service.js';
 import { ApiError, apiErrorOf } from '../errors.js';
 import type { AuthedPlayer } from '../players/players.js';
 import type { PairingService } from '../pairing/service.js';
+import type { ArenaService } from '../arenas/service.js';
 import type { RaceService } from '../races/service.js';
 import type { GameRooms, Subscriber } from '../rooms/game-rooms.js';
 import '../types.js';
@@ -65,6 +69,8 @@ export interface ConnectionDeps {
   readonly races: RaceService;
   /** Quick pairing: an authed connection hears `paired` for its player. */
   readonly pairing: PairingService;
+  /** Arenas: `arena-subscribe` gets the arena's live standings. */
+  readonly arenas: ArenaService;
   /** Unknown race codes a connection may subscribe to before `rate-limited`; 0 = no limit. */
   readonly raceLookups: number;
   /** Games one connection may be subscribed to at once (`rate-limited` beyond). */
@@ -266,6 +272,13 @@ export class Connection implements Subscriber {
           }
           return;
         }
+        case 'arena-subscribe':
+          await this.deps.arenas.subscribe(frame.id, this, this.player?.id ?? null);
+          if (this.closed) this.deps.arenas.unsubscribe(frame.id, this);
+          return;
+        case 'arena-unsubscribe':
+          this.deps.arenas.unsubscribe(frame.id, this);
+          return;
         case 'race-unsubscribe':
           this.deps.races.unsubscribe(frame.code, this);
           return;
@@ -308,6 +321,7 @@ export class Connection implements Subscriber {
     this.games.clear();
     this.deps.daily.watchers.removeAll(this);
     this.deps.races.leaveAll(this);
+    this.deps.arenas.leaveAll(this);
     this.stopPairing?.();
   }
 }
@@ -323,6 +337,7 @@ export const wsRoutes: FastifyPluginAsync = async (app) => {
       framesPerSecond: app.config.wsFramesPerSecond,
       races: app.races,
       pairing: app.pairing,
+      arenas: app.arenas,
       raceLookups: app.config.raceRateMax,
       maxSubscriptions: app.config.wsMaxSubscriptions,
       maxAuthAttempts: app.config.wsMaxAuthAttempts,
