@@ -356,3 +356,97 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('arena schedule: two nodes make
     expect(keys.sort()).toEqual(slots.map((s) => s.scheduleKey).sort());
   });
 });
+
+describeEachDatabase('arena berserk', (db) => {
+  let app: FastifyInstance;
+  let offset = 0;
+  const ps: TestPlayer[] = [];
+
+  beforeAll(async () => {
+    app = await testApp(db, {
+      now: () => Date.now() + offset,
+      config: { raceCountdownMs: 2500, raceCertifyMs: 3000 },
+    });
+    for (let i = 0; i < 2; i++) ps.push(await newPlayer(app, `bz${i}`));
+  });
+  afterAll(async () => {
+    await app.close();
+    await db.cleanup();
+  });
+
+  const as = (p: TestPlayer) => ({ authorization: `Bearer ${p.token}` });
+
+  it('berserk before the countdown ends: no undo, stopped at half time, a won berserk race adds 1; 409 later', async () => {
+    const [a, b] = ps as [TestPlayer, TestPlayer];
+    const made = await app.inject({
+      method: 'POST',
+      url: '/api/arenas',
+      headers: as(a),
+      payload: { preset: 'classic-draw1', durationMs: 30 * 60_000 },
+    });
+    const { id } = ArenaSchema.parse(made.json());
+    for (const p of ps)
+      await app.inject({ method: 'POST', url: `/api/arenas/${id}/join`, headers: as(p), payload: {} });
+    let code: string | null = null;
+    for (let i = 0; i < 100 && code === null; i++) {
+      await app.arenas.tick();
+      code = await app.arenas.currentRace(id, a.id);
+      if (code === null) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(code).not.toBeNull();
+    const berserk = await app.inject({ method: 'POST', url: `/api/arenas/${id}/berserk`, headers: as(a) });
+    expect(berserk.statusCode, berserk.body).toBe(200);
+    expect(RaceSchema.parse(berserk.json()).racers.find((r) => r.playerId === a.id)?.berserk).toBe(true);
+
+    // The race starts: the berserker's game has no undo, the other's keeps it.
+    let race = RaceSchema.parse(berserk.json());
+    for (let i = 0; i < 200 && race.status !== 'running'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      race = RaceSchema.parse(
+        (await app.inject({ method: 'GET', url: `/api/races/${code}`, headers: as(a) })).json(),
+      );
+    }
+    expect(race.status).toBe('running');
+    const late = await app.inject({ method: 'POST', url: `/api/arenas/${id}/berserk`, headers: as(b) });
+    expect(late.statusCode).toBe(409);
+    const rows = await app.prisma.raceRacer.findMany({
+      where: { raceCode: code as string },
+      include: { game: true },
+    });
+    const gameOf = (p: TestPlayer) => rows.find((r) => r.playerId === p.id)?.gameId as string;
+    const view = async (p: TestPlayer) =>
+      (await app.inject({ method: 'GET', url: `/api/games/${gameOf(p)}`, headers: as(p) })).json<{
+        view: { options: { undo: boolean }; status: string };
+      }>().view;
+    expect((await view(a)).options.undo).toBe(false);
+    expect((await view(b)).options.undo).toBe(true);
+
+    // A, berserk, is stopped by the server once half the time limit has passed; B plays on, then resigns.
+    offset += (race.timeLimitMs ?? 0) / 2 + 1000;
+    await app.arenas.tick();
+    for (let i = 0; i < 100 && (await view(a)).status === 'playing'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      await app.arenas.tick();
+    }
+    expect((await view(a)).status).toBe('resigned');
+    expect((await view(b)).status).toBe('playing');
+    offset += 5000;
+    await app.inject({ method: 'POST', url: `/api/games/${gameOf(b)}/resign`, headers: as(b), payload: {} });
+
+    // A was out first (less time): A places first, and a won berserk race scores 2 + 1.
+    let standings = (await app.arenas.get(id, null)).standings;
+    for (let i = 0; i < 100 && standings.reduce((n, s) => n + s.games, 0) < 2; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      await app.arenas.tick();
+      standings = (await app.arenas.get(id, null)).standings;
+    }
+    const results = RaceResultsSchema.parse(
+      (await app.inject({ method: 'GET', url: `/api/races/${code}/results` })).json(),
+    ).results;
+    const winner = results.find((r) => r.placement === 1)?.playerId;
+    expect(winner).toBe(a.id);
+    expect(standings.find((s) => s.playerId === a.id)?.points).toBe(racePoints(NO_SCORE, true, true));
+    expect(racePoints(NO_SCORE, true, true)).toBe(3);
+    expect(standings.find((s) => s.playerId === b.id)?.points).toBe(0);
+  }, 60_000);
+});
