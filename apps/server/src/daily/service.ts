@@ -9,12 +9,11 @@
  * Schedule: `current()` makes sure today's and tomorrow's dailies exist and settles the attempts of closed
  * days (memoised per date, so every daily route can await it cheaply); the archive (the last
  * `archiveDays` days) is filled in the background after that. `tick()` runs all of it and is what the
- * daily plugin's timer calls.
+ * daily plugin's timer calls. The dailies themselves are made and refined by daily/deals.ts; leaderboards
+ * are daily/leaderboard.ts, the players' statistics daily/players.ts.
  */
-import { randomBytes } from 'node:crypto';
 import {
   DAILY_PRESETS,
-  DailyPresetSchema,
   type AllTimeLeaderboardSchema,
   type Board,
   type DailyArchiveSchema,
@@ -25,31 +24,43 @@ import {
   type ExportListSchema,
   type FairPlaySignals,
   type GameResponse,
-  type LeaderboardEntrySchema,
   type LeaderboardQuerySchema,
   type LeaderboardSchema,
   type MeSchema,
   MoveSchema,
   type PlayerPageSchema,
   type PlayerStatsSchema,
-  type ServerFrame,
 } from '@klondike/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EventBus } from '../bus/event-bus.js';
 import type { z } from 'zod';
 import { ApiError } from '../errors.js';
-import type { DailyDeal, Prisma, PrismaClient } from '../generated/prisma/client.js';
+import type { DailyDeal, PrismaClient } from '../generated/prisma/client.js';
 import { type AuthedPlayer, storedSettings } from '../players/players.js';
 import type { SolverPool } from '../solver/task.js';
 import type { DailyRef, GameRooms, Subscriber } from '../rooms/game-rooms.js';
 import { recordSignals } from '../fairness/signals.js';
 import { createDailyGame, settleClosedAttempt } from './games.js';
-import { addDays, closesAt, isCalendarDate, startOfDate, streaks, utcDate } from './dates.js';
-import { dealOfKey } from '../fairness/deals.js';
+import { addDays, closesAt, isCalendarDate, startOfDate, utcDate } from './dates.js';
 import type { DailyWorkPriority } from '../solver/scheduler.js';
-import { type DailyPreset, GenerationStopped, certifyDaily, refinePar } from './generate.js';
+import { type DailyPreset, GenerationStopped } from './generate.js';
 import { commitmentOf, revealOf } from './commitment.js';
 import { EXPORT_LICENSE, storeMissingExports } from './open-data.js';
+import {
+  type LeaderboardFrame,
+  LeaderboardWatchers,
+  type ResultRowLike,
+  boardWhere,
+  isLeaderboardFrame,
+  leaderboardPage,
+  rankOf,
+} from './leaderboard.js';
+import { allTimeLeaderboard, statsOf } from './players.js';
+import { DailyDeals } from './deals.js';
+
+export { LeaderboardWatchers } from './leaderboard.js';
+export { ALL_TIME_SIZE } from './players.js';
+export { DAILY_SECRET_KEY } from './deals.js';
 
 /** A challenge as this service builds it; the rating fields are added by the ratings (routes/daily.ts). */
 type DailyChallenge = Omit<z.infer<typeof DailyChallengeSchema>, 'difficulty' | 'yourRating'>;
@@ -59,7 +70,6 @@ type DailyArchive = Omit<z.infer<typeof DailyArchiveSchema>, 'days'> & { days: D
 type DailyResult = z.infer<typeof DailyResultSchema>;
 type DailyReveal = z.infer<typeof DailyRevealSchema>;
 type Leaderboard = z.infer<typeof LeaderboardSchema>;
-type LeaderboardEntry = z.infer<typeof LeaderboardEntrySchema>;
 type LeaderboardQuery = z.infer<typeof LeaderboardQuerySchema>;
 type AllTimeLeaderboard = z.infer<typeof AllTimeLeaderboardSchema>;
 type PlayerStats = z.infer<typeof PlayerStatsSchema>;
@@ -81,47 +91,8 @@ export interface DailyJobStatus {
 /** How long `stop` waits for daily work under way before the server closes anyway, ms. */
 export const STOP_GRACE_MS = 2_000;
 
-/** Key of the generated daily secret in table Setting. */
-export const DAILY_SECRET_KEY = 'daily-secret';
 /** Results shown on a player page. */
 export const RECENT_RESULTS = 20;
-/** Players on the all-time leaderboard. */
-export const ALL_TIME_SIZE = 100;
-
-/**
- * The rows of one board: people's rows (`humans`) or bot accounts' rows (`bots`), never both; with
- * `established`, only accounts created before it (the others' rows are provisional).
- */
-function boardWhere(board: Board, established?: Date): Prisma.DailyResultWhereInput {
-  return {
-    player: {
-      is: { bot: board === 'bots', ...(established ? { createdAt: { lt: established } } : {}) },
-    },
-  };
-}
-
-/** Leaderboard order: winners first, score high first, then time, moves, finishing time (then player id). */
-const ORDER: Prisma.DailyResultOrderByWithRelationInput[] = [
-  { won: 'desc' },
-  { score: 'desc' },
-  { timeMs: 'asc' },
-  { moves: 'asc' },
-  { finishedAt: 'asc' },
-  { playerId: 'asc' },
-];
-
-/** A stored leaderboard row (the fields ranking needs). */
-interface ResultRowLike {
-  readonly dailyId: number;
-  readonly playerId: string;
-  readonly gameId: string;
-  readonly status: 'won' | 'resigned' | 'blocked' | 'unfinished';
-  readonly won: boolean;
-  readonly score: number;
-  readonly timeMs: number;
-  readonly moves: number;
-  readonly finishedAt: Date;
-}
 
 /** Options of the daily service. */
 export interface DailyServiceOptions {
@@ -143,71 +114,16 @@ export interface DailyServiceOptions {
   readonly bus?: EventBus;
 }
 
-/** A `leaderboard` frame as published on the bus channel `leaderboards`. */
-type LeaderboardFrame = Extract<ServerFrame, { type: 'leaderboard' }>;
-
-function isLeaderboardFrame(m: unknown): m is LeaderboardFrame {
-  const f = m as Partial<LeaderboardFrame> | null;
-  return (
-    typeof f === 'object' &&
-    f !== null &&
-    f.type === 'leaderboard' &&
-    typeof f.date === 'string' &&
-    DailyPresetSchema.safeParse(f.preset).success &&
-    typeof f.total === 'number'
-  );
-}
-
-/** Live daily leaderboards: the sockets that sent `watch-leaderboard`, per daily. */
-export class LeaderboardWatchers {
-  private readonly byDaily = new Map<string, Set<Subscriber>>();
-
-  /** Adds a watcher of a daily. */
-  add(date: string, preset: DailyPreset, subscriber: Subscriber): void {
-    const key = `${date}|${preset}`;
-    let set = this.byDaily.get(key);
-    if (!set) {
-      set = new Set();
-      this.byDaily.set(key, set);
-    }
-    set.add(subscriber);
-  }
-
-  /** Removes a watcher from every daily (its socket closed). */
-  removeAll(subscriber: Subscriber): void {
-    for (const [key, set] of this.byDaily) {
-      set.delete(subscriber);
-      if (set.size === 0) this.byDaily.delete(key);
-    }
-  }
-
-  /** Whether anyone watches this daily. */
-  watched(date: string, preset: DailyPreset): boolean {
-    return this.byDaily.has(`${date}|${preset}`);
-  }
-
-  /** Sends a frame to every watcher of a daily. */
-  send(date: string, preset: DailyPreset, frame: ServerFrame): void {
-    const set = this.byDaily.get(`${date}|${preset}`);
-    if (!set) return;
-    const text = JSON.stringify(frame);
-    for (const s of set) s.send(text);
-  }
-}
-
 /** The daily challenge service (see the module comment). All public methods throw `ApiError` for refusals. */
 export class DailyService {
   /** Sockets watching daily leaderboards. */
   readonly watchers = new LeaderboardWatchers();
-  private secretValue: Promise<string> | undefined;
-  private readonly generating = new Map<string, Promise<DailyDeal>>();
+  /** The stored dailies: made, refined (deals.ts). */
+  private readonly deals: DailyDeals;
   /** Today's dailies made ready, per date (see `todayReady`). */
   private readonly todays = new Map<string, Promise<void>>();
   /** The date whose dailies `todayReady` last found stored (for `status`). */
   private readyDate: string | undefined;
-  /** Par refinements under way, and the `date|preset` of those done in this process. */
-  private readonly refining = new Map<string, Promise<void>>();
-  private readonly refined = new Set<string>();
   /** The archive's dailies not yet stored, as last counted by the fill (null before it first ran). */
   private archivePending: number | null = null;
   /** The fill (archive, then pars) is running. */
@@ -226,6 +142,7 @@ export class DailyService {
 
   /** See `DailyServiceOptions`. */
   constructor(private readonly opts: DailyServiceOptions) {
+    this.deals = new DailyDeals({ ...opts, stopped: () => this.stopped });
     if (opts.bus && opts.bus.kind !== 'single')
       this.unlisten = opts.bus.subscribe('leaderboards', (m) => {
         if (isLeaderboardFrame(m)) this.watchers.send(m.date, m.preset, m);
@@ -342,7 +259,7 @@ export class DailyService {
     return {
       todayReady: this.readyDate === this.today(),
       archivePending: this.archivePending,
-      parPending: this.refining.size,
+      parPending: this.deals.refinesPending,
       backfilling: this.filling,
     };
   }
@@ -357,8 +274,7 @@ export class DailyService {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.allSettled([
-        ...this.generating.values(),
-        ...this.refining.values(),
+        ...this.deals.inFlight(),
         ...this.rollovers.values(),
         ...this.archives.values(),
         ...this.exporting.values(),
@@ -415,7 +331,7 @@ export class DailyService {
         ] as const)
           for (const preset of DAILY_PRESETS) {
             if (this.stopped) return;
-            await this.refine(date, preset, priority);
+            await this.deals.refine(date, preset, priority);
           }
         if (missing.length > 0)
           this.opts.log.info(
@@ -452,121 +368,12 @@ export class DailyService {
     this.opts.log.error({ err }, `${what} failed`);
   }
 
-  /** The daily secret: DAILY_SECRET, else the one stored in the database (created once, race-free). */
-  private secret(): Promise<string> {
-    if (this.opts.secret !== undefined) return Promise.resolve(this.opts.secret);
-    if (!this.secretValue) {
-      this.secretValue = (async () => {
-        const prisma = this.opts.prisma;
-        await prisma.setting.createMany({
-          data: [{ key: DAILY_SECRET_KEY, value: randomBytes(32).toString('hex') }],
-          skipDuplicates: true,
-        });
-        return (await prisma.setting.findUniqueOrThrow({ where: { key: DAILY_SECRET_KEY } })).value;
-      })();
-      this.secretValue.catch(() => {
-        this.secretValue = undefined;
-      });
-    }
-    return this.secretValue;
-  }
-
   /**
    * The stored daily of a date and preset, certifying and storing it first when missing (par not yet
-   * refined: see `refine`). `priority` is the solver lane's priority of that work.
+   * refined: see daily/deals.ts `refine`). `priority` is the solver lane's priority of that work.
    */
   ensure(date: string, preset: DailyPreset, priority: DailyWorkPriority = 'daily'): Promise<DailyDeal> {
-    const key = `${date}|${preset}`;
-    let p = this.generating.get(key);
-    if (!p) {
-      p = this.generate(date, preset, priority).finally(() => this.generating.delete(key));
-      this.generating.set(key, p);
-    }
-    return p;
-  }
-
-  private async generate(date: string, preset: DailyPreset, priority: DailyWorkPriority): Promise<DailyDeal> {
-    const prisma = this.opts.prisma;
-    const where = { date_preset: { date, preset } };
-    const existing = await prisma.dailyDeal.findUnique({ where });
-    if (existing && (existing.dealKey !== null || date <= this.today())) return existing;
-    if (existing) {
-      // A day not yet open still dealt from a v1 deal number (stored before deal algorithm v2): its opening
-      // would identify it, so it is dealt again from a key. Nobody has played it (it is not open).
-      await prisma.dailyDeal.deleteMany({ where: { id: existing.id, dealKey: null, games: { none: {} } } });
-    }
-    const started = Date.now();
-    const g = await certifyDaily(this.opts.solver, await this.secret(), date, preset, {
-      timeLimitMs: this.opts.solveMs,
-      stopped: () => this.stopped,
-      priority,
-    });
-    // Another node may have stored it meanwhile: the first one stored wins.
-    await prisma.dailyDeal.createMany({
-      data: [
-        {
-          date,
-          preset,
-          deal: g.deal,
-          dealKey: g.dealKey,
-          candidate: g.candidate,
-          par: g.par,
-          parProven: g.parProven,
-          parLowerBound: g.parLowerBound,
-          line: g.line.map((m) => ({ ...m })),
-        },
-      ],
-      skipDuplicates: true,
-    });
-    this.opts.log.info({ date, preset, ms: Date.now() - started }, 'daily ready'); // never the candidate or key
-    return prisma.dailyDeal.findUniqueOrThrow({ where });
-  }
-
-  /**
-   * Refines the stored par of a daily in the background (daily/generate.ts `refinePar`), once per daily and
-   * process: keeps a shorter line, a proof, or a lower bound; never lengthens par and never touches a proven
-   * one. When the line changes, the day's fair-play signals are computed again against the new line.
-   * Par may change while its day is open (a first start's today): ranks never depend on par, only the
-   * "moves vs par" a result shows.
-   */
-  private refine(date: string, preset: DailyPreset, priority: DailyWorkPriority): Promise<void> {
-    const key = `${date}|${preset}`;
-    if (this.refined.has(key)) return Promise.resolve();
-    let p = this.refining.get(key);
-    if (!p) {
-      p = (async () => {
-        const prisma = this.opts.prisma;
-        const row = await prisma.dailyDeal.findUnique({ where: { date_preset: { date, preset } } });
-        if (row === null || row.parProven || row.parLowerBound !== null || row.dealKey === null) {
-          if (row !== null) this.refined.add(key);
-          return;
-        }
-        const stored = MoveSchema.array().parse(row.line);
-        const r = await refinePar(
-          this.opts.solver,
-          dealOfKey(row.dealKey),
-          preset,
-          stored,
-          { timeLimitMs: this.opts.solveMs, stopped: () => this.stopped, priority },
-          `${date} ${preset}`,
-        );
-        const lineChanged = r.line.length !== stored.length;
-        const n = await prisma.dailyDeal.updateMany({
-          where: { id: row.id, parProven: false, par: { gte: r.par } },
-          data: {
-            par: r.par,
-            parProven: r.parProven,
-            parLowerBound: r.parLowerBound,
-            ...(lineChanged ? { line: r.line.map((m) => ({ ...m })) } : {}),
-          },
-        });
-        if (n.count > 0 && lineChanged)
-          await prisma.dailyResult.updateMany({ where: { dailyId: row.id }, data: { lineShare: null } });
-        this.refined.add(key);
-      })().finally(() => this.refining.delete(key));
-      this.refining.set(key, p);
-    }
-    return p;
+    return this.deals.ensure(date, preset, priority);
   }
 
   // ---------- lookups ----------
@@ -827,42 +634,7 @@ export class DailyService {
 
   /** 1 + the number of rows of the same daily and board that rank before `r`. */
   async rankOf(r: ResultRowLike, board: Board = 'humans', established?: Date): Promise<number> {
-    const same = { won: r.won, score: r.score, timeMs: r.timeMs, moves: r.moves };
-    const before = await this.opts.prisma.dailyResult.count({
-      where: {
-        dailyId: r.dailyId,
-        ...boardWhere(board, established),
-        OR: [
-          ...(r.won ? [] : [{ won: true }]),
-          { won: r.won, score: { gt: r.score } },
-          { won: r.won, score: r.score, timeMs: { lt: r.timeMs } },
-          { won: r.won, score: r.score, timeMs: r.timeMs, moves: { lt: r.moves } },
-          { ...same, finishedAt: { lt: r.finishedAt } },
-          { ...same, finishedAt: r.finishedAt, playerId: { lt: r.playerId } },
-        ],
-      },
-    });
-    return before + 1;
-  }
-
-  private entry(
-    r: ResultRowLike & { player: { name: string; createdAt: Date; bot: boolean } },
-    rank: number,
-    dayStart: Date,
-  ): LeaderboardEntry {
-    return {
-      provisional: r.player.createdAt >= dayStart,
-      rank,
-      playerId: r.playerId,
-      name: r.player.name,
-      bot: r.player.bot,
-      status: r.status,
-      score: r.score,
-      timeMs: r.timeMs,
-      moves: r.moves,
-      finishedAt: r.finishedAt.toISOString(),
-      gameId: r.gameId,
-    };
+    return rankOf(this.opts.prisma, r, board, established);
   }
 
   /**
@@ -890,45 +662,13 @@ export class DailyService {
           : 'only bots are ranked on the bot board',
       );
     const row = await this.published(date, preset);
-    const prisma = this.opts.prisma;
-    // Second accounts: rows of accounts created on the daily's date or later are provisional, left out of
-    // the default view and its ranks (docs/features.md "Ranked rules").
-    const dayStart = new Date(startOfDate(row.date));
-    const established = query.include === 'provisional' ? undefined : dayStart;
-    const where = { dailyId: row.id, ...boardWhere(board, established) };
-    const playerSelect = { player: { select: { name: true, createdAt: true, bot: true } } };
-    const [total, mine] = await Promise.all([
-      prisma.dailyResult.count({ where }),
-      player && onBoard
-        ? prisma.dailyResult.findUnique({
-            where: { dailyId_playerId: { dailyId: row.id, playerId: player.id } },
-            include: playerSelect,
-          })
-        : Promise.resolve(null),
-    ]);
-    const myRank = mine ? await this.rankOf(mine, board, established) : null;
-    const limit = query.limit;
-    const offset =
-      query.around === 'me' && myRank !== null ? Math.floor((myRank - 1) / limit) * limit : query.offset;
-    const rows = await prisma.dailyResult.findMany({
-      where,
-      orderBy: ORDER,
-      skip: offset,
-      take: limit,
-      include: playerSelect,
-    });
-    return {
-      date: row.date,
+    return leaderboardPage(
+      this.opts.prisma,
+      row,
       preset,
-      board,
-      par: row.par,
-      parProven: row.parProven,
-      total,
-      offset,
-      limit,
-      entries: rows.map((r, i) => this.entry(r, offset + i + 1, dayStart)),
-      me: mine && myRank !== null ? this.entry(mine, myRank, dayStart) : null,
-    };
+      query,
+      player !== null && onBoard ? player.id : null,
+    );
   }
 
   /** Starts sending `leaderboard` frames for a daily to a socket. Returns the current row count. Errors: `not-found`. */
@@ -965,39 +705,8 @@ export class DailyService {
 
   // ---------- players ----------
 
-  /** Statistics of several players from their leaderboard rows. */
-  private async statsOf(playerIds: string[]): Promise<Map<string, PlayerStats>> {
-    const rows = await this.opts.prisma.dailyResult.findMany({
-      where: { playerId: { in: playerIds } },
-      select: { playerId: true, won: true, timeMs: true, daily: { select: { date: true, preset: true } } },
-    });
-    const today = this.today();
-    const out = new Map<string, PlayerStats>();
-    for (const id of playerIds) {
-      const mine = rows.filter((r) => r.playerId === id);
-      const won = mine.filter((r) => r.won);
-      const best = (preset: DailyPreset): number | null => {
-        const times = won.filter((r) => r.daily.preset === preset).map((r) => r.timeMs);
-        return times.length === 0 ? null : Math.min(...times);
-      };
-      const s = streaks(
-        won.map((r) => r.daily.date),
-        today,
-      );
-      out.set(id, {
-        played: mine.length,
-        wins: won.length,
-        winRate: mine.length === 0 ? 0 : won.length / mine.length,
-        currentStreak: s.current,
-        bestStreak: s.best,
-        bestTimeMs: { 'classic-draw1': best('classic-draw1'), 'classic-draw3': best('classic-draw3') },
-      });
-    }
-    return out;
-  }
-
   private async stats(playerId: string): Promise<PlayerStats> {
-    const s = (await this.statsOf([playerId])).get(playerId);
+    const s = (await statsOf(this.opts.prisma, [playerId], this.today())).get(playerId);
     if (!s) throw new Error('stats missing');
     return s;
   }
@@ -1051,42 +760,6 @@ export class DailyService {
    */
   async allTime(board: Board = 'humans'): Promise<AllTimeLeaderboard> {
     await this.settled();
-    const prisma = this.opts.prisma;
-    const [played, wins] = await Promise.all([
-      prisma.dailyResult.groupBy({ by: ['playerId'], where: boardWhere(board), _count: { _all: true } }),
-      prisma.dailyResult.groupBy({
-        by: ['playerId'],
-        where: { won: true, ...boardWhere(board) },
-        _count: { _all: true },
-      }),
-    ]);
-    const winsOf = new Map(wins.map((w) => [w.playerId, w._count._all]));
-    const ranked = played
-      .map((p) => {
-        const w = winsOf.get(p.playerId) ?? 0;
-        return { id: p.playerId, played: p._count._all, wins: w, rate: w / p._count._all };
-      })
-      .sort(
-        (a, b) =>
-          b.wins - a.wins ||
-          b.rate - a.rate ||
-          b.played - a.played ||
-          (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
-      )
-      .slice(0, ALL_TIME_SIZE);
-    const ids = ranked.map((r) => r.id);
-    const [stats, players] = await Promise.all([
-      this.statsOf(ids),
-      prisma.player.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } }),
-    ]);
-    const nameOf = new Map(players.map((p) => [p.id, p.name]));
-    return {
-      board,
-      entries: ranked.map((r, i) => {
-        const s = stats.get(r.id);
-        if (!s) throw new Error('stats missing');
-        return { ...s, rank: i + 1, playerId: r.id, name: nameOf.get(r.id) ?? '', bot: board === 'bots' };
-      }),
-    };
+    return allTimeLeaderboard(this.opts.prisma, board, this.today());
   }
 }

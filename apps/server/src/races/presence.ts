@@ -2,8 +2,10 @@
  * Presence in a race room (races/service.ts, "Presence"): the transactions that record how many race
  * sockets this node holds for a viewer, and that take away the sockets of nodes whose heartbeat stopped. A
  * racer without a socket on any live node is away (`forfeitAt` set while the race runs); back in time they
- * carry on. Both run inside the room's locked transaction (RaceService.mutate).
+ * carry on. Both run inside the room's locked transaction (RaceService.mutate); `readDeadNodes` finds the
+ * rooms the second is for.
  */
+import type { PrismaClient } from '../generated/prisma/client.js';
 import { type Change, type RaceRow, type Tx, unchanged } from './repository.js';
 import { SPECTATORS } from './snapshot.js';
 
@@ -88,4 +90,40 @@ export async function deadNodesChange(tx: Tx, race: RaceRow, o: DeadNodes): Prom
     due ||= forfeits;
   }
   return { result: null, changed: true, due };
+}
+
+/** Which nodes `readDeadNodes` counts alive: this one, and (several nodes) those that beat lately. */
+export interface NodeLiveness {
+  readonly nodeId: string;
+  /** Several nodes share the database; false: this node is the only one alive. */
+  readonly multiNode: boolean;
+  /** How old a node's heartbeat may be before its race sockets count as gone, ms. */
+  readonly nodeDeadMs: number;
+  readonly awayForfeitMs: number;
+}
+
+/**
+ * The nodes alive at server time `now` (ms) and the rooms holding presence rows of other nodes (several
+ * nodes: those whose heartbeat stopped; one node: any other, a previous run's).
+ */
+export async function readDeadNodes(
+  prisma: PrismaClient,
+  o: NodeLiveness,
+  now: number,
+): Promise<{ nodes: DeadNodes; rooms: Set<string> }> {
+  const beats = o.multiNode ? await prisma.serverNode.findMany({ select: { id: true, seenAt: true } }) : [];
+  const alive = new Set([o.nodeId]);
+  const lastSeen = new Map<string, number>();
+  for (const n of beats) {
+    if (n.seenAt.getTime() >= now - o.nodeDeadMs) alive.add(n.id);
+    else lastSeen.set(n.id, n.seenAt.getTime());
+  }
+  const stale = await prisma.racePresence.findMany({
+    where: { nodeId: { notIn: [...alive] } },
+    select: { raceCode: true, nodeId: true },
+  });
+  return {
+    nodes: { alive, lastSeen, now, awayForfeitMs: o.awayForfeitMs },
+    rooms: new Set(stale.map((s) => s.raceCode)),
+  };
 }

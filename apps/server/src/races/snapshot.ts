@@ -1,7 +1,11 @@
-/** A race room as its sockets and REST callers see it, from its rows: counts and ids, never a card. */
-import { GameOptionsSchema, type Race } from '@klondike/protocol';
+/**
+ * A race room as its sockets and REST callers see it, from its rows: counts and ids, never a card; and a
+ * finished race's results.
+ */
+import { GameOptionsSchema, type Race, RaceProgressSchema, type RaceResultsSchema } from '@klondike/protocol';
 import { isPresetName } from '@klondike/rules';
-import { raceCommitment } from '../fairness/race-commitment.js';
+import type { z } from 'zod';
+import { raceCommitment, racePreimage } from '../fairness/race-commitment.js';
 import type { Actor } from '../rooms/game-rooms.js';
 import type { RaceSnapshot } from './events.js';
 import { progressOfRow, raceUrl } from './ranking.js';
@@ -62,4 +66,40 @@ export function personalise(s: RaceSnapshot, viewer: Actor, now: number): Race {
     you: racer ? viewer : null,
     yourGameId: racer && viewer !== null ? (gameIds[viewer] ?? null) : null,
   };
+}
+
+/** GET /api/races/:code/results response. */
+export type RaceResults = z.infer<typeof RaceResultsSchema>;
+
+/**
+ * The results of a finished race: placements, final progress and game ids, and the reveal of its deal's
+ * commitment (none for a known deal).
+ */
+export function resultsOf(row: RaceRow): RaceResults {
+  const results = row.racers
+    .filter((r) => r.placement !== null && r.gameId !== null && r.progress !== null)
+    .map((r) => ({
+      placement: r.placement as number,
+      playerId: r.playerId,
+      name: r.player.name,
+      progress: RaceProgressSchema.parse(r.progress),
+      gameId: r.gameId as string,
+      rating:
+        r.ratingBefore === null || r.ratingAfter === null
+          ? null
+          : { before: Math.round(r.ratingBefore), after: Math.round(r.ratingAfter) },
+    }))
+    .sort((a, b) => a.placement - b.placement);
+  const preimage = racePreimage(row);
+  const dealReveal =
+    preimage === null
+      ? null
+      : {
+          preimage,
+          dealCommitment: raceCommitment(row) as string,
+          algorithm: row.dealKey !== null ? ('deal-v2' as const) : ('deal-v1' as const),
+          key: row.dealKey,
+          dealNumber: row.dealKey === null && row.dealNumber !== null ? Number(row.dealNumber) : null,
+        };
+  return { code: row.code, deal: row.deal, knownDeal: row.knownDeal, dealReveal, results };
 }

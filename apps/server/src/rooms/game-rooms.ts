@@ -42,12 +42,8 @@ import {
   type Move,
   applyAction,
   currentScore,
-  formatDeal,
-  gameStatus,
   legalMoves,
-  newGame,
   playerView,
-  statusAfterMove,
 } from '@klondike/rules';
 import { isDatabaseUnavailable } from '../db/availability.js';
 import { ApiError } from '../errors.js';
@@ -63,7 +59,9 @@ import {
   type WireView,
 } from './policies.js';
 import type { GameStore } from './store.js';
-import { StateFrameText, type StateFrame } from './state-frame-text.js';
+import type { StateFrame } from './state-frame-text.js';
+import { RoomCache } from './room-cache.js';
+import { stepOf } from './step.js';
 
 import {
   type ActOptions,
@@ -79,7 +77,8 @@ import {
   casualGame,
   elapsedMs,
   isRemoteCommit,
-  newGameId,
+  liveRoom,
+  newRoom,
   reload,
   replayOf,
   replayed,
@@ -100,9 +99,8 @@ export type {
 
 /** The live games of this server. All public methods throw `ApiError` for refusals. */
 export class GameRooms {
-  private readonly rooms = new Map<string, Room>();
-  private readonly loading = new Map<string, Promise<Room>>();
-  private readonly maxLiveGames: number;
+  /** The games in memory (room-cache.ts). */
+  private readonly rooms: RoomCache;
   private readonly now: () => number;
   private policies: GamePolicies = CASUAL_ONLY;
   private readonly committer: GroupCommitter;
@@ -117,7 +115,7 @@ export class GameRooms {
     private readonly store: GameStore,
     options: GameRoomsOptions = {},
   ) {
-    this.maxLiveGames = options.maxLiveGames ?? 10_000;
+    this.rooms = new RoomCache(options.maxLiveGames ?? 10_000);
     this.now = options.now ?? Date.now;
     this.commitQueue = Math.max(1, options.commitQueue ?? 256);
     this.committer = new GroupCommitter(store.writeMoves, { concurrency: options.commitConcurrency ?? 1 });
@@ -181,54 +179,9 @@ export class GameRooms {
 
   /** Stores a new game at version 0 (with the row its kind adds, in one transaction). */
   private async insert(g: NewGameSpec, dealNumber: number | null): Promise<GameResponse> {
-    const preset = g.preset;
-    const state = newGame(g.deal, g.options);
-    const now = this.now();
-    const view = wireView(playerView(state, 0)); // no move yet: the clock has not started
-    const status = view.status;
-    const room: Room = {
-      id: newGameId(),
-      kind: g.kind,
-      raceCode: g.raceCode,
-      preset,
-      dealNumber,
-      deal: formatDeal(g.deal),
-      state,
-      status,
-      version: 0,
-      startedAt: g.clockFromCreation ? now : null,
-      endedAt: status === 'playing' ? null : now,
-      subscribers: new Set(),
-      tail: Promise.resolve(),
-      pending: 0,
-      owner: g.owner,
-      daily: g.daily,
-      finished: false,
-      view,
-      frameText: new StateFrameText(),
-      stale: false,
-      heard: 0,
-      unlisten: null,
-    };
-    await this.store.insert({
-      id: room.id,
-      kind: room.kind,
-      raceCode: room.raceCode,
-      daily: room.daily,
-      owner: room.owner,
-      preset,
-      options: { ...g.options },
-      deal: room.deal,
-      dealNumber,
-      dealKey: g.dealKey,
-      status,
-      score: view.score,
-      moves: view.moves,
-      createdAt: now,
-      startedAt: room.startedAt,
-      endedAt: room.endedAt,
-    });
-    this.remember(room);
+    const { room, record, view } = newRoom(g, dealNumber, this.now());
+    await this.store.insert(record);
+    this.rooms.add(room);
     return this.response(room, view);
   }
 
@@ -291,39 +244,18 @@ export class GameRooms {
       );
     this.admitted++;
     try {
-      return await this.actAdmitted(
-        id,
-        action,
-        options.expectedVersion,
-        options.origin,
-        options.actor ?? null,
-      );
+      const found = this.room(id);
+      return await (found instanceof Promise
+        ? found.then((room) => this.actInRoom(room, action, options))
+        : this.actInRoom(found, action, options));
     } finally {
       this.admitted--;
     }
   }
 
-  private actAdmitted(
-    id: string,
-    action: GameAction,
-    expectedVersion: number | undefined,
-    origin: WriteOrigin | undefined,
-    actor: Actor,
-  ): Promise<StateResponse> {
-    const found = this.room(id);
-    if (found instanceof Promise)
-      return found.then((room) => this.actInRoom(room, action, expectedVersion, origin, actor));
-    return this.actInRoom(found, action, expectedVersion, origin, actor);
-  }
-
-  private actInRoom(
-    room: Room,
-    action: GameAction,
-    expectedVersion: number | undefined,
-    origin: WriteOrigin | undefined,
-    actor: Actor,
-  ): Promise<StateResponse> {
-    this.checkOwner(room, actor);
+  private actInRoom(room: Room, action: GameAction, options: ActOptions): Promise<StateResponse> {
+    const { expectedVersion, origin } = options;
+    this.checkOwner(room, options.actor ?? null);
     const policy = this.policy(room);
     return this.exclusive(room, async () => {
       policy.checkWrite?.(room, this.now(), room.version);
@@ -347,55 +279,19 @@ export class GameRooms {
       if (!r.ok)
         throw new ApiError('illegal-move', r.error.message, { version: room.version, reason: r.error.code });
       const now = this.now();
-      const state = r.value;
-      const startedAt = room.startedAt ?? now;
-      // R13's search runs at most once per new position, and not at all after a move that cannot change
-      // its answer (a draw or redeal while redeals are unlimited, a tableau shuffle: statusAfterMove).
-      // `room.status` is always gameStatus(room.state).
-      const status =
-        action.type === 'move'
-          ? statusAfterMove(room.state, room.status, action.move, state)
-          : gameStatus(state);
-      // The clock stops at `endedAt`: now for a game that ends with this action.
-      const endedAt = status === 'playing' ? null : (room.endedAt ?? now);
-      const view = wireView(playerView(state, elapsedMs(startedAt, endedAt, now), status));
-      const version = room.version + 1;
-      const result: ResultRow | null =
-        endedAt !== null && status !== 'playing'
-          ? (policy.resultRow?.(room, {
-              status,
-              score: view.score,
-              timeMs: elapsedMs(startedAt, endedAt, now),
-              moves: view.moves,
-              endedAt,
-            }) ?? null)
-          : null;
-      await this.commit(
-        room,
-        {
-          gameId: room.id,
-          version,
-          status,
-          score: view.score,
-          moves: view.moves,
-          startedAt,
-          endedAt,
-          at: now,
-          kind: action.type,
-          move: action.type === 'move' ? action.move : null,
-        },
-        result,
-      );
+      const { state, view, commit, result } = stepOf(room, action, r.value, now, policy);
+      const version = commit.version;
+      await this.commit(room, commit, result);
       if (result !== null) room.finished = true;
       room.state = state;
       // Not kept: held here, a view lives until the game's next move (a second and more at a human pace),
       // long enough to be copied by the young generation's collections and often moved to the old one; its
       // frame is sent, and a read rebuilds it with the status known here (no second R13 search).
       room.view = null;
-      room.status = status;
+      room.status = commit.status;
       room.version = version;
-      room.startedAt = startedAt;
-      room.endedAt = endedAt;
+      room.startedAt = commit.startedAt;
+      room.endedAt = commit.endedAt;
       this.broadcast(
         room,
         {
@@ -426,7 +322,7 @@ export class GameRooms {
     id: string,
     decide: (game: GameFacts, now: number, at: (end: number) => Standing) => ResultRow | null,
   ): Promise<boolean> {
-    const wasLive = this.rooms.has(id);
+    const wasLive = this.rooms.get(id) !== undefined;
     const room = await this.room(id);
     try {
       const added = await this.exclusive(room, async () => {
@@ -459,14 +355,7 @@ export class GameRooms {
     await this.exclusive(room, async () => {
       room.subscribers.add(subscriber);
       this.listen(room);
-      const frame: StateFrame = {
-        type: 'state',
-        gameId: room.id,
-        version: room.version,
-        view: this.view(room, this.now()),
-        cause: 'subscribe',
-      };
-      subscriber.send(room.frameText.text(frame, room.state));
+      subscriber.send(room.frameText.text(this.currentFrame(room), room.state));
     });
   }
 
@@ -474,7 +363,7 @@ export class GameRooms {
   unsubscribe(id: string, subscriber: Subscriber): void {
     const room = this.rooms.get(id);
     if (!room) return;
-    if (room.subscribers.delete(subscriber) && room.subscribers.size === 0) this.touch(room);
+    if (room.subscribers.delete(subscriber) && room.subscribers.size === 0) this.rooms.touch(room);
     this.listen(room);
   }
 
@@ -517,9 +406,7 @@ export class GameRooms {
    * (no subscribers, no queued write) is forgotten; returns whether it was.
    */
   evict(id: string): boolean {
-    const room = this.rooms.get(id);
-    if (!room || room.subscribers.size > 0 || room.pending > 0) return false;
-    return this.rooms.delete(id);
+    return this.rooms.evict(id);
   }
 
   /** Waits for every queued write to finish and forgets all rooms (on shutdown). */
@@ -589,6 +476,12 @@ export class GameRooms {
     };
   }
 
+  /** The room's current state as a `state` frame of cause `subscribe` (a (re)connect, a resync). */
+  private currentFrame(room: Room): StateFrame {
+    const view = this.view(room, this.now());
+    return { type: 'state', gameId: room.id, version: room.version, view, cause: 'subscribe' };
+  }
+
   /**
    * Sends a `state` frame to the game's subscribers here, and (a commit: `publish`) to the other nodes.
    * `frame.view` is the view of `room.state` (the room's frame writer keys its reused text on it).
@@ -642,7 +535,7 @@ export class GameRooms {
    * Errors: `not-found`; database failures as they are (a 503 while the database is away).
    */
   private async current(id: string): Promise<Room> {
-    if (!this.bus || (!this.rooms.has(id) && !this.loading.has(id))) return this.room(id);
+    if (!this.bus || !this.rooms.known(id)) return this.room(id);
     const [room, stored] = await Promise.all([this.room(id), this.store.version(id)]);
     if (stored !== null && stored > room.version) {
       room.stale = true;
@@ -674,17 +567,7 @@ export class GameRooms {
       reload(room, await this.read(room.id));
       if (room.version <= told || room.subscribers.size === 0) return;
       room.heard = room.version;
-      this.broadcast(
-        room,
-        {
-          type: 'state',
-          gameId: room.id,
-          version: room.version,
-          view: this.view(room, this.now()),
-          cause: 'subscribe',
-        },
-        undefined,
-      );
+      this.broadcast(room, this.currentFrame(room), undefined);
     });
   }
 
@@ -726,18 +609,16 @@ export class GameRooms {
         });
       }
       if (committed) return;
-      // Another node wrote this game: our copy is behind. Catch up and report the database's version.
-      const version = await this.refresh(room);
-      throw new ApiError('stale-version', `the game is at version ${version}`, { version });
-    }
-    // A ranked attempt's last action also inserts its leaderboard row: one transaction (rare).
-    const outcome = await this.store.commitWithRow(room, w, result);
-    if (outcome === 'committed') return;
-    if (outcome === 'row-exists') {
-      room.finished = true;
-      throw new ApiError('conflict', 'this ranked attempt has already ended (the day may have closed)', {
-        version: room.version,
-      });
+    } else {
+      // A ranked attempt's last action also inserts its leaderboard row: one transaction (rare).
+      const outcome = await this.store.commitWithRow(room, w, result);
+      if (outcome === 'committed') return;
+      if (outcome === 'row-exists') {
+        room.finished = true;
+        throw new ApiError('conflict', 'this ranked attempt has already ended (the day may have closed)', {
+          version: room.version,
+        });
+      }
     }
     // Another node wrote this game: our copy is behind. Catch up and report the database's version.
     const version = await this.refresh(room);
@@ -753,16 +634,11 @@ export class GameRooms {
     if (cached) {
       // Most recently used last. A room with subscribers is never evicted, so its place in that order
       // matters only once its last subscriber leaves, which touches it then (`unsubscribe`).
-      if (cached.subscribers.size === 0) this.touch(cached);
+      if (cached.subscribers.size === 0) this.rooms.touch(cached);
       if (cached.stale) return this.catchUp(cached).then(() => cached);
       return cached;
     }
-    let loading = this.loading.get(id);
-    if (!loading) {
-      loading = this.load(id).finally(() => this.loading.delete(id));
-      this.loading.set(id, loading);
-    }
-    return loading;
+    return this.rooms.loadOnce(id, () => this.load(id));
   }
 
   /** Reads the game and its log, and replays it from the deal. Errors: `not-found`. */
@@ -773,21 +649,11 @@ export class GameRooms {
   }
 
   private async load(id: string): Promise<Room> {
-    const room: Room = {
-      ...(await this.read(id)),
-      subscribers: new Set(),
-      tail: Promise.resolve(),
-      pending: 0,
-      view: null,
-      frameText: new StateFrameText(),
-      stale: false,
-      heard: 0,
-      unlisten: null,
-    };
+    const room = liveRoom(await this.read(id));
     // A concurrent create/load may have raced us; keep the first.
     const existing = this.rooms.get(id);
     if (existing) return existing;
-    this.remember(room);
+    this.rooms.add(room);
     return room;
   }
 
@@ -797,32 +663,7 @@ export class GameRooms {
    */
   private async refresh(room: Room): Promise<number> {
     reload(room, await this.read(room.id));
-    this.broadcast(
-      room,
-      {
-        type: 'state',
-        gameId: room.id,
-        version: room.version,
-        view: this.view(room, this.now()),
-        cause: 'subscribe',
-      },
-      undefined,
-    );
+    this.broadcast(room, this.currentFrame(room), undefined);
     return room.version;
-  }
-
-  /** Moves a room to the most recently used end of the eviction order. */
-  private touch(room: Room): void {
-    this.rooms.delete(room.id);
-    this.rooms.set(room.id, room);
-  }
-
-  private remember(room: Room): void {
-    this.rooms.set(room.id, room);
-    if (this.rooms.size <= this.maxLiveGames) return;
-    for (const [id, r] of this.rooms) {
-      if (this.rooms.size <= this.maxLiveGames) break;
-      if (r.subscribers.size === 0 && r.pending === 0 && r !== room) this.rooms.delete(id);
-    }
   }
 }

@@ -1,7 +1,8 @@
 /**
- * The parts of the game log that hold no live state: a room's shape and how it is replayed from the store,
- * the types of `GameRooms`' API, a casual game's spec from its request, a replay's wire shape, game time by
- * the server clock, and the wire view of a `playerView`. rooms/game-rooms.ts holds the live rooms.
+ * The parts of the game log that hold no live state: a room's shape, how a new one is made and how one is
+ * replayed from the store, the types of `GameRooms`' API, a casual game's spec from its request, a replay's
+ * wire shape, game time by the server clock, and the wire view of a `playerView`. rooms/game-rooms.ts holds
+ * the live rooms.
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -23,10 +24,12 @@ import {
   type PresetName,
   applyAction,
   dealFromNumber,
+  formatDeal,
   gameStatus,
   isPresetName,
   newGame,
   parseDeal,
+  playerView,
   resolveOptions,
 } from '@klondike/rules';
 import type { z } from 'zod';
@@ -34,8 +37,8 @@ import type { EventBus } from '../bus/event-bus.js';
 import { ApiError } from '../errors.js';
 import { randomKeyedDeal } from '../fairness/deals.js';
 import type { Actor, DailyRef, GameFacts, WireView } from './policies.js';
-import type { StateFrameText } from './state-frame-text.js';
-import type { GameStore, ReplayRecord, StoredGame } from './store.js';
+import { StateFrameText } from './state-frame-text.js';
+import type { GameStore, NewGameRecord, ReplayRecord, StoredGame } from './store.js';
 
 /** GET /api/games/:id/replay response. */
 export type Replay = z.infer<typeof ReplaySchema>;
@@ -207,6 +210,79 @@ export function replayed(row: StoredGame): Stored {
     owner: row.owner,
     daily: row.daily,
     finished: row.finished,
+  };
+}
+
+/**
+ * A new game's room at version 0 (server time `now`, ms), the record the store inserts and its first view.
+ * `dealNumber`: the deal number to echo (the creator chose it), or null.
+ */
+export function newRoom(
+  g: NewGameSpec,
+  dealNumber: number | null,
+  now: number,
+): { room: Room; record: NewGameRecord; view: WireView } {
+  const preset = g.preset;
+  const state = newGame(g.deal, g.options);
+  const view = wireView(playerView(state, 0)); // no move yet: the clock has not started
+  const status = view.status;
+  const room: Room = {
+    id: newGameId(),
+    kind: g.kind,
+    raceCode: g.raceCode,
+    preset,
+    dealNumber,
+    deal: formatDeal(g.deal),
+    state,
+    status,
+    version: 0,
+    startedAt: g.clockFromCreation ? now : null,
+    endedAt: status === 'playing' ? null : now,
+    subscribers: new Set(),
+    tail: Promise.resolve(),
+    pending: 0,
+    owner: g.owner,
+    daily: g.daily,
+    finished: false,
+    view,
+    frameText: new StateFrameText(),
+    stale: false,
+    heard: 0,
+    unlisten: null,
+  };
+  const record: NewGameRecord = {
+    id: room.id,
+    kind: room.kind,
+    raceCode: room.raceCode,
+    daily: room.daily,
+    owner: room.owner,
+    preset,
+    options: { ...g.options },
+    deal: room.deal,
+    dealNumber,
+    dealKey: g.dealKey,
+    status,
+    score: view.score,
+    moves: view.moves,
+    createdAt: now,
+    startedAt: room.startedAt,
+    endedAt: room.endedAt,
+  };
+  return { room, record, view };
+}
+
+/** The live room of a game read from the store: no subscriber, no write queued, no view built yet. */
+export function liveRoom(stored: Stored): Room {
+  return {
+    ...stored,
+    subscribers: new Set(),
+    tail: Promise.resolve(),
+    pending: 0,
+    view: null,
+    frameText: new StateFrameText(),
+    stale: false,
+    heard: 0,
+    unlisten: null,
   };
 }
 
