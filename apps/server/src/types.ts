@@ -46,8 +46,8 @@ declare module 'fastify' {
     races: RaceService;
     /** Quick pairing pools (plugin `pairing`). */
     pairing: PairingService;
-    /** One round of maintenance: retention and stale lobbies (plugin `maintenance`). */
-    maintenance: () => Promise<{ gamesDeleted: number; lobbiesClosed: number }>;
+    /** One round of maintenance: retention, compaction and stale lobbies (plugin `maintenance`). */
+    maintenance: () => Promise<{ gamesDeleted: number; gamesCompacted: number; lobbiesClosed: number }>;
   }
   interface FastifyRequest {
     /** The player whose bearer token the request carries, or null (plugin `auth`). */

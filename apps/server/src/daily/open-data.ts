@@ -82,7 +82,10 @@ async function lines(
       },
     }),
     prisma.game
-      .findMany({ where: { id: { in: ids } }, select: { id: true, createdAt: true, version: true } })
+      .findMany({
+        where: { id: { in: ids } },
+        select: { id: true, createdAt: true, version: true, moveLog: true },
+      })
       .then((games) => readLogs(prisma, games, 'moves')),
   ]);
   const byGame = new Map(results.map((r) => [r.gameId, r]));

@@ -39,7 +39,7 @@ export async function recordSignals(prisma: PrismaClient, dailyId: number): Prom
       playerId: true,
       daily: { select: { line: true } },
       gameId: true,
-      game: { select: { id: true, createdAt: true, version: true } },
+      game: { select: { id: true, createdAt: true, version: true, moveLog: true } },
     },
   });
   if (rows.length === 0) return 0;

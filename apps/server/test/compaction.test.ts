@@ -1,0 +1,199 @@
+/**
+ * Compaction of finished games' move logs (maintenance/compaction.ts, db/log-codec.ts): the compact form
+ * decodes to the same entries; a finished game's replay, resume and log read the same before and after; a
+ * second run does nothing; a batch that fails in its middle leaves its games as they were and the next run
+ * compacts them; a game still playing is never touched.
+ */
+import { PILE_IDS } from '@klondike/rules';
+import type { FastifyInstance } from 'fastify';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readLog } from '../src/db/game-log.js';
+import { decodeLog, encodeLog } from '../src/db/log-codec.js';
+import { compactFinishedGames } from '../src/maintenance/compaction.js';
+import type { StoredEntry } from '../src/rooms/store.js';
+import { describeEachDatabase, testApp } from './helpers.js';
+
+const entry = fc.oneof(
+  fc.constant({ kind: 'undo' as const, move: null }),
+  fc.constant({ kind: 'resign' as const, move: null }),
+  fc.constantFrom('draw', 'recycle', 'last-pass').map((type) => ({ kind: 'move' as const, move: { type } })),
+  fc
+    .record({
+      from: fc.constantFrom(...PILE_IDS),
+      to: fc.constantFrom(...PILE_IDS),
+      count: fc.integer({ min: 1, max: 13 }),
+    })
+    .map((m) => ({ kind: 'move' as const, move: { type: 'move', ...m } })),
+);
+
+describe('the compact log format', () => {
+  it('decodes to the entries encoded: kinds, moves and times to the ms (also a clock a little behind)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 4_000_000_000_000 }),
+        fc.array(fc.tuple(entry, fc.integer({ min: -5_000, max: 90_000_000 })), { maxLength: 300 }),
+        (createdAt, items) => {
+          let at = createdAt;
+          const log: StoredEntry[] = items.map(([e, gap], i) => {
+            at += gap;
+            return { seq: i + 1, ...e, at };
+          });
+          expect(decodeLog(createdAt, encodeLog(createdAt, log))).toEqual(log);
+        },
+      ),
+    );
+  });
+
+  it('a move with a pile or shape it does not know is refused, not stored wrongly', () => {
+    const bad = {
+      seq: 1,
+      kind: 'move' as const,
+      move: { type: 'move', from: 'x9', to: 't1', count: 1 },
+      at: 0,
+    };
+    expect(() => encodeLog(0, [bad])).toThrow(/cannot encode/);
+    expect(() => encodeLog(0, [{ ...bad, move: { type: 'draw', extra: 1 } }])).toThrow(/cannot encode/);
+  });
+});
+
+describeEachDatabase('compaction of finished games', (db) => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = await testApp(db, { config: { maintenanceTickMs: 0 } });
+  });
+  afterAll(async () => {
+    await app.close();
+    await db.cleanup();
+  });
+
+  /** A game with draws, a recycle, a pile move when one is legal and an undo; resigned unless `playing`. */
+  async function playedGame(playing = false): Promise<string> {
+    const { id } = (await app.inject({ method: 'POST', url: '/api/games', payload: {} })).json<{
+      id: string;
+    }>();
+    let version = 0;
+    const act = async (url: string, payload: object): Promise<void> => {
+      const r = await app.inject({ method: 'POST', url: `/api/games/${id}/${url}`, payload });
+      expect(r.statusCode).toBe(200);
+      version = r.json<{ version: number }>().version;
+    };
+    for (let i = 0; i < 8; i++) {
+      const legal = (await app.inject({ method: 'GET', url: `/api/games/${id}/legal-moves` })).json<{
+        moves: { type: string }[];
+      }>().moves;
+      const move = legal.find((m) => m.type === 'move') ?? legal[0];
+      await act('moves', { move, version });
+    }
+    await act('undo', { version });
+    if (!playing) await act('resign', { version });
+    return id;
+  }
+
+  const replay = async (id: string): Promise<unknown> => {
+    const r = await app.inject({ method: 'GET', url: `/api/games/${id}/replay` });
+    expect(r.statusCode).toBe(200);
+    return r.json();
+  };
+  const rows = (id: string): Promise<number> => app.prisma.move.count({ where: { gameId: id } });
+  const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+  const future = (): Date => new Date(Date.now() + 60_000);
+
+  it("folds a finished game's log into its row: same replay, same game, no rows left, a few bytes a move", async () => {
+    const id = await playedGame();
+    const before = await replay(id);
+    const game = (await app.inject({ method: 'GET', url: `/api/games/${id}` })).json();
+    const logBefore = await readLog(app.prisma, await app.prisma.game.findUniqueOrThrow({ where: { id } }));
+    expect(await rows(id)).toBe(10);
+
+    const r = await compactFinishedGames(app.prisma, future());
+    expect(r.games).toBeGreaterThanOrEqual(1);
+    expect(await rows(id)).toBe(0);
+    const row = await app.prisma.game.findUniqueOrThrow({ where: { id } });
+    expect(row.moveLog?.length).toBeLessThanOrEqual(1 + 10 * 6);
+    expect(await readLog(app.prisma, row)).toEqual(logBefore);
+    app.rooms.evict(id);
+    expect(await replay(id)).toEqual(before);
+    expect((await app.inject({ method: 'GET', url: `/api/games/${id}` })).json()).toEqual(game);
+  });
+
+  it('is idempotent: a second run compacts nothing and changes no byte', async () => {
+    const id = await playedGame();
+    await compactFinishedGames(app.prisma, future());
+    const once = await app.prisma.game.findUniqueOrThrow({ where: { id } });
+    const before = await replay(id);
+    expect(await compactFinishedGames(app.prisma, future())).toEqual({ games: 0, entries: 0, batches: 0 });
+    const twice = await app.prisma.game.findUniqueOrThrow({ where: { id } });
+    expect(Buffer.from(twice.moveLog ?? [])).toEqual(Buffer.from(once.moveLog ?? []));
+    expect(await replay(id)).toEqual(before);
+  });
+
+  it('never touches a game still playing, however old, nor one finished after the cutoff', async () => {
+    const playing = await playedGame(true);
+    const recent = await playedGame();
+    await sleep(5);
+    const cutoff = new Date();
+    await sleep(5);
+    const late = await playedGame();
+    await compactFinishedGames(app.prisma, cutoff);
+    // `recent` ended before the cutoff; `late` after it.
+    expect((await app.prisma.game.findUniqueOrThrow({ where: { id: recent } })).moveLog).not.toBeNull();
+    for (const id of [playing, late]) {
+      expect((await app.prisma.game.findUniqueOrThrow({ where: { id } })).moveLog).toBeNull();
+      expect(await rows(id)).toBe(id === playing ? 9 : 10);
+    }
+    await compactFinishedGames(app.prisma, future());
+    expect((await app.prisma.game.findUniqueOrThrow({ where: { id: playing } })).moveLog).toBeNull();
+    expect(await rows(playing)).toBe(9);
+    // And it plays on.
+    const v = (await app.inject({ method: 'GET', url: `/api/games/${playing}` })).json<{ version: number }>();
+    const r = await app.inject({
+      method: 'POST',
+      url: `/api/games/${playing}/resign`,
+      payload: { version: v.version },
+    });
+    expect(r.statusCode).toBe(200);
+  });
+
+  it('a batch that fails in its middle leaves its games whole; the next run compacts them', async () => {
+    await compactFinishedGames(app.prisma, future()); // nothing else pending
+    const ids = [await playedGame(), await playedGame(), await playedGame(), await playedGame()];
+    const before = await Promise.all(ids.map(replay));
+    // The fourth game's rows cannot be deleted: the second batch (games 3 and 4, by end) fails at its
+    // last step, after its games' rows were updated.
+    const victim = ids[3] as string;
+    await app.prisma.$executeRawUnsafe(
+      `CREATE FUNCTION test_refuse_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN IF OLD."gameId" = '${victim}' THEN RAISE EXCEPTION 'refused'; END IF; RETURN OLD; END $$`,
+    );
+    await app.prisma.$executeRawUnsafe(
+      `CREATE TRIGGER test_refuse_delete BEFORE DELETE ON "Move" FOR EACH ROW EXECUTE FUNCTION test_refuse_delete()`,
+    );
+    try {
+      await expect(compactFinishedGames(app.prisma, future(), { batch: 2 })).rejects.toThrow(/refused/);
+    } finally {
+      await app.prisma.$executeRawUnsafe(`DROP TRIGGER test_refuse_delete ON "Move"`);
+      await app.prisma.$executeRawUnsafe(`DROP FUNCTION test_refuse_delete()`);
+    }
+    const state = async (): Promise<[boolean, number][]> =>
+      Promise.all(
+        ids.map(async (id) => [
+          (await app.prisma.game.findUniqueOrThrow({ where: { id } })).moveLog !== null,
+          await rows(id),
+        ]),
+      );
+    // The first batch committed; the second is as it was, both of its games (not only the victim).
+    expect(await state()).toEqual([
+      [true, 0],
+      [true, 0],
+      [false, 10],
+      [false, 10],
+    ]);
+    for (const id of ids) app.rooms.evict(id);
+    expect(await Promise.all(ids.map(replay))).toEqual(before);
+    await compactFinishedGames(app.prisma, future(), { batch: 2 });
+    expect(await state()).toEqual(ids.map(() => [true, 0]));
+    for (const id of ids) app.rooms.evict(id);
+    expect(await Promise.all(ids.map(replay))).toEqual(before);
+  });
+});
