@@ -7,12 +7,22 @@
 import { PILE_IDS } from '@klondike/rules';
 import type { FastifyInstance } from 'fastify';
 import fc from 'fast-check';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLog } from '../src/db/game-log.js';
 import { decodeLog, encodeLog } from '../src/db/log-codec.js';
 import { compactFinishedGames } from '../src/maintenance/compaction.js';
 import type { StoredEntry } from '../src/rooms/store.js';
-import { describeEachDatabase, testApp } from './helpers.js';
+import {
+  TEST_DATABASE_URL,
+  describeEachDatabase,
+  dropSchema,
+  pgliteDatabase,
+  testApp,
+  testSchemaName,
+  withSchema,
+} from './helpers.js';
+import { type ServerProcess, killProcess, startServerProcess } from './processes.js';
 
 const entry = fc.oneof(
   fc.constant({ kind: 'undo' as const, move: null }),
@@ -197,3 +207,97 @@ describeEachDatabase('compaction of finished games', (db) => {
     expect(await Promise.all(ids.map(replay))).toEqual(before);
   });
 });
+
+/**
+ * A real kill: a server process compacting a backlog is sent SIGKILL while one of its batches holds its
+ * games' locks (Postgres only: the test watches the batches from another connection). Every game is then
+ * either compacted whole or untouched, and after a restart every game is compacted with the same replay.
+ */
+describe.skipIf(TEST_DATABASE_URL === undefined)(
+  'compaction: SIGKILL in the middle of a batch [Postgres]',
+  () => {
+    const GAMES = 600;
+    const url = withSchema(TEST_DATABASE_URL ?? '', testSchemaName());
+    const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    let server: ServerProcess | undefined;
+    afterAll(async () => {
+      if (server) await killProcess(server);
+      await client.end().catch(() => undefined);
+      await dropSchema(url);
+    });
+
+    it('leaves each game compacted whole or not at all; the restarted server compacts the rest, replays unchanged', async () => {
+      const app = await testApp(pgliteDatabase(), { config: { databaseUrl: url, maintenanceTickMs: 0 } });
+      const ids: string[] = [];
+      const before = new Map<string, unknown>();
+      try {
+        for (let i = 0; i < GAMES; i++) {
+          const { id } = (await app.inject({ method: 'POST', url: '/api/games', payload: {} })).json<{
+            id: string;
+          }>();
+          for (let v = 0; v < 3; v++)
+            await app.inject({
+              method: 'POST',
+              url: `/api/games/${id}/moves`,
+              payload: { move: { type: 'draw' }, version: v },
+            });
+          await app.inject({ method: 'POST', url: `/api/games/${id}/resign`, payload: { version: 3 } });
+          ids.push(id);
+          before.set(id, (await app.inject({ method: 'GET', url: `/api/games/${id}/replay` })).json());
+          app.rooms.evict(id);
+        }
+      } finally {
+        await app.close();
+      }
+      await client.connect();
+      await client.query(`SET search_path TO "${new URL(url).searchParams.get('schema') ?? ''}"`);
+      const count = async (sql: string): Promise<number> =>
+        Number((await client.query<{ n: string }>(sql)).rows[0]?.n);
+      const env = {
+        DATABASE_URL: url,
+        RATE_LIMIT_MAX: '0',
+        DAILY_SCHEDULE: 'off',
+        SOLVER_THREADS: '1',
+        MAINTENANCE_TICK_MS: '100',
+        MOVE_ARCHIVE_AFTER_MS: '1',
+      };
+      server = await startServerProcess(env, undefined, 45_000);
+      // Watch: once a batch has committed and the next one holds its games' locks, kill.
+      let midBatch = false;
+      for (let tries = 0; tries < 20_000 && !midBatch; tries++) {
+        const done = await count(`SELECT count(*) AS n FROM "Game" WHERE "moveLog" IS NOT NULL`);
+        if (done >= GAMES) break;
+        if (done === 0) continue;
+        await client.query('BEGIN');
+        const free = await count(
+          `SELECT count(*) AS n FROM (SELECT id FROM "Game" WHERE "moveLog" IS NULL FOR UPDATE SKIP LOCKED) x`,
+        );
+        await client.query('ROLLBACK');
+        if (free < GAMES - done) {
+          await killProcess(server);
+          midBatch = true;
+        }
+      }
+      expect(midBatch).toBe(true);
+      const rows = await client.query<{ id: string; compacted: boolean; entries: number }>(
+        `SELECT g.id, g."moveLog" IS NOT NULL AS compacted,
+              (SELECT count(*) FROM "Move" m WHERE m."gameId" = g.id)::int AS entries FROM "Game" g`,
+      );
+      const compacted = rows.rows.filter((r) => r.compacted).length;
+      expect(compacted).toBeGreaterThan(0);
+      expect(compacted).toBeLessThan(GAMES);
+      for (const r of rows.rows) expect([r.id, r.entries]).toEqual([r.id, r.compacted ? 0 : 4]);
+
+      server = await startServerProcess(env, undefined, 45_000);
+      for (let i = 0; i < 300; i++) {
+        if ((await count(`SELECT count(*) AS n FROM "Game" WHERE "moveLog" IS NULL`)) === 0) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(await count(`SELECT count(*) AS n FROM "Move"`)).toBe(0);
+      for (const id of ids) {
+        const r = await fetch(`${server.base}/api/games/${id}/replay`);
+        expect(await r.json()).toEqual(before.get(id));
+      }
+    }, 120_000);
+  },
+);
