@@ -23,6 +23,7 @@ import {
   withSchema,
 } from './helpers.js';
 import { type ServerProcess, killProcess, startServerProcess } from './processes.js';
+import { call, newPlayer } from './race-helpers.js';
 
 const entry = fc.oneof(
   fc.constant({ kind: 'undo' as const, move: null }),
@@ -163,6 +164,33 @@ describeEachDatabase('compaction of finished games', (db) => {
       payload: { version: v.version },
     });
     expect(r.statusCode).toBe(200);
+  });
+
+  it('takes a ranked attempt still playing once its day has closed, never before; the log reads the same', async () => {
+    const player = await newPlayer(app, 'ranked');
+    const today = new Date().toISOString().slice(0, 10);
+    const created = await call(app, 'POST', `/api/daily/${today}/classic-draw1/attempt`, { as: player });
+    expect(created.statusCode, created.body).toBe(201);
+    const { id } = created.json<{ id: string }>();
+    const moved = await call(app, 'POST', `/api/games/${id}/moves`, {
+      as: player,
+      payload: { move: { type: 'draw' }, version: 0 },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const logOf = async (): Promise<unknown> =>
+      readLog(app.prisma, await app.prisma.game.findUniqueOrThrow({ where: { id } }));
+    const before = await logOf();
+    // The day is open (and closes at the next midnight): a cutoff before its close leaves it.
+    await compactFinishedGames(app.prisma, new Date());
+    expect((await app.prisma.game.findUniqueOrThrow({ where: { id } })).moveLog).toBeNull();
+    expect(await rows(id)).toBe(1);
+    // A day after its close.
+    await compactFinishedGames(app.prisma, new Date(Date.now() + 2 * 86_400_000 + 60_000));
+    const row = await app.prisma.game.findUniqueOrThrow({ where: { id } });
+    expect(row.status).toBe('playing');
+    expect(row.moveLog).not.toBeNull();
+    expect(await rows(id)).toBe(0);
+    expect(await logOf()).toEqual(before);
   });
 
   it('a batch that fails in its middle leaves its games whole; the next run compacts them', async () => {

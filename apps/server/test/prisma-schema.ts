@@ -107,6 +107,7 @@ function attrArg(attrs: string, name: string): string | undefined {
 /** Partial indexes, which schema.prisma cannot state; each is made by a migration that names it. */
 export const PARTIAL_INDEXES: readonly ExpectedIndex[] = [
   { table: 'Game', name: 'Game_compaction_idx', columns: ['endedAt'], unique: false, primary: false },
+  { table: 'Game', name: 'Game_ranked_compaction_idx', columns: ['dailyId'], unique: false, primary: false },
 ];
 
 /**

@@ -1,23 +1,30 @@
 /**
  * Compaction of finished games' move logs: a game won or resigned (R12, R13: it takes no more action) longer
- * ago than MOVE_ARCHIVE_AFTER_MS gets its entries encoded into its row ("Game"."moveLog", db/log-codec.ts,
+ * ago than MOVE_ARCHIVE_AFTER_MS, or a ranked daily attempt whose day closed longer ago than that (the daily
+ * policy refuses any action after the close, on every node, whatever the game's status), gets its entries encoded into its row ("Game"."moveLog", db/log-codec.ts,
  * docs/move-log.md) and its "Move" rows deleted, in one transaction per batch: a batch is compacted whole or
  * not at all, whatever kills the server in its middle. Readers see the same log either way
  * (db/game-log.ts). The maintenance tick runs it (plugins/maintenance.ts) on every node: a batch locks its
  * games (`FOR UPDATE SKIP LOCKED`), so two nodes never take the same game, and re-checks under the lock that
  * each is still uncompacted, so a second run finds nothing to do.
  *
- * A game still playing (or blocked: undo may take it back) is never touched.
+ * Any other game still playing (or blocked: undo may take it back) is never touched.
  */
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { gameDay, readLogs } from '../db/game-log.js';
 import { UnencodableEntry, encodeLog } from '../db/log-codec.js';
+import { DAY_MS, utcDate } from '../daily/dates.js';
 
 /** Games compacted per batch (one transaction). */
 export const COMPACTION_BATCH = 200;
 
 /** Batches one call runs at most (the rest waits for the next tick). */
 export const COMPACTION_MAX_BATCHES = 10;
+
+/** The last UTC date whose day closed (at its next midnight) no later than `cutoff`. */
+function closedBy(cutoff: Date): string {
+  return utcDate(cutoff.getTime() - DAY_MS);
+}
 
 /** What a run did. */
 export interface CompactionReport {
@@ -68,6 +75,20 @@ export async function compactFinishedGames(
         size,
         [...skip],
       );
+      if (rows.length < size)
+        rows.push(
+          ...(await tx.$queryRawUnsafe<{ id: string; createdAt: Date; version: number }[]>(
+            // "Game_ranked_compaction_idx" holds the ranked attempts not compacted, by daily.
+            `SELECT id, "createdAt", version FROM "Game"
+              WHERE "moveLog" IS NULL AND ranked AND status IN ('playing', 'blocked')
+                AND "dailyId" IN (SELECT id FROM "DailyDeal" WHERE date <= $1)
+                AND NOT (id = ANY($3::text[]))
+              LIMIT $2 FOR UPDATE SKIP LOCKED`,
+            closedBy(cutoff),
+            size - rows.length,
+            [...skip],
+          )),
+        );
       if (rows.length === 0) return null;
       const logs = await readLogs(
         tx,
