@@ -309,6 +309,8 @@ const packValue = (b: number, g: number, it: number): number => (b | (g << 12) |
  *   macro moves skip targets that draws reach, which is not length-preserving).
  * @param weight w of f = g + w·h (1: the proof; above 1: the weighted passes of O6).
  * @param partialRule use P9 (O7; default true, false for comparisons in tests).
+ * @param stop polled every 4096 positions; when it returns true the search stops as at a limit (a CPU
+ *   budget for benchmarks; the bound reached is still proven). Default: never.
  */
 export function optimalSearch(
   rules: EngineRules,
@@ -317,6 +319,7 @@ export function optimalSearch(
   maxStates: number,
   weight = 1,
   partialRule = true,
+  stop: () => boolean = () => false,
 ): OptimalResult {
   const e = new Engine(rules, start, {
     partialRule, // O7: P9 keeps a shortest line
@@ -399,7 +402,7 @@ export function optimalSearch(
       }
       if (c + b < best) best = Math.min(INF, c + b);
       e.undo(m, u);
-      if (nodes >= maxNodes || table.full) {
+      if (nodes >= maxNodes || table.full || ((nodes & 4095) === 0 && stop())) {
         aborted = true;
         return 0;
       }
