@@ -2,8 +2,21 @@
  * P8 (README.md "Pruning rules"): the static impossibility certificate, a fixpoint over the cards of an
  * engine position.
  */
-import type { Engine } from './engine.js';
+import type { EngineRules } from './model.js';
 import { PILE_CAP, RANK_OF, RED_OF, SUIT_OF } from './moves.js';
+
+/** What the certificate reads of a position (the engine's arrays: `Engine` in engine.ts). */
+export interface DeadlockView {
+  readonly rules: EngineRules;
+  /** Seven piles of `PILE_CAP` slots, bottom first. */
+  readonly cards: Int8Array;
+  /** Cards per pile. */
+  readonly len: Int8Array;
+  /** Face-down cards per pile. */
+  readonly fd: Int8Array;
+  /** Foundation heights, suit order C, D, H, S. */
+  readonly found: Int8Array;
+}
 
 // Scratch of `deadlocked` (one call at a time: the searches are synchronous).
 const LOC = new Int8Array(52);
@@ -21,7 +34,7 @@ const BOTTOMS = new Int8Array(7);
  * a King may always use an empty pile once any pile could have been emptied, a foundation card may come
  * back down whenever foundation-to-tableau is on.
  */
-export function deadlocked(e: Engine): boolean {
+export function deadlocked(e: DeadlockView): boolean {
   const loc = LOC; // 0 foundation, 1 talon, 2 face-down, 3 face-up
   const above = ABOVE;
   const below = BELOW;

@@ -3,7 +3,7 @@
  * transposition table (P1) and, under draw 3 with unlimited redeals, talon pointer dominance (P11).
  * Every pruning rule it relies on is listed, with its proof, in README.md "Pruning rules".
  */
-import type { Engine, SearchOutcome } from './engine.js';
+import type { SearchOutcome } from './model.js';
 import { KeyTable } from './table.js';
 
 /**
@@ -22,6 +22,24 @@ const CLASS0_DOMINATORS: Int32Array = Int32Array.from({ length: 32 }, (_, L) => 
   return m;
 });
 
+/** The engine operations the search uses (`Engine` in engine.ts). */
+export interface SearchEngine {
+  readonly key: Uint32Array;
+  readonly talLen: number;
+  readonly usesPointerDominance: boolean;
+  path: Int32Array;
+  pathLength: number;
+  nodes: number;
+  groupsPointers(table: object): boolean;
+  computeKey(): Uint32Array;
+  isWon(): boolean;
+  deadlocked(): boolean;
+  moveBuffer(at: number): Int32Array;
+  generate(at: number): number;
+  apply(m: number): number;
+  undo(m: number, u: number): void;
+}
+
 /** A set of exact keys (P1): `add` returns false when the key was already in it. */
 export interface SeenSet {
   add(key: Uint32Array): boolean;
@@ -35,7 +53,7 @@ export interface SeenSet {
  * the won position. `deadlockCheck`: apply P8 at the root.
  */
 export function searchWin(
-  e: Engine,
+  e: SearchEngine,
   seen: SeenSet,
   stop: () => boolean,
   deadlockCheck: boolean,
@@ -123,7 +141,7 @@ export function searchWin(
  * or is dominated by a visited pointer (P11); otherwise records its pointer and returns false. The same
  * set of (position, pointer) pairs as `dominated` + `add` on full keys, in one probe.
  */
-function seenGrouped(e: Engine, table: KeyTable): boolean {
+function seenGrouped(e: SearchEngine, table: KeyTable): boolean {
   const key = e.key;
   const k3 = key[3] as number;
   const p = (k3 >>> 24) & 31;
@@ -144,7 +162,7 @@ function seenGrouped(e: Engine, table: KeyTable): boolean {
  * is restored). Pointer p (keyed, 1 … L−1, not a multiple of 3) is dominated by p − 3, p − 6, … ≥ 1; the
  * pointer class 0 (multiples of 3 and the end, P7) by every other pointer.
  */
-function dominated(e: Engine, seen: { has(key: Uint32Array): boolean }): boolean {
+function dominated(e: SearchEngine, seen: { has(key: Uint32Array): boolean }): boolean {
   const key = e.key;
   const k3 = key[3] as number;
   const p = (k3 >>> 24) & 31;
