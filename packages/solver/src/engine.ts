@@ -50,6 +50,8 @@ export class Engine {
   private readonly f2tRule: boolean;
   private readonly talonAuto: boolean;
   private readonly exactPointer: boolean;
+  /** O9 of the minimal search: cards of rank ≤ the lowest foundation + 1 go up and never come down. */
+  private readonly lowFoundation: boolean;
   /** Draw 1 with unlimited redeals: every talon card is reachable at any time (P7). */
   private readonly freeTalon: boolean;
   /** P11: draw 3, unlimited redeals, no last pass (R16), pointer keyed under P7. */
@@ -94,6 +96,7 @@ export class Engine {
     this.twinRule = tuning.partialRule ?? true;
     this.talonAuto = tuning.talonAuto ?? true;
     this.exactPointer = tuning.exactPointer ?? false;
+    this.lowFoundation = tuning.lowFoundation ?? false;
     // P7, P10 and the talon part of P2 rely on every talon card being reachable at any time: not after R16.
     const freeTalon = rules.draw === 1 && rules.redealLimit < 0 && start.lastPass !== true;
     this.talonRule = (tuning.talonRule ?? true) && freeTalon;
@@ -294,6 +297,11 @@ export class Engine {
       const opp = Math.min(o1, o2);
       return opp >= r - 1 || (opp >= r - 2 && same >= r - 3);
     }
+    if (this.lowFoundation) {
+      // O9: every foundation holds the cards below c, so nothing can ever lie on c in a shortest line.
+      const m = Math.min(f[0] as number, f[1] as number, f[2] as number, f[3] as number);
+      if (r <= m + 1) return true;
+    }
     if (this.rules.foundationToTableau) return false;
     if (RED_OF[c] === 1) return (f[0] as number) >= r - 1 && (f[3] as number) >= r - 1;
     return (f[1] as number) >= r - 1 && (f[2] as number) >= r - 1;
@@ -397,9 +405,13 @@ export class Engine {
     }
     // Foundation to tableau (R9).
     if (this.rules.foundationToTableau) {
+      // O9: a card of rank ≤ the lowest foundation + 1 never comes down in a shortest line.
+      const low = this.lowFoundation
+        ? Math.min(found[0] as number, found[1] as number, found[2] as number, found[3] as number) + 1
+        : 0;
       for (let s = 0; s < 4; s++) {
         const h = found[s] as number;
-        if (h === 0) continue;
+        if (h === 0 || h <= low) continue;
         if (h === 13) {
           if (firstEmpty >= 0) out[n++] = encodeMove(K_F2T, s, firstEmpty, 0, 0) | (100 << 16);
           continue;

@@ -66,6 +66,11 @@ export interface EngineTuning {
   readonly talonAuto?: boolean;
   /** Key the talon pointer exactly (no P7): the minimal search, where the pointer decides the draws. */
   readonly exactPointer?: boolean;
+  /**
+   * O9 (minimal search): a tableau top of rank ≤ the lowest foundation + 1 that fits goes up as the only
+   * move, and foundation cards of such ranks never come down (R9). Default false.
+   */
+  readonly lowFoundation?: boolean;
   /** Skip positions whose talon pointer a stored one dominates (P11, draw 3 with unlimited redeals). Default true. */
   readonly pointerDominance?: boolean;
 }

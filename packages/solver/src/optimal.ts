@@ -311,6 +311,8 @@ const packValue = (b: number, g: number, it: number): number => (b | (g << 12) |
  * @param partialRule use P9 (O7; default true, false for comparisons in tests).
  * @param stop polled every 4096 positions; when it returns true the search stops as at a limit (a CPU
  *   budget for benchmarks; the bound reached is still proven). Default: never.
+ * @param lowFoundation use O9 (cards of rank ≤ the lowest foundation + 1 go up automatically and never
+ *   come down; default true, false for comparisons in tests).
  */
 export function optimalSearch(
   rules: EngineRules,
@@ -320,6 +322,7 @@ export function optimalSearch(
   weight = 1,
   partialRule = true,
   stop: () => boolean = () => false,
+  lowFoundation = true,
 ): OptimalResult {
   const e = new Engine(rules, start, {
     partialRule, // O7: P9 keeps a shortest line
@@ -327,6 +330,7 @@ export function optimalSearch(
     foundationRule: false, // P12 is not used by the minimal search
     talonAuto: false,
     exactPointer: true,
+    lowFoundation, // O9
   });
   const empty = { nodes: 0, states: 0, tableBytes: 0, iterations: 0 };
   if (e.isWon()) return { outcome: 'won', path: [], lowerBound: 0, ...empty };

@@ -257,6 +257,65 @@ describe('O7: P9 (partial runs) in the minimal search keeps the minimum', () => 
     });
 });
 
+describe('O9: low foundation cards go up and stay up in the minimal search, keeping the minimum', () => {
+  const cases: { o: GameOptions; n: number; k: number }[] = [
+    { o: opts(1), n: 1, k: 60 },
+    { o: opts(1), n: 6, k: 60 },
+    { o: opts(3), n: 1, k: 55 },
+    { o: opts(3), n: 4, k: 55 },
+    { o: opts(3), n: 6, k: 55 },
+  ];
+  for (const c of cases)
+    it(`R8 R9: same minimum with and without O9, fewer positions (draw ${c.o.draw}, deal ${c.n}, ${c.k} from the end)`, () => {
+      const s = nearEnd(c.n, c.o, c.k);
+      const rules = rulesOf(c.o);
+      const pos = enginePos(s);
+      const never = (): boolean => false;
+      const on = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true, never, true);
+      const off = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true, never, false);
+      expect(on.outcome).toBe('won');
+      expect(off.outcome).toBe('won');
+      expect(on.lowerBound).toBe(off.lowerBound);
+      expect(on.nodes).toBeLessThan(off.nodes);
+    });
+
+  it('R8 R9: a whole draw 1 deal (deal 7) proven minimal with and without O9: the same 105 moves, fewer positions', () => {
+    const o = opts(1);
+    const s = newGame(deal(7), o);
+    const rules = rulesOf(o);
+    const pos = enginePos(s);
+    const never = (): boolean => false;
+    const on = optimalSearch(rules, pos, 6_000_000, 6_000_000, 1, true, never, true);
+    const off = optimalSearch(rules, pos, 6_000_000, 6_000_000, 1, true, never, false);
+    expect(on.outcome).toBe('won');
+    expect(off.outcome).toBe('won');
+    expect(on.lowerBound).toBe(105);
+    expect(off.lowerBound).toBe(105);
+    expect(on.nodes).toBeLessThan(off.nodes);
+  });
+
+  it('R9: with O9 the engine offers no foundation card of rank ≤ lowest foundation + 1 back to the tableau', () => {
+    const rules = rulesOf(opts(1));
+    // Foundations C 3, D 4, H 5, S 6: the lowest is 3, so 4♦ (rank 4 ≤ 4) stays up; 5♥ and 6♠ may come down.
+    const pos: EnginePosition = {
+      piles: [[card('5S')], [card('6C')], [card('7C')], [card('KD')], [], [], []],
+      faceDown: [0, 0, 0, 0, 0, 0, 0],
+      foundations: [3, 4, 5, 6],
+      talon: [],
+      pointer: 0,
+      recycles: 0,
+    };
+    const kinds = (lowFoundation: boolean): string[] =>
+      new Engine(rules, pos, { autoMoves: false, lowFoundation })
+        .listMoves()
+        .filter((m) => (m & 7) === 5)
+        .map((m) => `${(m >> 3) & 7}`);
+    expect(kinds(false)).toContain('1'); // 4♦ onto 5♠
+    expect(kinds(true)).not.toContain('1');
+    expect(kinds(true)).toContain('2'); // 5♥ onto 6♣
+  });
+});
+
 describe('H5 draw groups (draw 3) against the independent GameState A* on talon-heavy positions', () => {
   it('R10 R11: random positions with 6–10 stock cards: same minimum, and h at the start never above it', () => {
     const random = rng(97);
