@@ -52,6 +52,8 @@ export class Engine {
   private readonly exactPointer: boolean;
   /** O9 of the minimal search: cards of rank ≤ the lowest foundation + 1 go up and never come down. */
   private readonly lowFoundation: boolean;
+  /** O10 of the minimal search (one card per draw): the first low talon card that fits caps the talon moves. */
+  private readonly lowTalon: boolean;
   /** Draw 1 with unlimited redeals: every talon card is reachable at any time (P7). */
   private readonly freeTalon: boolean;
   /** P11: draw 3, unlimited redeals, no last pass (R16), pointer keyed under P7. */
@@ -97,6 +99,7 @@ export class Engine {
     this.talonAuto = tuning.talonAuto ?? true;
     this.exactPointer = tuning.exactPointer ?? false;
     this.lowFoundation = tuning.lowFoundation ?? false;
+    this.lowTalon = tuning.lowTalon ?? false;
     // P7, P10 and the talon part of P2 rely on every talon card being reachable at any time: not after R16.
     const freeTalon = rules.draw === 1 && rules.redealLimit < 0 && start.lastPass !== true;
     this.talonRule = (tuning.talonRule ?? true) && freeTalon;
@@ -345,6 +348,26 @@ export class Engine {
         }
       }
     }
+    // O10 (minimal search, one card per draw): the first talon card from the waste top on, in drawing
+    // order, of rank ≤ the lowest foundation + 1 that fits: on the waste top it goes up as the only move;
+    // deeper, no talon move reaches past it (none beyond it, none after a recycle).
+    let talonCap = -1;
+    if (this.autoMoves && this.lowTalon && this.drawSize() === 1) {
+      const m1 = Math.min(found[0] as number, found[1] as number, found[2] as number, found[3] as number) + 1;
+      const tal = this.tal;
+      for (let q = Math.max(this.ptr, 1); q <= this.talLen; q++) {
+        const c = tal[q - 1] as number;
+        const r = RANK_OF[c] as number;
+        if (r <= m1 && (found[SUIT_OF[c] as number] as number) === r - 1) {
+          if (q === this.ptr) {
+            out[at] = encodeMove(K_W2F, 0, 0, q, 0);
+            return at + 1;
+          }
+          talonCap = q;
+          break;
+        }
+      }
+    }
     // Index of the tableau tops: `topPile[c]` = the pile whose top card is c (cleared again below), so the
     // targets of a card — the two cards one rank higher of the other colour — are two look-ups.
     const topPile = this.topPile;
@@ -400,6 +423,7 @@ export class Engine {
     for (let x = 0; x < k; x++) {
       const e = reach[x] as number;
       const flag = e >> 5;
+      if (talonCap >= 0 && (flag !== 0 || (e & 31) > talonCap)) continue; // O10
       // Ordering: the last pass gives up draw 3 for good, so its moves come after every other tableau move.
       n = this.talonMoves(n, e & 31, flag, x + (flag === FLAG_LAST_PASS ? 400 : flag * 8), firstEmpty);
     }

@@ -71,6 +71,12 @@ export interface EngineTuning {
    * move, and foundation cards of such ranks never come down (R9). Default false.
    */
   readonly lowFoundation?: boolean;
+  /**
+   * O10 (minimal search, one card per draw): the first talon card from the waste top on, in drawing order,
+   * of rank ≤ the lowest foundation + 1 that fits its foundation: on the waste top it goes up as the only
+   * move; deeper, talon moves beyond it or after a recycle are not offered. Default false.
+   */
+  readonly lowTalon?: boolean;
   /** Skip positions whose talon pointer a stored one dominates (P11, draw 3 with unlimited redeals). Default true. */
   readonly pointerDominance?: boolean;
 }

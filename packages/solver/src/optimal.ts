@@ -313,6 +313,8 @@ const packValue = (b: number, g: number, it: number): number => (b | (g << 12) |
  *   budget for benchmarks; the bound reached is still proven). Default: never.
  * @param lowFoundation use O9 (cards of rank ≤ the lowest foundation + 1 go up automatically and never
  *   come down; default true, false for comparisons in tests).
+ * @param lowTalon use O10 (one card per draw: talon moves stop at the first low talon card that fits;
+ *   default true, false for comparisons in tests).
  */
 export function optimalSearch(
   rules: EngineRules,
@@ -323,6 +325,7 @@ export function optimalSearch(
   partialRule = true,
   stop: () => boolean = () => false,
   lowFoundation = true,
+  lowTalon = true,
 ): OptimalResult {
   const e = new Engine(rules, start, {
     partialRule, // O7: P9 keeps a shortest line
@@ -331,6 +334,7 @@ export function optimalSearch(
     talonAuto: false,
     exactPointer: true,
     lowFoundation, // O9
+    lowTalon, // O10
   });
   const empty = { nodes: 0, states: 0, tableBytes: 0, iterations: 0 };
   if (e.isWon()) return { outcome: 'won', path: [], lowerBound: 0, ...empty };
