@@ -42,9 +42,10 @@ export class BoundModel {
   private readonly suitMin = new Int8Array(4);
   /** `fdBlocker[i * H + k]`: the start card at height k of pile i lies above a lower card of its suit. */
   private readonly fdBlocker = new Uint8Array(7 * H);
-  // Scratch for H6.
+  /** Pile (−1: none) and height of each card face down at the start (face-down cards never move). */
   private readonly locPile = new Int8Array(52);
   private readonly locPos = new Int8Array(52);
+  // Scratch for H6.
   private readonly lvCard = new Int8Array(32);
   private readonly lvPile = new Int8Array(32);
   private readonly lvPos = new Int8Array(32);
@@ -62,6 +63,14 @@ export class BoundModel {
    */
   constructor(e: Engine, cycles = true) {
     this.cycles = cycles;
+    this.locPile.fill(-1);
+    for (let i = 0; i < 7; i++) {
+      const base = i * PILE_CAP;
+      for (let k = 0; k < (e.fd[i] as number); k++) {
+        this.locPile[e.cards[base + k] as number] = i;
+        this.locPos[e.cards[base + k] as number] = k;
+      }
+    }
     this.minBelow.fill(14);
     for (let i = 0; i < 7; i++) {
       const f0 = e.fd[i] as number;
@@ -169,18 +178,10 @@ export class BoundModel {
    * other). One of each pair must leave by a tableau move.
    */
   private cyclePairs(e: Engine, nl: number): number {
+    // Face-down cards never move: a start face-down card is still face down while its height is below its
+    // pile's face-down count.
     const locPile = this.locPile;
     const locPos = this.locPos;
-    locPile.fill(-1);
-    for (let i = 0; i < 7; i++) {
-      const f = e.fd[i] as number;
-      const base = i * PILE_CAP;
-      for (let k = 0; k < f; k++) {
-        const c = e.cards[base + k] as number;
-        locPile[c] = i;
-        locPos[c] = k;
-      }
-    }
     const lowNeed = this.lowNeed;
     lowNeed.fill(99, 0, nl * 7);
     for (let x = 0; x < nl; x++) {
@@ -193,6 +194,7 @@ export class BoundModel {
         const j = locPile[y] as number;
         if (j < 0 || j === pile) continue;
         const m = locPos[y] as number;
+        if (m >= (e.fd[j] as number)) continue;
         if (m < (lowNeed[x * 7 + j] as number)) lowNeed[x * 7 + j] = m;
       }
     }
