@@ -1,5 +1,5 @@
 /**
- * The minimal search on the engine (README.md "Minimal lines", O1 … O5): IDA* over the engine's compact
+ * The minimal search on the engine (README.md "Minimal lines", O1 … O10): IDA* over the engine's compact
  * position and stock macro moves (P3), each move weighted by the public moves it stands for, with the
  * admissible, consistent bound of `BoundModel` and a packed transposition table (`KeyTable`) that keeps,
  * per position, a learned lower bound on the moves still needed and the depth of its last visit.
@@ -7,8 +7,10 @@
  * Only reductions that keep a shortest public line are used: P2 for tableau cards (the exchange never
  * adds a move), P3 (draw blocks are rewritten without changing their length), P4–P6 (pile renaming), P8 at
  * the root (a proof that no win exists), P9 (O7: its counterpart line trades the pruned move for at most
- * one tableau move). Not P7 (the pointer is keyed exactly: it decides the draws), not P10, P11 and not the
- * talon part of P2 (their exchanges change the draws a line needs).
+ * one tableau move), O9 (no shortest line takes a card of rank ≤ the lowest foundation down, so such
+ * low cards go up and stay up) and O10 (one card per draw: talon moves stop at the first low talon card
+ * that fits). Not P7 (the pointer is keyed exactly: it decides the draws), not P10, P11 and not the talon
+ * part of P2 (their exchanges change the draws a line needs).
  */
 import {
   Engine,
