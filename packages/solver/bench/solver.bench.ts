@@ -25,6 +25,9 @@
  * default 3) stored in the table used before (7-word keys plus a stored hash) and in the packed `KeyTable`
  * until `TABLE_STATES` positions (default 1 000 000): peak bytes and positions per MB.
  *
+ * With `MODE=minimal` it runs `bench/minimal.ts` instead (the minimal search on whole won deals by CPU
+ * time: share proven within `CPU_MS`, median and p90 CPU time to proof; see that file).
+ *
  * Then, with `PAR_DEALS` > 0, the daily par pipeline on that many won deals of algorithm v2 per preset
  * (seeded keys): solve's shortened line against `solveMinimal` with `PAR_NODES` nodes (default 3 000 000, the
  * daily's budget at the default DAILY_SOLVE_MS), how many pars are proven, and the lower bounds.
@@ -42,6 +45,11 @@ import { Engine } from '../src/engine.js';
 import { DEFAULT_MAX_STATES, solve, solveMinimal } from '../src/index.js';
 import { KeyTable } from '../src/table.js';
 import { LegacyKeySet } from './legacy-table.js';
+
+if (process.env.MODE === 'minimal') {
+  await import('./minimal.js');
+  process.exit(0);
+}
 
 const DEALS = Number(process.env.DEALS ?? 200);
 const FIRST = Number(process.env.FIRST ?? 1);

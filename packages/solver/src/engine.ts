@@ -7,210 +7,34 @@
  * Every pruning rule used here is listed, with its proof, in the package README ("Pruning rules");
  * the comments below name them P1 … P12.
  */
+import { deadlocked } from './deadlock.js';
+import {
+  FLAG_LAST_PASS,
+  K_F2T,
+  K_T2F,
+  K_T2T,
+  K_W2F,
+  K_W2T,
+  OTHER_SAME,
+  OTHER_SUIT_1,
+  OTHER_SUIT_2,
+  PARTIAL_SCORE,
+  PILE_CAP,
+  RANK_OF,
+  RED_OF,
+  SUIT_OF,
+  SWITCH_ALL,
+  SWITCH_NONE,
+  SWITCH_UNREACHED,
+  encodeMove,
+  talonReach,
+} from './moves.js';
+import { searchWin } from './search.js';
 import { KeyTable } from './table.js';
 
-/** Ordering score of a partial run move (P9 keeps only those that free a foundation card). */
-const PARTIAL_SCORE = 200;
-/**
- * P11 masks over keyed pointers (bit q = pointer q): `DOMINATORS[p]` for a keyed pointer p ≥ 1 (not a
- * multiple of 3) holds p − 3, p − 6, … ≥ 1; `CLASS0_DOMINATORS[L]` for P7's class 0 (multiples of 3 and the
- * end of a talon of L cards) holds every other pointer 1 … L − 1.
- */
-const DOMINATORS: Int32Array = Int32Array.from({ length: 32 }, (_, p) => {
-  let m = 0;
-  for (let q = p - 3; q >= 1; q -= 3) m |= 1 << q;
-  return p === 0 ? 0 : m;
-});
-const CLASS0_DOMINATORS: Int32Array = Int32Array.from({ length: 32 }, (_, L) => {
-  let m = 0;
-  for (let q = 1; q < L; q++) if (q % 3 !== 0) m |= 1 << q;
-  return m;
-});
-/** Slots per tableau pile: at most 6 face-down cards + 13 face-up cards. */
-export const PILE_CAP = 20;
-
-/** The other suit of the same colour (C↔S, D↔H). */
-const OTHER_SAME = Int8Array.of(3, 2, 1, 0);
-/** Rank 1..13 of each card. */
-export const RANK_OF: Int8Array = Int8Array.from({ length: 52 }, (_, c) => (c % 13) + 1);
-/** Suit 0..3 of each card. */
-export const SUIT_OF: Int8Array = Int8Array.from({ length: 52 }, (_, c) => Math.floor(c / 13));
-/** 1 for red cards (diamonds, hearts). */
-export const RED_OF: Int8Array = Int8Array.from({ length: 52 }, (_, c) => {
-  const s = Math.floor(c / 13);
-  return s === 1 || s === 2 ? 1 : 0;
-});
-
-/**
- * The two suits of the other colour, indexed by `RED_OF` of a card: black (0) → D, H; red (1) → C, S. The
- * card of rank r of such a suit is `OTHER_SUIT_1[red] * 13 + r − 1` (R4: what a card may lie on or take).
- */
-const OTHER_SUIT_1: Int8Array = Int8Array.of(1, 0);
-const OTHER_SUIT_2: Int8Array = Int8Array.of(2, 3);
-
-// ---- Move encoding (a small integer) ----
-// bits 0-2 kind, 3-5 a (source pile or suit), 6-8 b (target pile or suit), 9-13 n (count, or talon
-// position q = waste size at which the card is the waste top), bits 14-15 talon flag (1 = a recycle first,
-// 2 = the last pass of R16 first), bits 16-26 ordering score (stripped before use).
-/** Tableau top to its foundation. a = pile. */
-export const K_T2F = 1;
-/** Tableau run to tableau. a = from, b = to, n = count. */
-export const K_T2T = 2;
-/** Talon card (reached by draws, maybe one recycle or the last pass) to its foundation. n = q, flag. */
-export const K_W2F = 3;
-/** Talon card to tableau. b = to, n = q, flag. */
-export const K_W2T = 4;
-/** Foundation top back to the tableau (R9). a = suit, b = to. */
-export const K_F2T = 5;
-
-/** Builds an encoded move. */
-export function encodeMove(kind: number, a: number, b: number, n: number, flag: number): number {
-  return kind | (a << 3) | (b << 6) | (n << 9) | (flag << 14);
-}
-/** Kind of an encoded move. */
-export const moveKind = (m: number): number => m & 7;
-/** Field a of an encoded move. */
-export const moveA = (m: number): number => (m >> 3) & 7;
-/** Field b of an encoded move. */
-export const moveB = (m: number): number => (m >> 6) & 7;
-/** Field n of an encoded move. */
-export const moveN = (m: number): number => (m >> 9) & 31;
-/** Talon flag of an encoded move: 0 draws only, `FLAG_RECYCLE` or `FLAG_LAST_PASS` before the draws. */
-export const moveFlag = (m: number): number => (m >> 14) & 3;
-/** Talon flag: the waste is recycled (R11) before the draws. */
-export const FLAG_RECYCLE = 1;
-/** Talon flag: the last pass (R16) is taken before the draws, which then turn one card each. */
-export const FLAG_LAST_PASS = 2;
-
-/** `talonReach`: no last pass (R16) on offer. */
-export const SWITCH_NONE = 0;
-/** `talonReach`: the last pass is on offer for the targets that neither draws nor a recycle reach. */
-export const SWITCH_UNREACHED = 1;
-/**
- * `talonReach`: the last pass is on offer for every target that draws alone do not reach (used when a
- * recycle would leave the last pass available, but a redeal limit might forbid it afterwards).
- */
-export const SWITCH_ALL = 2;
-
-/**
- * P3: the waste tops reachable from a talon of `L` cards with `p` of them in the waste, by draws of `d`
- * cards and, when `canRecycle`, one recycle. Writes `q | flag << 5` entries to `out` (q = waste size at
- * which the card `talon[q-1]` is on top; flag = 1 when a recycle is needed), those without a recycle
- * first, in drawing order; returns how many. A second recycle never reaches anything new, and a target
- * reachable without a recycle is never listed again with one (fewer recycles dominate).
- *
- * R16 (`lastPass` other than `SWITCH_NONE`): then the targets reached by the last pass follow (flag 2): the
- * talon turns over and draws of one card reach every position 1 … L. A target that draws alone reach is
- * never listed with it (the position without the switch can still take it later); with `SWITCH_UNREACHED`
- * neither is a target a recycle reaches (the recycled position can still take the switch and reach it).
- */
-export function talonReach(
-  L: number,
-  p: number,
-  d: number,
-  canRecycle: boolean,
-  out: Int32Array,
-  lastPass: number = SWITCH_NONE,
-): number {
-  let k = 0;
-  if (L === 0) return 0;
-  let set0 = 0;
-  if (p > 0) {
-    set0 |= 1 << p;
-    out[k++] = p;
-  }
-  let q = p;
-  while (q < L) {
-    q = Math.min(q + d, L);
-    set0 |= 1 << q;
-    out[k++] = q;
-  }
-  let set1 = 0;
-  if (canRecycle) {
-    q = 0;
-    while (q < L) {
-      q = Math.min(q + d, L);
-      set1 |= 1 << q;
-      if ((set0 & (1 << q)) === 0) out[k++] = q | (1 << 5);
-    }
-  }
-  if (lastPass !== SWITCH_NONE) {
-    const skip = lastPass === SWITCH_UNREACHED ? set0 | set1 : set0;
-    for (q = 1; q <= L; q++) if ((skip & (1 << q)) === 0) out[k++] = q | (FLAG_LAST_PASS << 5);
-  }
-  return k;
-}
-
-/** Rule switches of one search. */
-export interface EngineRules {
-  /** Cards per draw (R10). */
-  readonly draw: 1 | 3;
-  /** Redeals allowed in total (R11); -1 = unlimited. */
-  readonly redealLimit: number;
-  /** R5 variant: only the whole face-up run may move between tableau piles. */
-  readonly wholePile: boolean;
-  /** R9 variant: foundation tops may come back to the tableau. */
-  readonly foundationToTableau: boolean;
-  /**
-   * R16: the last pass may be taken (once, in place of a redeal). Only set with draw 3: under draw 1 the
-   * last pass never helps (the position before it reaches everything the position after it does).
-   */
-  readonly finalSinglePass?: boolean;
-}
-
-/** A position as the engine holds it. */
-export interface EnginePosition {
-  /** Seven piles, bottom first. */
-  readonly piles: readonly (readonly number[])[];
-  /** Face-down cards per pile. */
-  readonly faceDown: readonly number[];
-  /** Foundation heights, suit order C, D, H, S. */
-  readonly foundations: readonly number[];
-  /** Talon in its fixed order: the waste bottom→top, then the stock in drawing order. */
-  readonly talon: readonly number[];
-  /** Waste size (cards of the talon before the pointer). */
-  readonly pointer: number;
-  /** Recycles already made (the last pass included). */
-  readonly recycles: number;
-  /** R16: the last pass has been taken (draws turn one card, no recycle). Default false. */
-  readonly lastPass?: boolean;
-}
-
-/** Tunables of the search (for tests and experiments; the defaults are what `solve` uses). */
-export interface EngineTuning {
-  /** Apply the proven-safe automatic foundation moves (P2). Default true. */
-  readonly autoMoves?: boolean;
-  /**
-   * Win-finding only (never for a proof): also send up, automatically, any card whose opposite-colour
-   * foundations are within 1 rank, or within 2 while the other same-colour foundation is within 3
-   * (Solvitaire's rule), even when foundation-to-tableau is on. Default false.
-   */
-  readonly greedyAuto?: boolean;
-  /** Only move a partial run when the card it uncovers can go up next (P9). Default true. */
-  readonly partialRule?: boolean;
-  /** Draw 1, unlimited redeals: a talon card goes to the tableau only when a card can go on it (P10). Default true. */
-  readonly talonRule?: boolean;
-  /**
-   * P12: a foundation card comes down (R9) only when, right after, a card could go on it or the card under
-   * it on its foundation could come down too. Default true; used only where P10 is not (P10's proof and
-   * P12's are not combined).
-   */
-  readonly foundationRule?: boolean;
-  /** Use the static impossibility certificate (P8). Default true. */
-  readonly deadlock?: boolean;
-  /**
-   * Draw 1, unlimited redeals: also send talon cards up automatically under P2 (needs `autoMoves`).
-   * Default true; the minimal search turns it off (reaching the card costs draws).
-   */
-  readonly talonAuto?: boolean;
-  /** Key the talon pointer exactly (no P7): the minimal search, where the pointer decides the draws. */
-  readonly exactPointer?: boolean;
-  /** Skip positions whose talon pointer a stored one dominates (P11, draw 3 with unlimited redeals). Default true. */
-  readonly pointerDominance?: boolean;
-}
-
-/** Outcome of `Engine.search`. */
-export type SearchOutcome = 'won' | 'exhausted' | 'aborted';
+export * from './moves.js';
+export type { EnginePosition, EngineRules, EngineTuning, SearchOutcome } from './model.js';
+import type { EnginePosition, EngineRules, EngineTuning, SearchOutcome } from './model.js';
 
 /**
  * The mutable position plus the search. One instance per search; not re-entrant.
@@ -226,6 +50,10 @@ export class Engine {
   private readonly f2tRule: boolean;
   private readonly talonAuto: boolean;
   private readonly exactPointer: boolean;
+  /** O9 of the minimal search: cards of rank ≤ the lowest foundation + 1 go up and never come down. */
+  private readonly lowFoundation: boolean;
+  /** O10 of the minimal search (one card per draw): the first low talon card that fits caps the talon moves. */
+  private readonly lowTalon: boolean;
   /** Draw 1 with unlimited redeals: every talon card is reachable at any time (P7). */
   private readonly freeTalon: boolean;
   /** P11: draw 3, unlimited redeals, no last pass (R16), pointer keyed under P7. */
@@ -255,17 +83,12 @@ export class Engine {
   private readonly kc = new Uint32Array(4);
   // Search stacks.
   private moves = new Int32Array(1 << 14);
-  private listStart = new Int32Array(1024);
-  private listEnd = new Int32Array(1024);
-  private listIdx = new Int32Array(1024);
-  private undoInfo = new Int32Array(1024);
   /** The current line: the move applied at each depth. */
   path = new Int32Array(1024);
   /** Length of `path` once `search` returned 'won'. */
   pathLength = 0;
   /** Positions generated (moves applied), including those already in the table. */
   nodes = 0;
-  private sinceCheck = 0;
 
   constructor(rules: EngineRules, start: EnginePosition, tuning: EngineTuning = {}) {
     this.rules = rules;
@@ -275,6 +98,8 @@ export class Engine {
     this.twinRule = tuning.partialRule ?? true;
     this.talonAuto = tuning.talonAuto ?? true;
     this.exactPointer = tuning.exactPointer ?? false;
+    this.lowFoundation = tuning.lowFoundation ?? false;
+    this.lowTalon = tuning.lowTalon ?? false;
     // P7, P10 and the talon part of P2 rely on every talon card being reachable at any time: not after R16.
     const freeTalon = rules.draw === 1 && rules.redealLimit < 0 && start.lastPass !== true;
     this.talonRule = (tuning.talonRule ?? true) && freeTalon;
@@ -343,114 +168,10 @@ export class Engine {
     return f[0] === 13 && f[1] === 13 && f[2] === 13 && f[3] === 13;
   }
 
-  /**
-   * P8: a static impossibility certificate. Computes, as a fixpoint, which cards could ever move and which
-   * could ever reach their foundation, using only conditions that every winning line must meet (see the
-   * README for the proof); returns true when some card can provably never reach its foundation.
-   * Relaxations (each only makes a card "possible" more easily): every talon card is reachable at any time,
-   * a King may always use an empty pile once any pile could have been emptied, a foundation card may come
-   * back down whenever foundation-to-tableau is on.
-   */
+  /** P8: the static impossibility certificate (`deadlocked` in deadlock.ts). */
   deadlocked(): boolean {
-    const loc = this.dlLoc; // 0 foundation, 1 talon, 2 face-down, 3 face-up
-    const above = this.dlAbove;
-    const below = this.dlBelow;
-    const moved = this.dlMoved;
-    const home = this.dlHome;
-    const found = this.found;
-    for (let c = 0; c < 52; c++) {
-      const onF = (RANK_OF[c] as number) <= (found[SUIT_OF[c] as number] as number);
-      loc[c] = onF ? 0 : 1;
-      above[c] = -1;
-      below[c] = -1;
-      moved[c] = onF ? 1 : 0;
-      home[c] = onF ? 1 : 0;
-    }
-    const bottoms = this.dlBottoms;
-    let nb = 0;
-    let emptyPile = false;
-    for (let i = 0; i < 7; i++) {
-      const l = this.len[i] as number;
-      if (l === 0) {
-        emptyPile = true;
-        continue;
-      }
-      const f = this.fd[i] as number;
-      const base = i * PILE_CAP;
-      bottoms[nb++] = this.cards[base] as number;
-      for (let k = 0; k < l; k++) {
-        const c = this.cards[base + k] as number;
-        loc[c] = k < f ? 2 : 3;
-        if (k + 1 < l) above[c] = this.cards[base + k + 1] as number;
-        if (k > f) below[c] = this.cards[base + k - 1] as number;
-      }
-    }
-    const f2t = this.rules.foundationToTableau;
-    let changed = true;
-    while (changed) {
-      changed = false;
-      for (let c = 0; c < 52; c++) {
-        if (home[c] === 1) continue;
-        const lc = loc[c] as number;
-        const a = above[c] as number;
-        const exposed = a < 0 || moved[a] === 1;
-        const r = RANK_OF[c] as number;
-        if (exposed && (r === 1 || home[c - 1] === 1)) {
-          home[c] = 1;
-          moved[c] = 1;
-          changed = true;
-          continue;
-        }
-        if (moved[c] === 1) continue;
-        // c must be reachable: face-down cards need the card above them gone.
-        if (lc === 2 && !exposed) continue;
-        let can = false;
-        const b = below[c] as number;
-        if (b >= 0 && moved[b] === 1)
-          can = true; // carried along with the run below it
-        else if (r === 13) {
-          if (emptyPile) can = true;
-          else
-            for (let x = 0; x < nb; x++) {
-              const b0 = bottoms[x] as number;
-              if (b0 !== c && moved[b0] === 1) {
-                can = true;
-                break;
-              }
-            }
-        } else {
-          // onto a card one rank higher of the opposite colour
-          const red = RED_OF[c] as number;
-          for (let s = 0; s < 4; s++) {
-            const p = s * 13 + r; // rank r + 1 of suit s
-            if ((RED_OF[p] as number) === red) continue;
-            const lp = loc[p] as number;
-            if (
-              (lp >= 2 && ((above[p] as number) < 0 || moved[above[p] as number] === 1)) ||
-              (lp === 1 && moved[p] === 1) ||
-              (lp === 0 && f2t)
-            ) {
-              can = true;
-              break;
-            }
-          }
-        }
-        if (can) {
-          moved[c] = 1;
-          changed = true;
-        }
-      }
-    }
-    for (let c = 0; c < 52; c++) if (home[c] === 0) return true;
-    return false;
+    return deadlocked(this);
   }
-
-  private readonly dlLoc = new Int8Array(52);
-  private readonly dlAbove = new Int8Array(52);
-  private readonly dlBelow = new Int8Array(52);
-  private readonly dlMoved = new Uint8Array(52);
-  private readonly dlHome = new Uint8Array(52);
-  private readonly dlBottoms = new Int8Array(7);
 
   private redealsLeft(): boolean {
     if (this.lastPass === 1) return false; // R16: no redeal after the last pass
@@ -579,6 +300,11 @@ export class Engine {
       const opp = Math.min(o1, o2);
       return opp >= r - 1 || (opp >= r - 2 && same >= r - 3);
     }
+    if (this.lowFoundation) {
+      // O9: every foundation holds the cards below c, so nothing can ever lie on c in a shortest line.
+      const m = Math.min(f[0] as number, f[1] as number, f[2] as number, f[3] as number);
+      if (r <= m + 1) return true;
+    }
     if (this.rules.foundationToTableau) return false;
     if (RED_OF[c] === 1) return (f[0] as number) >= r - 1 && (f[3] as number) >= r - 1;
     return (f[1] as number) >= r - 1 && (f[2] as number) >= r - 1;
@@ -619,6 +345,26 @@ export class Engine {
         if ((found[SUIT_OF[c] as number] as number) === (RANK_OF[c] as number) - 1 && this.isSafeAuto(c)) {
           out[at] = encodeMove(K_W2F, 0, 0, q, q >= this.ptr ? 0 : 1);
           return at + 1;
+        }
+      }
+    }
+    // O10 (minimal search, one card per draw): the first talon card from the waste top on, in drawing
+    // order, of rank ≤ the lowest foundation + 1 that fits: on the waste top it goes up as the only move;
+    // deeper, no talon move reaches past it (none beyond it, none after a recycle).
+    let talonCap = -1;
+    if (this.autoMoves && this.lowTalon && this.drawSize() === 1) {
+      const m1 = Math.min(found[0] as number, found[1] as number, found[2] as number, found[3] as number) + 1;
+      const tal = this.tal;
+      for (let q = Math.max(this.ptr, 1); q <= this.talLen; q++) {
+        const c = tal[q - 1] as number;
+        const r = RANK_OF[c] as number;
+        if (r <= m1 && (found[SUIT_OF[c] as number] as number) === r - 1) {
+          if (q === this.ptr) {
+            out[at] = encodeMove(K_W2F, 0, 0, q, 0);
+            return at + 1;
+          }
+          talonCap = q;
+          break;
         }
       }
     }
@@ -677,14 +423,19 @@ export class Engine {
     for (let x = 0; x < k; x++) {
       const e = reach[x] as number;
       const flag = e >> 5;
+      if (talonCap >= 0 && (flag !== 0 || (e & 31) > talonCap)) continue; // O10
       // Ordering: the last pass gives up draw 3 for good, so its moves come after every other tableau move.
       n = this.talonMoves(n, e & 31, flag, x + (flag === FLAG_LAST_PASS ? 400 : flag * 8), firstEmpty);
     }
     // Foundation to tableau (R9).
     if (this.rules.foundationToTableau) {
+      // O9: a card of rank ≤ the lowest foundation + 1 never comes down in a shortest line.
+      const low = this.lowFoundation
+        ? Math.min(found[0] as number, found[1] as number, found[2] as number, found[3] as number) + 1
+        : 0;
       for (let s = 0; s < 4; s++) {
         const h = found[s] as number;
-        if (h === 0) continue;
+        if (h === 0 || h <= low) continue;
         if (h === 13) {
           if (firstEmpty >= 0) out[n++] = encodeMove(K_F2T, s, firstEmpty, 0, 0) | (100 << 16);
           continue;
@@ -1009,97 +760,14 @@ export class Engine {
   }
 
   /**
-   * Depth-first search from the current position with the transposition table `seen` (P1). The root must
-   * already be in `seen`. `stop()` is polled every 1024 new positions; when it returns true the search
-   * ends with 'aborted'. On 'won', `path[0 .. pathLength-1]` is the line and the engine is left at the
-   * won position.
+   * Depth-first search from the current position with the transposition table `seen` (P1, P11); see
+   * `searchWin` in search.ts. On 'won', `path[0 .. pathLength-1]` is the line.
    */
   search(
     seen: { add(key: Uint32Array): boolean; has?(key: Uint32Array): boolean },
     stop: () => boolean,
   ): SearchOutcome {
-    const dominance = this.pointerDominance && seen.has !== undefined;
-    // P11 with one table entry per position without its pointer (`pointerGroups`): one probe per node.
-    const groups = seen instanceof KeyTable && this.groupsPointers(seen) ? seen : null;
-    if (groups !== null) {
-      this.computeKey();
-      this.seenGrouped(groups);
-    }
-    if (this.isWon()) {
-      this.pathLength = 0;
-      return 'won';
-    }
-    if (this.deadlockCheck && this.deadlocked()) return 'exhausted';
-    let d = 0;
-    this.listStart[0] = 0;
-    this.listEnd[0] = this.generate(0);
-    this.listIdx[0] = 0;
-    for (;;) {
-      const idx = this.listIdx[d] as number;
-      if (idx >= (this.listEnd[d] as number)) {
-        if (d === 0) return 'exhausted';
-        d--;
-        this.undo(this.path[d] as number, this.undoInfo[d] as number);
-        continue;
-      }
-      this.listIdx[d] = idx + 1;
-      const m = this.moves[idx] as number;
-      const u = this.apply(m);
-      this.nodes++;
-      const key = this.computeKey();
-      // P11: a position whose talon pointer is dominated by a stored one is not searched (nor stored).
-      if (
-        groups !== null
-          ? this.seenGrouped(groups)
-          : (dominance && this.dominated(seen as { has(key: Uint32Array): boolean })) || !seen.add(key)
-      ) {
-        this.undo(m, u);
-        continue;
-      }
-      this.path[d] = m;
-      this.undoInfo[d] = u;
-      if (this.isWon()) {
-        this.pathLength = d + 1;
-        return 'won';
-      }
-      if (++this.sinceCheck >= 1024) {
-        this.sinceCheck = 0;
-        if (stop()) return 'aborted';
-      }
-      d++;
-      if (d >= this.path.length) this.growStacks();
-      const start = this.listEnd[d - 1] as number;
-      if (start + 256 > this.moves.length) {
-        const bigger = new Int32Array(this.moves.length * 2);
-        bigger.set(this.moves);
-        this.moves = bigger;
-      }
-      this.listStart[d] = start;
-      this.listIdx[d] = start;
-      this.listEnd[d] = this.generate(start);
-    }
-  }
-
-  /**
-   * P1 + P11 with a grouped table (`pointerGroups`): `table` holds one entry per position without its
-   * talon pointer (the pointer bits of key word 3 cleared), whose value is the set of keyed pointers (P7)
-   * visited, one bit each. Returns true when the current position (`this.key` must hold its key) was
-   * visited or is dominated by a visited pointer (P11); otherwise records its pointer and returns false.
-   * The same set of (position, pointer) pairs as `dominated` + `add` on full keys, in one probe.
-   */
-  private seenGrouped(table: KeyTable): boolean {
-    const key = this.key;
-    const k3 = key[3] as number;
-    const p = (k3 >>> 24) & 31;
-    key[3] = (k3 & ~(31 << 24)) >>> 0;
-    const slot = table.insert(key);
-    key[3] = k3;
-    const mask = table.value(slot);
-    const bit = 1 << p;
-    const dom = p === 0 ? (CLASS0_DOMINATORS[this.talLen] as number) : (DOMINATORS[p] as number);
-    if ((mask & (bit | dom)) !== 0) return true;
-    table.setValue(slot, (mask | bit) >>> 0);
-    return false;
+    return searchWin(this, seen, stop, this.deadlockCheck);
   }
 
   /** True when `search` with `table` would group pointers (P11 on, and a `KeyTable` with values). */
@@ -1110,47 +778,5 @@ export class Engine {
   /** Whether P11 (talon pointer dominance) is used by this search. */
   get usesPointerDominance(): boolean {
     return this.pointerDominance;
-  }
-
-  /**
-   * P11 (draw 3, unlimited redeals, no last pass): whether `seen` holds the current position with a talon
-   * pointer that reaches every waste top the current pointer reaches (`this.key` must hold the current
-   * key; it is restored). Pointer p (keyed, 1 … L−1, not a multiple of 3) is dominated by p − 3, p − 6, … ≥ 1;
-   * the pointer class 0 (multiples of 3 and the end, P7) by every other pointer.
-   */
-  private dominated(seen: { has(key: Uint32Array): boolean }): boolean {
-    const key = this.key;
-    const k3 = key[3] as number;
-    const p = (k3 >>> 24) & 31;
-    const clear = (k3 & ~(31 << 24)) >>> 0;
-    let hit = false;
-    if (p === 0) {
-      for (let q = 1; q < this.talLen && !hit; q++) {
-        if (q % 3 === 0) continue;
-        key[3] = (clear | (q << 24)) >>> 0;
-        hit = seen.has(key);
-      }
-    } else {
-      for (let q = p - 3; q >= 1 && !hit; q -= 3) {
-        key[3] = (clear | (q << 24)) >>> 0;
-        hit = seen.has(key);
-      }
-    }
-    key[3] = k3;
-    return hit;
-  }
-
-  private growStacks(): void {
-    const n = this.path.length * 2;
-    const grow = (a: Int32Array): Int32Array<ArrayBuffer> => {
-      const b = new Int32Array(n);
-      b.set(a);
-      return b;
-    };
-    this.listStart = grow(this.listStart);
-    this.listEnd = grow(this.listEnd);
-    this.listIdx = grow(this.listIdx);
-    this.undoInfo = grow(this.undoInfo);
-    this.path = grow(this.path);
   }
 }

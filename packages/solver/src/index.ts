@@ -393,7 +393,11 @@ export function hint(state: GameState, options: GameOptions, limits: SolveLimits
 export interface MinimalLimits {
   /** Most positions the A* search generates. Default 200 000. */
   readonly maxNodes?: number;
-  /** Most distinct positions the A* search stores (the memory bound, ~1 KB each). Default 300 000. */
+  /**
+   * Most distinct positions the minimal search stores (the memory bound: ~28 bytes each in the engine
+   * search's table, ~1 KB each in the GameState A* of the last pass). Default: the larger of 2 000 000
+   * and `maxNodes / 4` (300 000 for the GameState A*).
+   */
   readonly maxStates?: number;
   /**
    * Limits of the fallback `solve` run when A* stops before a proof: it supplies the best known line
@@ -475,7 +479,8 @@ export function solveMinimal(
   const pos = toEnginePosition(state); // also validates the position
   const rules = engineRules(options);
   const maxNodes = limits.maxNodes ?? DEFAULT_MINIMAL_NODES;
-  const maxStates = limits.maxStates ?? DEFAULT_MINIMAL_STATES;
+  // A proof stores about one position per five generated: a larger node budget gets a larger table.
+  const maxStates = limits.maxStates ?? Math.max(DEFAULT_MINIMAL_STATES, Math.ceil(maxNodes / 4));
   const a =
     rules.finalSinglePass === true && !state.lastPass
       ? aStarMinimal({ ...state, history: null }, maxNodes, limits.maxStates ?? DEFAULT_ASTAR_STATES)

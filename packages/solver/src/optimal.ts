@@ -1,5 +1,5 @@
 /**
- * The minimal search on the engine (README.md "Minimal lines", O1 … O5): IDA* over the engine's compact
+ * The minimal search on the engine (README.md "Minimal lines", O1 … O10): IDA* over the engine's compact
  * position and stock macro moves (P3), each move weighted by the public moves it stands for, with the
  * admissible, consistent bound of `BoundModel` and a packed transposition table (`KeyTable`) that keeps,
  * per position, a learned lower bound on the moves still needed and the depth of its last visit.
@@ -7,8 +7,10 @@
  * Only reductions that keep a shortest public line are used: P2 for tableau cards (the exchange never
  * adds a move), P3 (draw blocks are rewritten without changing their length), P4–P6 (pile renaming), P8 at
  * the root (a proof that no win exists), P9 (O7: its counterpart line trades the pruned move for at most
- * one tableau move). Not P7 (the pointer is keyed exactly: it decides the draws), not P10, P11 and not the
- * talon part of P2 (their exchanges change the draws a line needs).
+ * one tableau move), O9 (no shortest line takes a card of rank ≤ the lowest foundation down, so such
+ * low cards go up and stay up) and O10 (one card per draw: talon moves stop at the first low talon card
+ * that fits). Not P7 (the pointer is keyed exactly: it decides the draws), not P10, P11 and not the talon
+ * part of P2 (their exchanges change the draws a line needs).
  */
 import {
   Engine,
@@ -42,9 +44,10 @@ export class BoundModel {
   private readonly suitMin = new Int8Array(4);
   /** `fdBlocker[i * H + k]`: the start card at height k of pile i lies above a lower card of its suit. */
   private readonly fdBlocker = new Uint8Array(7 * H);
-  // Scratch for H6.
+  /** Pile (−1: none) and height of each card face down at the start (face-down cards never move). */
   private readonly locPile = new Int8Array(52);
   private readonly locPos = new Int8Array(52);
+  // Scratch for H6.
   private readonly lvCard = new Int8Array(32);
   private readonly lvPile = new Int8Array(32);
   private readonly lvPos = new Int8Array(32);
@@ -62,6 +65,14 @@ export class BoundModel {
    */
   constructor(e: Engine, cycles = true) {
     this.cycles = cycles;
+    this.locPile.fill(-1);
+    for (let i = 0; i < 7; i++) {
+      const base = i * PILE_CAP;
+      for (let k = 0; k < (e.fd[i] as number); k++) {
+        this.locPile[e.cards[base + k] as number] = i;
+        this.locPos[e.cards[base + k] as number] = k;
+      }
+    }
     this.minBelow.fill(14);
     for (let i = 0; i < 7; i++) {
       const f0 = e.fd[i] as number;
@@ -169,18 +180,10 @@ export class BoundModel {
    * other). One of each pair must leave by a tableau move.
    */
   private cyclePairs(e: Engine, nl: number): number {
+    // Face-down cards never move: a start face-down card is still face down while its height is below its
+    // pile's face-down count.
     const locPile = this.locPile;
     const locPos = this.locPos;
-    locPile.fill(-1);
-    for (let i = 0; i < 7; i++) {
-      const f = e.fd[i] as number;
-      const base = i * PILE_CAP;
-      for (let k = 0; k < f; k++) {
-        const c = e.cards[base + k] as number;
-        locPile[c] = i;
-        locPos[c] = k;
-      }
-    }
     const lowNeed = this.lowNeed;
     lowNeed.fill(99, 0, nl * 7);
     for (let x = 0; x < nl; x++) {
@@ -193,6 +196,7 @@ export class BoundModel {
         const j = locPile[y] as number;
         if (j < 0 || j === pile) continue;
         const m = locPos[y] as number;
+        if (m >= (e.fd[j] as number)) continue;
         if (m < (lowNeed[x * 7 + j] as number)) lowNeed[x * 7 + j] = m;
       }
     }
@@ -309,6 +313,12 @@ const packValue = (b: number, g: number, it: number): number => (b | (g << 12) |
  *   macro moves skip targets that draws reach, which is not length-preserving).
  * @param weight w of f = g + w·h (1: the proof; above 1: the weighted passes of O6).
  * @param partialRule use P9 (O7; default true, false for comparisons in tests).
+ * @param stop polled every 4096 positions; when it returns true the search stops as at a limit (a CPU
+ *   budget for benchmarks; the bound reached is still proven). Default: never.
+ * @param lowFoundation use O9 (cards of rank ≤ the lowest foundation + 1 go up automatically and never
+ *   come down; default true, false for comparisons in tests).
+ * @param lowTalon use O10 (one card per draw: talon moves stop at the first low talon card that fits;
+ *   default true, false for comparisons in tests).
  */
 export function optimalSearch(
   rules: EngineRules,
@@ -317,6 +327,9 @@ export function optimalSearch(
   maxStates: number,
   weight = 1,
   partialRule = true,
+  stop: () => boolean = () => false,
+  lowFoundation = true,
+  lowTalon = true,
 ): OptimalResult {
   const e = new Engine(rules, start, {
     partialRule, // O7: P9 keeps a shortest line
@@ -324,6 +337,8 @@ export function optimalSearch(
     foundationRule: false, // P12 is not used by the minimal search
     talonAuto: false,
     exactPointer: true,
+    lowFoundation, // O9
+    lowTalon, // O10
   });
   const empty = { nodes: 0, states: 0, tableBytes: 0, iterations: 0 };
   if (e.isWon()) return { outcome: 'won', path: [], lowerBound: 0, ...empty };
@@ -399,7 +414,7 @@ export function optimalSearch(
       }
       if (c + b < best) best = Math.min(INF, c + b);
       e.undo(m, u);
-      if (nodes >= maxNodes || table.full) {
+      if (nodes >= maxNodes || table.full || ((nodes & 4095) === 0 && stop())) {
         aborted = true;
         return 0;
       }

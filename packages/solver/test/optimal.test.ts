@@ -257,6 +257,123 @@ describe('O7: P9 (partial runs) in the minimal search keeps the minimum', () => 
     });
 });
 
+describe('O9: low foundation cards go up and stay up in the minimal search, keeping the minimum', () => {
+  const cases: { o: GameOptions; n: number; k: number }[] = [
+    { o: opts(1), n: 1, k: 60 },
+    { o: opts(1), n: 6, k: 60 },
+    { o: opts(3), n: 1, k: 55 },
+    { o: opts(3), n: 4, k: 55 },
+    { o: opts(3), n: 6, k: 55 },
+  ];
+  for (const c of cases)
+    it(`R8 R9: same minimum with and without O9, fewer positions (draw ${c.o.draw}, deal ${c.n}, ${c.k} from the end)`, () => {
+      const s = nearEnd(c.n, c.o, c.k);
+      const rules = rulesOf(c.o);
+      const pos = enginePos(s);
+      const never = (): boolean => false;
+      const on = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true, never, true);
+      const off = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true, never, false);
+      expect(on.outcome).toBe('won');
+      expect(off.outcome).toBe('won');
+      expect(on.lowerBound).toBe(off.lowerBound);
+      expect(on.nodes).toBeLessThan(off.nodes);
+    });
+
+  it('R8 R9 R10: a whole draw 1 deal (deal 7) proven minimal (105 moves) with and without O9 and O10, fewer positions with each', () => {
+    const o = opts(1);
+    const pos = enginePos(newGame(deal(7), o));
+    const rules = rulesOf(o);
+    const never = (): boolean => false;
+    const run = (o9: boolean, o10: boolean) =>
+      optimalSearch(rules, pos, 6_000_000, 6_000_000, 1, true, never, o9, o10);
+    const both = run(true, true);
+    const noO9 = run(false, true);
+    const noO10 = run(true, false);
+    for (const r of [both, noO9, noO10]) {
+      expect(r.outcome).toBe('won');
+      expect(r.lowerBound).toBe(105);
+    }
+    expect(both.nodes).toBeLessThan(noO9.nodes);
+    expect(both.nodes).toBeLessThan(noO10.nodes);
+    // The public API: proven optimal, 105 public moves, replaying to a win.
+    const r = solveMinimal(deal(7), o, { maxNodes: 2_000_000, improveNodes: 0 });
+    expect(r.optimal).toBe(true);
+    expect(r.line?.length).toBe(105);
+    expect(replayStatus(newGame(deal(7), o), r.line ?? [])).toBe('won');
+  });
+
+  it('R9: with O9 the engine offers no foundation card of rank ≤ lowest foundation + 1 back to the tableau', () => {
+    const rules = rulesOf(opts(1));
+    // Foundations C 3, D 4, H 5, S 6: the lowest is 3, so 4♦ (rank 4 ≤ 4) stays up; 5♥ and 6♠ may come down.
+    const pos: EnginePosition = {
+      piles: [[card('5S')], [card('6C')], [card('7C')], [card('KD')], [], [], []],
+      faceDown: [0, 0, 0, 0, 0, 0, 0],
+      foundations: [3, 4, 5, 6],
+      talon: [],
+      pointer: 0,
+      recycles: 0,
+    };
+    const kinds = (lowFoundation: boolean): string[] =>
+      new Engine(rules, pos, { autoMoves: false, lowFoundation })
+        .listMoves()
+        .filter((m) => (m & 7) === 5)
+        .map((m) => `${(m >> 3) & 7}`);
+    expect(kinds(false)).toContain('1'); // 4♦ onto 5♠
+    expect(kinds(true)).not.toContain('1');
+    expect(kinds(true)).toContain('2'); // 5♥ onto 6♣
+  });
+});
+
+describe('O10: draw 1, the talon moves stop at the first low talon card that fits, keeping the minimum', () => {
+  const cases: { n: number; k: number }[] = [
+    { n: 1, k: 60 },
+    { n: 2, k: 65 },
+    { n: 6, k: 60 },
+  ];
+  for (const c of cases)
+    it(`R10: same minimum with and without O10, no more positions (draw 1, deal ${c.n}, ${c.k} from the end)`, () => {
+      const o = opts(1);
+      const pos = enginePos(nearEnd(c.n, o, c.k));
+      const rules = rulesOf(o);
+      const never = (): boolean => false;
+      const on = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true, never, true, true);
+      const off = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true, never, true, false);
+      expect(on.outcome).toBe('won');
+      expect(off.outcome).toBe('won');
+      expect(on.lowerBound).toBe(off.lowerBound);
+      expect(on.nodes).toBeLessThanOrEqual(off.nodes);
+    });
+
+  it('R10: a fitting low card on the waste top is the only move; deeper, no talon move reaches past it', () => {
+    const rules = rulesOf(opts(1));
+    // Foundations all at 2: 3♥ fits and is low (rank 3 ≤ 2 + 1).
+    const base = {
+      piles: [[card('9S')], [card('8C')], [], [], [], [], []],
+      faceDown: [0, 0, 0, 0, 0, 0, 0],
+      foundations: [2, 2, 2, 2],
+      talon: [card('7D'), card('3H'), card('5C'), card('8H')],
+      recycles: 0,
+    };
+    // The minimal search's engine switches (no P10, no talon part of P2).
+    const tuning = {
+      exactPointer: true,
+      talonRule: false,
+      talonAuto: false,
+      lowFoundation: true,
+      lowTalon: true,
+    };
+    const onTop = new Engine(rules, { ...base, pointer: 2 }, tuning).listMoves();
+    expect(onTop).toEqual([3 | (2 << 9)]); // K_W2F, q = 2
+    const deeper = new Engine(rules, { ...base, pointer: 0 }, tuning).listMoves();
+    const targets = deeper.filter((m) => (m & 7) === 3 || (m & 7) === 4).map((m) => (m >> 9) & 31);
+    expect(targets).toContain(2); // 3♥ up
+    expect(targets).toContain(1); // 7♦ onto 8♣, before it
+    expect(targets.every((q) => q <= 2)).toBe(true); // not 8♥ (q = 4) onto 9♠
+    const without = new Engine(rules, { ...base, pointer: 0 }, { ...tuning, lowTalon: false }).listMoves();
+    expect(without.some((m) => (m & 7) === 4 && ((m >> 9) & 31) === 4)).toBe(true);
+  });
+});
+
 describe('H5 draw groups (draw 3) against the independent GameState A* on talon-heavy positions', () => {
   it('R10 R11: random positions with 6–10 stock cards: same minimum, and h at the start never above it', () => {
     const random = rng(97);
