@@ -23,7 +23,7 @@ export const EXPORT_BATCH = 500;
 /** The licence of every export file (SPDX id). */
 export const EXPORT_LICENSE = 'CC0-1.0';
 
-/** Leaderboard order of a daily's rows (as daily/service.ts ranks them). */
+/** Leaderboard order of a daily's rows (as daily/leaderboard.ts ranks them). */
 const ORDER: Prisma.DailyResultOrderByWithRelationInput[] = [
   { won: 'desc' },
   { score: 'desc' },
