@@ -118,6 +118,11 @@ export interface AppConfig {
    * timer. Off, dailies are still prepared on first use by the daily routes (tests use this).
    */
   readonly dailySchedule: boolean;
+  /**
+   * Whether the server makes the scheduled arenas (env ARENA_SCHEDULE `on`|`off`, default on; docs/arenas.md
+   * "Schedule"), by the daily job's lease holder (so only with DAILY_SCHEDULE on).
+   */
+  readonly arenaSchedule: boolean;
   /** Players one client may create per hour (env PLAYER_CREATE_RATE_MAX, default 10; 0 = no extra limit). */
   readonly playerCreateRateMax: number;
   /** Unfinished anonymous games untouched this many days are deleted (env GAME_RETENTION_DAYS, default 30; 0 = keep). */
@@ -214,6 +219,7 @@ const EnvSchema = z.object({
   DAILY_SOLVE_MS: z.coerce.number().int().min(1).max(MAX_SOLVE_TIME_MS).default(3_000),
   DAILY_TICK_MS: z.coerce.number().int().min(1000).default(60_000),
   DAILY_SCHEDULE: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
+  ARENA_SCHEDULE: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
   PLAYER_CREATE_RATE_MAX: z.coerce.number().int().min(0).default(10),
   GAME_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(30),
   RACE_LOBBY_TTL_MS: z.coerce
@@ -274,6 +280,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     dailySolveMs: e.DAILY_SOLVE_MS,
     dailyTickMs: e.DAILY_TICK_MS,
     dailySchedule: e.DAILY_SCHEDULE === 'on',
+    arenaSchedule: e.ARENA_SCHEDULE === 'on',
     playerCreateRateMax: e.PLAYER_CREATE_RATE_MAX,
     gameRetentionDays: e.GAME_RETENTION_DAYS,
     raceLobbyTtlMs: e.RACE_LOBBY_TTL_MS,

@@ -8,6 +8,8 @@ import type { PrismaClient } from './generated/prisma/client.js';
 import type { AuthedPlayer } from './players/players.js';
 import type { PlayerTokenCache } from './players/token-cache.js';
 import type { SolverPool } from './solver/task.js';
+import type { PairingService } from './pairing/service.js';
+import type { ArenaService } from './arenas/service.js';
 import type { RaceService } from './races/service.js';
 import type { RatingService } from './ratings/service.js';
 import type { GameRooms } from './rooms/game-rooms.js';
@@ -43,6 +45,12 @@ declare module 'fastify' {
     embargo: DealEmbargo;
     /** Live races (plugin `races`). */
     races: RaceService;
+    /** Quick pairing pools (plugin `pairing`). */
+    pairing: PairingService;
+    /** Arenas (plugin `arenas`). */
+    arenas: ArenaService;
+    /** More work of the daily job's lease holder, run after each daily run (plugin `daily`). */
+    dailyJobs: Set<() => Promise<unknown>>;
     /** One round of maintenance: retention and stale lobbies (plugin `maintenance`). */
     maintenance: () => Promise<{ gamesDeleted: number; lobbiesClosed: number }>;
   }

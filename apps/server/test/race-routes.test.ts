@@ -264,6 +264,15 @@ describeEachDatabase('race routes', (db) => {
     for (const x of ratings) expect(x.games).toBe(1);
     const row = await app.prisma.race.findUniqueOrThrow({ where: { code: r.code } });
     expect(row.ratedAt).not.toBeNull();
+    // The results show each racer's rating before and after.
+    const shown = RaceResultsSchema.parse(
+      (await call(app, 'GET', `/api/races/${r.code}/results`, { as: other })).json(),
+    ).results;
+    expect(shown.find((x) => x.playerId === winner)?.rating).toEqual({
+      before: 1500,
+      after: Math.round(of(winner)?.rating ?? 0),
+    });
+    expect(shown.find((x) => x.playerId === loser)?.rating?.after).toBeLessThan(1500);
     // An unrated race moves nothing.
     const before = await app.prisma.rating.count();
     const u = raceOf(await call(app, 'POST', '/api/races', { as: host, payload: {} }), 201);

@@ -8,6 +8,7 @@ import {
   GameResponseSchema,
   MoveSchema,
   PlayerCreatedSchema,
+  DailyTodaySchema,
   PlayerPageSchema,
   PlayerRatingHistorySchema,
   RatingLeaderboardSchema,
@@ -178,6 +179,36 @@ describeEachDatabase('daily ratings', (db) => {
       ).json(),
     );
     expect(bots.total).toBe(0);
+  });
+
+  it("a closed, rated daily shows its difficulty and the viewer's rating change; an open one shows neither", async () => {
+    const [alice, other] = await app.ratings.annotateDailies(
+      [
+        { date: DAY, preset: 'classic-draw1' },
+        { date: DAY, preset: 'classic-draw3' },
+      ],
+      players.Alice?.id ?? null,
+    );
+    const stored = await app.prisma.rating.findFirstOrThrow({
+      where: { playerId: players.Alice?.id, pool: 'daily-classic-draw1' },
+    });
+    expect(alice?.yourRating).toEqual({ before: 1500, after: Math.round(stored.rating) });
+    expect(alice?.difficulty).toEqual(expect.any(Number));
+    // Nobody played Draw 3 that day: rated, but no difficulty and no change for Alice.
+    expect(other).toMatchObject({ difficulty: null, yourRating: null });
+    const [anonymous] = await app.ratings.annotateDailies([{ date: DAY, preset: 'classic-draw1' }], null);
+    expect(anonymous?.yourRating).toBeNull();
+    // Today's challenges (open) through the route: the fields are there, empty.
+    const today = DailyTodaySchema.parse(
+      (
+        await app.inject({
+          method: 'GET',
+          url: '/api/daily',
+          headers: { authorization: `Bearer ${players.Alice?.token}` },
+        })
+      ).json(),
+    );
+    for (const c of today.challenges) expect(c).toMatchObject({ difficulty: null, yourRating: null });
   });
 
   it('refuses bad input: an unknown pool, a bad page, an unknown player', async () => {

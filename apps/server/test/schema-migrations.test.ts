@@ -95,12 +95,16 @@ describe('prisma/ layout', () => {
   it('the schema reader sees every model, field and enum of schema.prisma', () => {
     const expected = expectedFromPrismaSchema(schemaText);
     expect(expected.tables.sort()).toEqual([
+      'Arena',
+      'ArenaPlayer',
+      'ArenaRace',
       'DailyAttempt',
       'DailyDeal',
       'DailyExport',
       'DailyResult',
       'Game',
       'Move',
+      'PairingEntry',
       'Player',
       'PlayerToken',
       'Race',

@@ -8,6 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { DailyService } from '../src/daily/service.js';
+import type { PairingService } from '../src/pairing/service.js';
+import type { ArenaService } from '../src/arenas/service.js';
 import type { RaceService } from '../src/races/service.js';
 import type { GameRooms } from '../src/rooms/game-rooms.js';
 import { Connection, FLOOD_CLOSE_CODE } from '../src/routes/ws.js';
@@ -69,6 +71,8 @@ describe('socket lifecycle and limits', () => {
       rooms: rooms as unknown as GameRooms,
       daily: daily as unknown as DailyService,
       races: races as unknown as RaceService,
+      pairing: { listen: () => () => {} } as unknown as PairingService,
+      arenas: { leaveAll: () => {} } as unknown as ArenaService,
       playerOfToken: async () => null,
       log: { warn() {}, error() {}, debug() {} } as unknown as FastifyBaseLogger,
       framesPerSecond: 0,

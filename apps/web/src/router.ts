@@ -5,7 +5,8 @@
  *   `/daily/<date>/<preset>/solution` a closed daily's winning line, played on the table;
  * - `/leaderboard` the all-time leaderboard; `/players/<id>` a player's page; `/players/<id>/stats` their
  *   statistics with charts (the chart library loads with that page only); `/replay/<gameId>` a replay;
- * - `/race` sets up a live race; `/race/<code>` a race room (lobby, race, results);
+ * - `/race` sets up a live race; `/race/<code>` a race room (lobby, race, results); `/arenas` the arenas,
+ *   `/arenas/<id>` one arena with its live standings;
  * - `/settings` the player's settings; `/help` the rules of every preset and the keyboard shortcuts;
  * - anything else: a "not found" page (never a silent new deal).
  * `meta.layout` says whether a route is the card table (its own top bar) or a page under the page bar;
@@ -92,6 +93,19 @@ export function createAppRouter(history: RouterHistory = createWebHistory()): Ro
         path: '/race',
         name: 'race-new',
         component: () => import('./pages/RaceNewPage.vue'),
+        meta: { layout: 'page', nav: 'race' },
+      },
+      {
+        path: '/arenas',
+        name: 'arenas',
+        component: () => import('./pages/ArenasPage.vue'),
+        meta: { layout: 'page', nav: 'race' },
+      },
+      {
+        path: `/arenas/:id(${RACE_CODE})`,
+        name: 'arena',
+        component: () => import('./pages/ArenaPage.vue'),
+        props: true,
         meta: { layout: 'page', nav: 'race' },
       },
       {

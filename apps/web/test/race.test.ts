@@ -35,6 +35,7 @@ function racer(name: string, p: Partial<RaceProgress> | null = {}, placement: nu
     presence: 'here',
     progress: p === null ? null : progress(p),
     placement,
+    berserk: false,
   };
 }
 
@@ -57,6 +58,7 @@ function room(over: Partial<Race> = {}): Race {
     },
     knownDeal: false,
     rated: false,
+    arenaId: null,
     dealCommitment: null,
     maxPlayers: 2,
     timeLimitMs: null,

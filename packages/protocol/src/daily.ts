@@ -194,6 +194,16 @@ export const DailyChallengeSchema = z.object({
   you: DailyResultSchema.nullable(),
   /** The daily's commitment; null only for a daily dealt before deal algorithm v2 (no key). */
   commitment: CommitmentSchema.nullable(),
+  /**
+   * The deal's difficulty on the rating scale (docs/ratings.md), from its results once its day has closed
+   * and been rated: the rating of a player who would score even against it. Null before.
+   */
+  difficulty: z.number().int().nullable(),
+  /**
+   * The caller's daily rating before and after this day's rating period (whole points), once the day has
+   * been rated with the caller's result; null otherwise (no token, no rated result, or the day still open).
+   */
+  yourRating: z.object({ before: z.number().int(), after: z.number().int() }).nullable(),
 });
 
 /** A daily not yet open, as GET /api/daily lists it: only its commitment is public. */

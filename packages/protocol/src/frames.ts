@@ -5,6 +5,8 @@
 import { z } from 'zod';
 import { API_ERROR_CODES, GameIdSchema, MoveErrorCodeSchema, MoveSchema, PlayerViewSchema } from './game.js';
 import { RaceClientFrameSchemas, RaceServerFrameSchemas } from './race.js';
+import { PairingServerFrameSchemas } from './pairing.js';
+import { ArenaClientFrameSchemas, ArenaServerFrameSchemas } from './arena.js';
 
 // ---------- WebSocket (/api/ws) ----------
 
@@ -45,6 +47,7 @@ export const ClientFrameSchema = z.discriminatedUnion('type', [
     .strict(),
   z.object({ type: z.literal('ping') }).strict(),
   ...RaceClientFrameSchemas,
+  ...ArenaClientFrameSchemas,
   /** Identifies the connection as a player (browsers cannot set headers on a WebSocket). */
   z.object({ type: z.literal('auth'), token: z.string().min(1).max(200) }).strict(),
   /** Live updates of a daily leaderboard (`leaderboard` frames) while the day is open. */
@@ -85,6 +88,8 @@ export const ServerFrameSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('pong') }),
   ...RaceServerFrameSchemas,
+  ...PairingServerFrameSchemas,
+  ...ArenaServerFrameSchemas,
   /** Answer to `auth`: who the connection now is. */
   z.object({ type: z.literal('authed'), playerId: z.string(), name: z.string() }),
   /** A watched daily leaderboard changed (a ranked attempt finished): refetch it. */

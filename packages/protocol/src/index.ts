@@ -10,3 +10,5 @@ export * from './frames.js';
 export * from './settings.js';
 export * from './stats.js';
 export * from './ratings.js';
+export * from './pairing.js';
+export * from './arena.js';

@@ -76,6 +76,8 @@ export const RacerSchema = z.object({
   progress: RaceProgressSchema.nullable(),
   /** Final place (1 = winner) once the race has finished. */
   placement: z.number().int().min(1).nullable(),
+  /** An arena racer who went berserk (docs/arenas.md): no undo, no hints, half the time. */
+  berserk: z.boolean(),
 });
 
 /** A race room as one viewer sees it. `yourGameId` is the viewer's own game (racers only, once running). */
@@ -124,6 +126,8 @@ export const RaceSchema = z
     yourGameId: GameIdSchema.nullable(),
     /** The room created by "rematch", once someone asked for one. */
     rematchCode: RaceCodeSchema.nullable(),
+    /** The arena this race belongs to (docs/arenas.md), or null. */
+    arenaId: RaceCodeSchema.nullable(),
   })
   .meta({ id: 'Race' });
 /** A race room. */
@@ -161,6 +165,11 @@ export const RaceResultsSchema = z.object({
       progress: RaceProgressSchema,
       /** The racer's game: its replay is public once the race has finished. */
       gameId: GameIdSchema,
+      /**
+       * A rated race: the racer's race rating before and after this result (whole points); null when the
+       * race was not rated or the racer was left out of the rating.
+       */
+      rating: z.object({ before: z.number().int(), after: z.number().int() }).nullable(),
     }),
   ),
 });

@@ -62,10 +62,11 @@ export { LeaderboardWatchers } from './leaderboard.js';
 export { ALL_TIME_SIZE } from './players.js';
 export { DAILY_SECRET_KEY } from './deals.js';
 
-type DailyToday = z.infer<typeof DailyTodaySchema>;
+/** A challenge as this service builds it; the rating fields are added by the ratings (routes/daily.ts). */
+type DailyChallenge = Omit<z.infer<typeof DailyChallengeSchema>, 'difficulty' | 'yourRating'>;
+type DailyToday = Omit<z.infer<typeof DailyTodaySchema>, 'challenges'> & { challenges: DailyChallenge[] };
 type ExportList = z.infer<typeof ExportListSchema>;
-type DailyArchive = z.infer<typeof DailyArchiveSchema>;
-type DailyChallenge = z.infer<typeof DailyChallengeSchema>;
+type DailyArchive = Omit<z.infer<typeof DailyArchiveSchema>, 'days'> & { days: DailyChallenge[] };
 type DailyResult = z.infer<typeof DailyResultSchema>;
 type DailyReveal = z.infer<typeof DailyRevealSchema>;
 type Leaderboard = z.infer<typeof LeaderboardSchema>;

@@ -91,6 +91,19 @@ const CLIENT_FRAMES: Record<ClientType, ClientFrameDoc> = {
     summary: "Leave a race room's live channel",
     replies: [],
   },
+  'arena-subscribe': {
+    operationId: 'subscribeArena',
+    summary: "Follow an arena's standings live",
+    description:
+      'Answered with an `arena` frame, then one on every change of its standings or status. After `auth`, ' +
+      '`me` is the connection’s player and their pairings also arrive as `paired` frames.',
+    replies: ['arena'],
+  },
+  'arena-unsubscribe': {
+    operationId: 'unsubscribeArena',
+    summary: 'Stop following an arena',
+    replies: [],
+  },
   'watch-leaderboard': {
     operationId: 'watchLeaderboard',
     summary: "Watch a daily's leaderboard while its day is open",
@@ -135,6 +148,17 @@ const SERVER_FRAMES: Record<ServerType, ServerFrameDoc> = {
   'race-progress': {
     summary: "One racer's progress (counts only, never a card)",
     push: { operationId: 'sendRaceProgress', summary: 'A racer moved' },
+  },
+  paired: {
+    summary: 'The caller was paired: the race made for them',
+    description:
+      'Sent to every socket that sent `auth` as a player who waited in a pairing pool (POST /api/pairing); ' +
+      '`code` is the race room (its countdown has begun).',
+    push: { operationId: 'sendPaired', summary: 'A quick pairing was made' },
+  },
+  arena: {
+    summary: 'The whole arena as the receiver sees it',
+    push: { operationId: 'sendArena', summary: "A followed arena's standings or status changed" },
   },
   leaderboard: {
     summary: "A watched daily leaderboard's row count",

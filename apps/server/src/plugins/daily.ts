@@ -30,6 +30,12 @@ export const dailyPlugin = fp(
       bus: app.bus,
     });
     app.decorate('daily', daily);
+    /** More work of the daily job's lease holder (e.g. the arena schedule), run after each daily run. */
+    const jobs = new Set<() => Promise<unknown>>();
+    app.decorate('dailyJobs', jobs);
+    const runJobs = async (): Promise<void> => {
+      for (const job of jobs) await job();
+    };
 
     const lease = clusterLease(app.bus, app.config.redisPrefix, 'daily-job', 3 * app.config.nodeHeartbeatMs);
     let timer: NodeJS.Timeout | undefined;
@@ -49,6 +55,7 @@ export const dailyPlugin = fp(
       daily
         .tick()
         .then(() => app.ratings.rateClosedDays())
+        .then(runJobs)
         .then(
           () => schedule(),
           (err: unknown) => {
@@ -64,7 +71,9 @@ export const dailyPlugin = fp(
         .then(() => app.ratings.rateClosedDays())
         .catch((err: unknown) => app.log.error({ err }, 'daily start-up failed'));
       lease.start((held) => {
-        if (held) app.log.info('this node runs the daily job');
+        if (!held) return;
+        app.log.info('this node runs the daily job');
+        runJobs().catch((err: unknown) => app.log.error({ err }, 'daily job failed'));
       });
       schedule();
     });

@@ -92,6 +92,8 @@ export interface NewRace {
   readonly timeLimitMs: number | null;
   readonly hostId: string;
   readonly racers: readonly string[];
+  /** The arena the race belongs to (arenas/service.ts), or null/absent for none. */
+  readonly arenaId?: string | null;
 }
 
 /**
@@ -143,6 +145,7 @@ export async function insertRace(c: InsertContext, r: NewRace, rematchOf?: strin
             maxPlayers: r.maxPlayers,
             timeLimitMs: r.timeLimitMs,
             hostId: r.hostId,
+            arenaId: r.arenaId ?? null,
             createdAt: new Date(now),
             nodeId: c.nodeId,
             racers: {

@@ -46,9 +46,11 @@ export function snapshotOf(row: RaceRow, countdownMs: number): RaceSnapshot {
       presence: r.forfeited ? ('forfeited' as const) : r.away ? ('away' as const) : ('here' as const),
       progress: progressOfRow(r),
       placement: r.placement,
+      berserk: r.berserk,
     })),
     spectators: spectators(row),
     rematchCode: row.rematchCode,
+    arenaId: row.arenaId,
     gameIds,
     version: row.version,
   };
@@ -82,6 +84,10 @@ export function resultsOf(row: RaceRow): RaceResults {
       name: r.player.name,
       progress: RaceProgressSchema.parse(r.progress),
       gameId: r.gameId as string,
+      rating:
+        r.ratingBefore === null || r.ratingAfter === null
+          ? null
+          : { before: Math.round(r.ratingBefore), after: Math.round(r.ratingAfter) },
     }))
     .sort((a, b) => a.placement - b.placement);
   const preimage = racePreimage(row);

@@ -201,14 +201,15 @@ export class RatingService {
    * runs once): every racer plays every other racer, scoring 1 against each racer placed below, ½ against
    * an equal place, 0 against each above (docs/ratings.md "Races"), all in one rating period (the race),
    * from their ratings as of `date`. Racers without a placement are left out; fewer than two: nothing.
+   * Returns each rated racer's rating before and after (Glicko scale, unrounded).
    */
   async rateRaceIn(
     tx: Prisma.TransactionClient,
     pool: RatingPool,
     date: string,
     placements: readonly { playerId: string; placement: number }[],
-  ): Promise<void> {
-    if (placements.length < 2) return;
+  ): Promise<{ playerId: string; before: number; after: number }[]> {
+    if (placements.length < 2) return [];
     await tx.$executeRawUnsafe('SELECT pg_advisory_xact_lock(hashtext($1))', `rating:${pool}`);
     const stored = await tx.rating.findMany({
       where: { pool, playerId: { in: placements.map((p) => p.playerId) } },
@@ -240,6 +241,11 @@ export class RatingService {
         games: (byPlayer.get(p.playerId)?.games ?? 0) + 1,
       })),
     );
+    return placements.map((p, i) => ({
+      playerId: p.playerId,
+      before: (priors[i] as Rated).rating,
+      after: (after[i] as Rated).rating,
+    }));
   }
 
   /** Upserts ratings and their history points of period `date`, WRITE_CHUNK rows a statement. */
@@ -286,6 +292,55 @@ export class RatingService {
         ...historyArgs,
       );
     }
+  }
+
+  /**
+   * Adds each daily's `difficulty` (once rated) and the viewer's `yourRating` (before → after of that day's
+   * rating period, when the viewer was rated on it) to a list of daily challenges. Before = the viewer's
+   * previous history point in the pool, or a new player's 1500.
+   */
+  async annotateDailies<T extends { date: string; preset: string }>(
+    challenges: readonly T[],
+    viewerId: string | null,
+  ): Promise<(T & { difficulty: number | null; yourRating: { before: number; after: number } | null })[]> {
+    const prisma = this.opts.prisma;
+    const dates = [...new Set(challenges.map((c) => c.date))];
+    const [rated, points] = await Promise.all([
+      dates.length === 0
+        ? []
+        : prisma.dailyDeal.findMany({
+            where: { date: { in: dates }, rated: { isNot: null } },
+            select: { date: true, preset: true, rated: { select: { difficulty: true } } },
+          }),
+      viewerId === null || dates.length === 0
+        ? []
+        : prisma.ratingHistory.findMany({
+            where: {
+              playerId: viewerId,
+              pool: { in: ['daily-classic-draw1', 'daily-classic-draw3'] },
+              period: { lte: dates.reduce((a, b) => (a > b ? a : b)) },
+            },
+            orderBy: { period: 'asc' },
+          }),
+    ]);
+    const difficulty = new Map(rated.map((r) => [`${r.date}/${r.preset}`, r.rated?.difficulty ?? null]));
+    const change = new Map<string, { before: number; after: number }>();
+    const last = new Map<string, number>();
+    for (const p of points) {
+      change.set(`${p.period}/${p.pool}`, {
+        before: Math.round(last.get(p.pool) ?? NEW_RATING.rating),
+        after: Math.round(p.rating),
+      });
+      last.set(p.pool, p.rating);
+    }
+    return challenges.map((c) => {
+      const d = difficulty.get(`${c.date}/${c.preset}`);
+      return {
+        ...c,
+        difficulty: d === undefined || d === null ? null : Math.round(d),
+        yourRating: change.get(`${c.date}/${dailyPool(c.preset)}`) ?? null,
+      };
+    });
   }
 
   /** How a stored rating shows today: whole points, the deviation grown for the closed days since. */

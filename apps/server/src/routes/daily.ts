@@ -45,7 +45,10 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: DailyTodaySchema, ...errors(401) },
       },
     },
-    async (req) => app.daily.todayView(req.player),
+    async (req) => {
+      const v = await app.daily.todayView(req.player);
+      return { ...v, challenges: await app.ratings.annotateDailies(v.challenges, req.player?.id ?? null) };
+    },
   );
 
   app.get(
@@ -59,7 +62,10 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: DailyArchiveSchema, ...errors(401) },
       },
     },
-    async (req) => app.daily.archiveView(req.player),
+    async (req) => {
+      const v = await app.daily.archiveView(req.player);
+      return { ...v, days: await app.ratings.annotateDailies(v.days, req.player?.id ?? null) };
+    },
   );
 
   app.get(

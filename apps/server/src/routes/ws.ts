@@ -18,6 +18,10 @@
  *   change and `race-progress` frames after every racer's move (counts only, never a card). A racer's last
  *   race socket closing makes them `away`. A connection gets `RACE_RATE_MAX` unknown-code subscribes, then
  *   `rate-limited` (codes cannot be enumerated over the socket either).
+ * - A connection that sent `auth` hears `paired {code}` when its player is paired (POST /api/pairing, or
+ *   in an arena).
+ * - `arena-subscribe {id}` answers with an `arena` frame and sends one on every change of its standings or
+ *   status (`me` as the connection's player sees it); `arena-unsubscribe {id}` stops.
  * - A connection's frames are handled one at a time, in order.
  */
 import { ClientFrameSchema, MAX_FRAME_BYTES, type ClientFrame, type ServerFrame } from '@klondike/protocol';
@@ -27,6 +31,8 @@ import type { RawData, WebSocket } from 'ws';
 import type { DailyService } from '../daily/service.js';
 import { ApiError, apiErrorOf } from '../errors.js';
 import type { AuthedPlayer } from '../players/players.js';
+import type { PairingService } from '../pairing/service.js';
+import type { ArenaService } from '../arenas/service.js';
 import type { RaceService } from '../races/service.js';
 import type { GameRooms, Subscriber } from '../rooms/game-rooms.js';
 import '../types.js';
@@ -61,6 +67,10 @@ export interface ConnectionDeps {
   /** Frames per second before `rate-limited` error frames; 0 = no limit. */
   readonly framesPerSecond: number;
   readonly races: RaceService;
+  /** Quick pairing: an authed connection hears `paired` for its player. */
+  readonly pairing: PairingService;
+  /** Arenas: `arena-subscribe` gets the arena's live standings. */
+  readonly arenas: ArenaService;
   /** Unknown race codes a connection may subscribe to before `rate-limited`; 0 = no limit. */
   readonly raceLookups: number;
   /** Games one connection may be subscribed to at once (`rate-limited` beyond). */
@@ -77,6 +87,8 @@ export class Connection implements Subscriber {
   private readonly games = new Set<string>();
   private unknownRaces = 0;
   private authAttempts = 0;
+  /** Stops hearing `paired` frames (set once the connection sent `auth`). */
+  private stopPairing: (() => void) | undefined;
   /** The last frame's handling (frames are handled one after another, in order). */
   private queue: Promise<void> = Promise.resolve();
   /** Frames received and not yet handled to the end. */
@@ -216,6 +228,8 @@ export class Connection implements Subscriber {
           const player = await this.deps.playerOfToken(frame.token);
           if (player === null) throw new ApiError('unknown-token', 'unknown player token');
           this.player = player;
+          this.stopPairing?.();
+          this.stopPairing = this.deps.pairing.listen(player.id, this);
           this.sendFrame({ type: 'authed', playerId: player.id, name: player.name });
           return;
         }
@@ -258,6 +272,13 @@ export class Connection implements Subscriber {
           }
           return;
         }
+        case 'arena-subscribe':
+          await this.deps.arenas.subscribe(frame.id, this, this.player?.id ?? null);
+          if (this.closed) this.deps.arenas.unsubscribe(frame.id, this);
+          return;
+        case 'arena-unsubscribe':
+          this.deps.arenas.unsubscribe(frame.id, this);
+          return;
         case 'race-unsubscribe':
           this.deps.races.unsubscribe(frame.code, this);
           return;
@@ -300,6 +321,8 @@ export class Connection implements Subscriber {
     this.games.clear();
     this.deps.daily.watchers.removeAll(this);
     this.deps.races.leaveAll(this);
+    this.deps.arenas.leaveAll(this);
+    this.stopPairing?.();
   }
 }
 
@@ -313,6 +336,8 @@ export const wsRoutes: FastifyPluginAsync = async (app) => {
       log: req.log,
       framesPerSecond: app.config.wsFramesPerSecond,
       races: app.races,
+      pairing: app.pairing,
+      arenas: app.arenas,
       raceLookups: app.config.raceRateMax,
       maxSubscriptions: app.config.wsMaxSubscriptions,
       maxAuthAttempts: app.config.wsMaxAuthAttempts,

@@ -44,3 +44,8 @@ export function describeMove(move: Move, before: PlayerView | null, after: Playe
     to: isFoundationPile(move.to) ? tr('move.itsFoundation') : pileName(move.to),
   });
 }
+
+/** A rating change with its sign: "+12", "−8" (a minus sign), "±0". */
+export function signedDelta(n: number): string {
+  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '±0';
+}

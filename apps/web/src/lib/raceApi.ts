@@ -1,5 +1,5 @@
 /** REST calls of live races (loaded with the race pages only). */
-import type { CreateRaceBody, Race, RaceResultsSchema } from '@klondike/protocol';
+import type { CreateRaceBody, PairingStatusSchema, Race, RaceResultsSchema } from '@klondike/protocol';
 import type { z } from 'zod';
 import { request } from './api';
 
@@ -39,4 +39,22 @@ export function getRaceResults(code: string): Promise<RaceResults> {
 /** The rematch room (created by the first who asks; the old room's `rematchCode` points to it). */
 export function rematchRace(code: string): Promise<Race> {
   return request('POST', path(code, '/rematch'), (p) => p.RaceSchema, {});
+}
+
+/** Where the caller stands in the pairing pools (`idle`, `waiting`, `paired`). */
+export type PairingStatus = z.infer<typeof PairingStatusSchema>;
+
+/** Enters the preset's quick-pairing pool (a token is needed): `waiting`, or `paired` with the race code. */
+export function enterPairing(preset: 'classic-draw1' | 'classic-draw3'): Promise<PairingStatus> {
+  return request('POST', '/api/pairing', (p) => p.PairingStatusSchema, { preset });
+}
+
+/** The caller's pairing status (pairs waiting players as a side effect on the server). */
+export function getPairing(): Promise<PairingStatus> {
+  return request('GET', '/api/pairing', (p) => p.PairingStatusSchema);
+}
+
+/** Leaves the pool: `idle`, or `paired` when the race was already made (409 while it is being made). */
+export function leavePairing(): Promise<PairingStatus> {
+  return request('DELETE', '/api/pairing', (p) => p.PairingStatusSchema);
 }
