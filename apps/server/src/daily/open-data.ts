@@ -15,7 +15,7 @@ import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { type ExportGame, GameOptionsSchema, MoveSchema } from '@klondike/protocol';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
-import { startOfDate } from './dates.js';
+import { startOfDate } from '../dates.js';
 
 /** Games read from the database at once while writing a file. */
 export const EXPORT_BATCH = 500;
