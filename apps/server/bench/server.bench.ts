@@ -360,7 +360,7 @@ async function main(): Promise<string[]> {
         `(synchronous_commit ${pgSetting('synchronous_commit')}, fsync ${pgSetting('fsync')}), git ${gitHead(SERVER_DIR)}; ` +
         `server started as \`${startCommand()}\`.`,
       `1-minute load average (start → after each phase → end): ${loads}. The load generator runs on the same ` +
-        `machine; any other work runState.running there competes for the same cores.`,
+        `machine; any other work running there competes for the same cores.`,
       '',
       ...table(
         ['budget', 'measured', 'verdict'],
@@ -536,7 +536,7 @@ async function main(): Promise<string[]> {
         ],
       ),
       '',
-      'Waiting for a core: the time the threads of each were runnable but not runState.running (the run queue, ' +
+      'Waiting for a core: the time the threads of each were runnable but not running (the run queue, ' +
         '/proc/<pid>/task/<tid>/schedstat), in % of one core. Where processes wait and yet the machine is not ' +
         'fully busy, work came in bursts or queued on one core while the other idled: a persisted move passes ' +
         'through three processes in turn (load generator → server → Postgres → server), a bare one through two. ' +
