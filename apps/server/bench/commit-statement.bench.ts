@@ -49,8 +49,8 @@ const BATCHES = (process.env.COMMIT_BATCHES ?? '10,60,200')
 const INSERT_ONLY_SQL = COMMIT_MOVES_SQL.replace(
   /\), ordered AS \([\s\S]*$/,
   `)
-INSERT INTO "Move" ("gameId", seq, kind, move, "createdAt")
-SELECT g, v, k, m, at FROM input ON CONFLICT DO NOTHING`,
+INSERT INTO "Move" ("gameId", seq, kind, move, "createdAt", "gameDay")
+SELECT g, v, k, m, at, at::date FROM input ON CONFLICT DO NOTHING`,
 );
 
 async function main(): Promise<void> {

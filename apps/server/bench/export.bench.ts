@@ -112,7 +112,7 @@ try {
   }
   // The move log: m entries a game, 1 … 4 s apart, a mix of draws and pile moves.
   await prisma.$executeRawUnsafe(
-    `INSERT INTO "Move" ("gameId", seq, kind, move, "createdAt")
+    `INSERT INTO "Move" ("gameId", seq, kind, move, "createdAt", "gameDay")
      SELECT ${game}, s, 'move',
             (CASE (i::bigint * 31 + s * 7) % 5
                WHEN 0 THEN '{"type":"draw"}'
@@ -122,9 +122,15 @@ try {
                ELSE '{"type":"draw"}'
              END)::jsonb,
             TIMESTAMP '${DATE}' + (i % 86000) * INTERVAL '1 second'
-              + (s * 1000 + (i::bigint * s * 7919) % 3000) * INTERVAL '1 millisecond'
+              + (s * 1000 + (i::bigint * s * 7919) % 3000) * INTERVAL '1 millisecond',
+            DATE '${DATE}'
        FROM generate_series(1, $1::int) AS i, generate_series(1, 20 + (i * 37) % 140) AS s`,
     N,
+  );
+  // Each game's version is the length of its log (the log is read up to it).
+  await prisma.$executeRawUnsafe(
+    `UPDATE "Game" g SET version = m.n FROM (SELECT "gameId", max(seq) AS n FROM "Move" GROUP BY 1) m
+      WHERE g.id = m."gameId"`,
   );
   await prisma.$executeRawUnsafe(`ANALYZE "Move", "Game", "DailyResult", "Player"`);
   const logged = await prisma.move.count();

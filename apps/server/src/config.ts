@@ -131,6 +131,11 @@ export interface AppConfig {
   readonly raceLobbyTtlMs: number;
   /** How often the maintenance job runs, ms (env MAINTENANCE_TICK_MS, default 10 min; 0 = never). */
   readonly maintenanceTickMs: number;
+  /**
+   * A game won or resigned this long ago, ms, has its move log compacted into its row (env
+   * MOVE_ARCHIVE_AFTER_MS, default 1 day; 0 = never): maintenance/compaction.ts.
+   */
+  readonly moveArchiveAfterMs: number;
   /** Countdown of a race, ms: every racer's game is created at its end (env RACE_COUNTDOWN_MS, default 3000). */
   readonly raceCountdownMs: number;
   /** A racer away (no race socket) this long during a race forfeits, ms (env RACE_AWAY_FORFEIT_MS, default 60000). */
@@ -228,6 +233,7 @@ const EnvSchema = z.object({
     .min(60_000)
     .default(2 * 3_600_000),
   MAINTENANCE_TICK_MS: z.coerce.number().int().min(0).default(600_000),
+  MOVE_ARCHIVE_AFTER_MS: z.coerce.number().int().min(0).default(86_400_000),
   RACE_COUNTDOWN_MS: z.coerce.number().int().min(0).max(60_000).default(3_000),
   RACE_AWAY_FORFEIT_MS: z.coerce.number().int().min(1).default(60_000),
   RACE_RATE_MAX: z.coerce.number().int().min(0).default(30),
@@ -285,6 +291,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     gameRetentionDays: e.GAME_RETENTION_DAYS,
     raceLobbyTtlMs: e.RACE_LOBBY_TTL_MS,
     maintenanceTickMs: e.MAINTENANCE_TICK_MS,
+    moveArchiveAfterMs: e.MOVE_ARCHIVE_AFTER_MS,
     raceCountdownMs: e.RACE_COUNTDOWN_MS,
     raceAwayForfeitMs: e.RACE_AWAY_FORFEIT_MS,
     raceRateMax: e.RACE_RATE_MAX,

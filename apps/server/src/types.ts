@@ -51,8 +51,8 @@ declare module 'fastify' {
     arenas: ArenaService;
     /** More work of the daily job's lease holder, run after each daily run (plugin `daily`). */
     dailyJobs: Set<() => Promise<unknown>>;
-    /** One round of maintenance: retention and stale lobbies (plugin `maintenance`). */
-    maintenance: () => Promise<{ gamesDeleted: number; lobbiesClosed: number }>;
+    /** One round of maintenance: retention, compaction and stale lobbies (plugin `maintenance`). */
+    maintenance: () => Promise<{ gamesDeleted: number; gamesCompacted: number; lobbiesClosed: number }>;
   }
   interface FastifyRequest {
     /** The player whose bearer token the request carries, or null (plugin `auth`). */

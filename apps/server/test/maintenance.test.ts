@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import { readLog } from '../src/db/game-log.js';
 import { describeEachDatabase, pgliteDatabase, testApp, WsClient, wsUrl } from './helpers.js';
 import { call, newPlayer, raceOf } from './race-helpers.js';
 
@@ -54,8 +55,10 @@ describeEachDatabase('maintenance', (db) => {
     expect((await app.inject({ method: 'GET', url: `/api/games/${idle}` })).statusCode).toBe(404);
     for (const kept of [finished, watched])
       expect(await app.prisma.game.findUnique({ where: { id: kept } })).not.toBeNull();
-    // A kept game keeps its log (the resignation is its one entry).
-    expect(await app.prisma.move.count({ where: { gameId: finished } })).toBe(1);
+    // A kept game keeps its log (the resignation is its one entry), compacted into its row by now.
+    const row = await app.prisma.game.findUniqueOrThrow({ where: { id: finished } });
+    expect((await readLog(app.prisma, row)).map((e) => e.kind)).toEqual(['resign']);
+    expect(row.moveLog).not.toBeNull();
     ws.close();
   });
 

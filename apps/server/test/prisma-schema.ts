@@ -104,7 +104,16 @@ function attrArg(attrs: string, name: string): string | undefined {
   return m ? (m[1] as string) : undefined;
 }
 
-/** Reads schema.prisma text into the database objects Prisma would create. Throws on unsupported syntax. */
+/** Partial indexes, which schema.prisma cannot state; each is made by a migration that names it. */
+export const PARTIAL_INDEXES: readonly ExpectedIndex[] = [
+  { table: 'Game', name: 'Game_compaction_idx', columns: ['endedAt'], unique: false, primary: false },
+  { table: 'Game', name: 'Game_ranked_compaction_idx', columns: ['dailyId'], unique: false, primary: false },
+];
+
+/**
+ * Reads schema.prisma text into the database objects Prisma would create, and PARTIAL_INDEXES. Throws on
+ * unsupported syntax.
+ */
 export function expectedFromPrismaSchema(source: string): ExpectedSchema {
   const text = stripComments(source);
   const enums: Record<string, string[]> = {};
@@ -114,7 +123,13 @@ export function expectedFromPrismaSchema(source: string): ExpectedSchema {
   }
   const models = blocks(text, 'model');
   const modelNames = new Set(models.map((m) => m.name));
-  const out: ExpectedSchema = { tables: [], enums, columns: [], indexes: [], foreignKeys: [] };
+  const out: ExpectedSchema = {
+    tables: [],
+    enums,
+    columns: [],
+    indexes: [...PARTIAL_INDEXES],
+    foreignKeys: [],
+  };
   for (const model of models) {
     const table = model.name;
     if (/@@map|@@schema|@@ignore/.test(model.body))
@@ -160,12 +175,17 @@ export function expectedFromPrismaSchema(source: string): ExpectedSchema {
         continue;
       }
       if (f.list) throw new Error(`model ${table}.${f.name}: scalar lists not supported by this reader`);
-      if (/@map|@db\./.test(f.attrs))
-        throw new Error(`model ${table}.${f.name}: @map/@db not supported by this reader`);
+      const dateOnly = f.type === 'DateTime' && /@db\.Date\b/.test(f.attrs);
+      if (/@map/.test(f.attrs) || (/@db\./.test(f.attrs) && !dateOnly))
+        throw new Error(
+          `model ${table}.${f.name}: @map/@db (but DateTime @db.Date) not supported by this reader`,
+        );
       const isEnum = f.type in enums;
       const scalar = isEnum
         ? { dataType: 'USER-DEFINED', udtName: f.type, precision: null }
-        : SCALARS[f.type];
+        : dateOnly
+          ? { dataType: 'date', udtName: 'date', precision: null }
+          : SCALARS[f.type];
       if (!scalar) throw new Error(`model ${table}.${f.name}: type ${f.type} not supported by this reader`);
       const def = /@default\((.*?)\)(?:\s|$)/.exec(f.attrs)?.[1];
       let dflt = 'none';
@@ -202,14 +222,22 @@ export function expectedFromPrismaSchema(source: string): ExpectedSchema {
   return out;
 }
 
+/** The names of the partitions in schema $1 (a subquery). */
+const PARTITIONS = `SELECT c.relname FROM pg_class c JOIN pg_namespace pn ON pn.oid = c.relnamespace
+  WHERE pn.nspname = $1 AND c.relispartition`;
+
 /** A minimal query function (PGlite or node-postgres). */
 export type Query = <T extends Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<T[]>;
 
-/** Reads the same objects back from a migrated database schema (`_prisma_migrations` excluded). */
+/**
+ * Reads the same objects back from a migrated database schema (`_prisma_migrations` excluded). A partitioned
+ * table counts once, as its parent: its partitions (and their indexes) are storage, not schema.
+ */
 export async function introspect(query: Query, schema: string): Promise<ExpectedSchema> {
   const tables = (
     await query<{ table_name: string }>(
-      `SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE' AND table_name <> '_prisma_migrations'`,
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE' AND table_name <> '_prisma_migrations'
+         AND table_name NOT IN (${PARTITIONS})`,
       [schema],
     )
   ).map((r) => r.table_name);
@@ -230,7 +258,8 @@ export async function introspect(query: Query, schema: string): Promise<Expected
     datetime_precision: number | null;
   }>(
     `SELECT table_name, column_name, data_type, udt_name, is_nullable, column_default, datetime_precision
-       FROM information_schema.columns WHERE table_schema = $1 AND table_name <> '_prisma_migrations'`,
+       FROM information_schema.columns WHERE table_schema = $1 AND table_name <> '_prisma_migrations'
+         AND table_name NOT IN (${PARTITIONS})`,
     [schema],
   );
   const columns: ExpectedColumn[] = colRows.map((r) => {
@@ -262,7 +291,8 @@ export async function introspect(query: Query, schema: string): Promise<Expected
             array(SELECT a.attname FROM unnest(ix.indkey) WITH ORDINALITY k(attnum, ord)
                   JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum ORDER BY k.ord)::text[] AS columns
        FROM pg_index ix JOIN pg_class t ON t.oid = ix.indrelid JOIN pg_class i ON i.oid = ix.indexrelid
-       JOIN pg_namespace n ON n.oid = t.relnamespace WHERE n.nspname = $1 AND t.relname <> '_prisma_migrations'`,
+       JOIN pg_namespace n ON n.oid = t.relnamespace WHERE n.nspname = $1 AND t.relname <> '_prisma_migrations'
+         AND NOT t.relispartition`,
     [schema],
   );
   const pgArray = (v: string[] | string): string[] =>

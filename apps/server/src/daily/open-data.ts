@@ -15,6 +15,7 @@ import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { type ExportGame, GameOptionsSchema, MoveSchema } from '@klondike/protocol';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
+import { readLogs } from '../db/game-log.js';
 import { startOfDate } from '../dates.js';
 
 /** Games read from the database at once while writing a file. */
@@ -80,19 +81,14 @@ async function lines(
         daily: { select: { preset: true } },
       },
     }),
-    prisma.move.findMany({
-      where: { gameId: { in: ids }, kind: 'move' },
-      orderBy: [{ gameId: 'asc' }, { seq: 'asc' }],
-      select: { gameId: true, move: true, createdAt: true },
-    }),
+    prisma.game
+      .findMany({
+        where: { id: { in: ids } },
+        select: { id: true, createdAt: true, version: true, moveLog: true },
+      })
+      .then((games) => readLogs(prisma, games, 'moves')),
   ]);
   const byGame = new Map(results.map((r) => [r.gameId, r]));
-  const movesOf = new Map<string, { move: unknown; createdAt: Date }[]>();
-  for (const e of log) {
-    const list = movesOf.get(e.gameId);
-    if (list) list.push(e);
-    else movesOf.set(e.gameId, [e]);
-  }
   const dayStart = startOfDate(date);
   return batch.map(({ gameId, rank }) => {
     const r = byGame.get(gameId);
@@ -110,9 +106,9 @@ async function lines(
       options: GameOptionsSchema.parse(r.game.options),
       deal: r.game.deal,
       createdAt: new Date(created).toISOString(),
-      moves: (movesOf.get(gameId) ?? []).map((e) => ({
+      moves: (log.get(gameId) ?? []).map((e) => ({
         move: MoveSchema.parse(e.move),
-        atMs: Math.max(0, e.createdAt.getTime() - created),
+        atMs: Math.max(0, e.at - created),
       })),
       result: {
         status: r.status,

@@ -15,9 +15,9 @@ import {
   type ReplayRecord,
   RowExists,
   type RowCommit,
-  type StoredEntry,
   type StoredGame,
 } from '../rooms/store.js';
+import { gameDay, readLog } from './game-log.js';
 import type { BatchWriter, MoveCommit } from './move-log.js';
 
 /** A transaction of the database (or the client itself, for a write of one statement). */
@@ -47,10 +47,6 @@ function kindOf(g: { dailyId: number | null; ranked: boolean; raceCode: string |
   return 'casual';
 }
 
-function entries(log: readonly { seq: number; kind: StoredEntry['kind']; move: unknown; createdAt: Date }[]) {
-  return log.map((e) => ({ seq: e.seq, kind: e.kind, move: e.move, at: e.createdAt.getTime() }));
-}
-
 /** The game log in the database. */
 export class PrismaGameStore implements GameStore {
   /**
@@ -74,12 +70,8 @@ export class PrismaGameStore implements GameStore {
       },
     });
     if (!game) return null;
-    // The log up to the version just read: another node may append more meanwhile (its row and its log
-    // entry commit together, so every entry up to that version is already visible).
-    const log = await this.prisma.move.findMany({
-      where: { gameId: id, seq: { lte: game.version } },
-      orderBy: { seq: 'asc' },
-    });
+    // The log up to the version just read (readLog).
+    const log = await readLog(this.prisma, game);
     // Stored with the game at its creation; the seat's link for games dealt before that column existed.
     const raceCode = game.raceCode ?? game.raceEntry?.raceCode ?? null;
     return {
@@ -104,7 +96,7 @@ export class PrismaGameStore implements GameStore {
       startedAt: game.startedAt?.getTime() ?? null,
       endedAt: game.endedAt?.getTime() ?? null,
       finished: game.ranked && game.result !== null,
-      log: entries(log),
+      log,
     };
   }
 
@@ -170,8 +162,14 @@ export class PrismaGameStore implements GameStore {
           },
         });
         if (updated.count !== 1) throw new VersionConflict();
+        // The entry's partition: its game's creation day (the row is locked by the update above).
+        const { createdAt } = await tx.game.findUniqueOrThrow({
+          where: { id: w.gameId },
+          select: { createdAt: true },
+        });
         await tx.move.create({
           data: {
+            gameDay: gameDay(createdAt),
             gameId: w.gameId,
             seq: w.version,
             kind: w.kind,
@@ -205,10 +203,7 @@ export class PrismaGameStore implements GameStore {
     });
     if (!row) return null;
     // The log up to the version just read ("Move" has no relation to "Game": read by its key).
-    const log = await this.prisma.move.findMany({
-      where: { gameId: id, seq: { lte: row.version } },
-      orderBy: { seq: 'asc' },
-    });
+    const log = await readLog(this.prisma, row);
     const raceFinished = row.raceEntry === null ? null : row.raceEntry.race.status === 'finished';
     return {
       id: row.id,
@@ -229,7 +224,7 @@ export class PrismaGameStore implements GameStore {
               closesAt: closesAt(row.daily.date),
             },
       raceFinished,
-      log: entries(log),
+      log,
     };
   }
 }

@@ -68,7 +68,8 @@ export type BatchWriter = (batch: readonly MoveCommit[]) => Promise<ReadonlySet<
  * the right plan for any table size and, being per entry, linear in the batch as well.
  *
  * Times travel as ms since the epoch (numbers: nothing to format here or to parse there) and become the
- * UTC `timestamp(3)` values Prisma stores.
+ * UTC `timestamp(3)` values Prisma stores. The entry's partition key, its game's creation day, comes from the
+ * row the UPDATE has just locked: no parameter, and the INSERT routes each entry to its day's partition.
  */
 export const COMMIT_MOVES_SQL = `WITH input AS (
   SELECT g, v, st, sc, mv, ${utc('sa')} AS sa, ${utc('ea')} AS ea, ${utc('at')} AS at, k, NULLIF(m, 'null') AS m
@@ -83,10 +84,10 @@ export const COMMIT_MOVES_SQL = `WITH input AS (
     "startedAt" = o.sa, "endedAt" = o.ea, "updatedAt" = o.at
   FROM ordered o
   WHERE "Game".id = o.g AND "Game".version = o.v - 1
-  RETURNING "Game".id, o.v, o.k, o.m, o.at
+  RETURNING "Game".id, o.v, o.k, o.m, o.at, "Game"."createdAt"::date AS day
 ), ins AS (
-  INSERT INTO "Move" ("gameId", seq, kind, move, "createdAt")
-  SELECT id, v, k, m, at FROM upd
+  INSERT INTO "Move" ("gameId", seq, kind, move, "createdAt", "gameDay")
+  SELECT id, v, k, m, at, day FROM upd
   RETURNING "gameId"
 )
 SELECT g AS "gameId" FROM input WHERE g NOT IN (SELECT "gameId" FROM ins)`;
@@ -104,10 +105,10 @@ export const COMMIT_MOVE_SQL = `WITH upd AS (
   UPDATE "Game" SET version = $2::int, status = $3::text::"GameStatus", score = $4::int, moves = $5::int,
     "startedAt" = ${utc('$6::float8')}, "endedAt" = ${utc('$7::float8')}, "updatedAt" = ${utc('$8::float8')}
   WHERE id = $1::text AND version = $2::int - 1
-  RETURNING id
+  RETURNING id, "createdAt"::date AS day
 )
-INSERT INTO "Move" ("gameId", seq, kind, move, "createdAt")
-SELECT id, $2::int, $9::text::"MoveKind", $10::jsonb, ${utc('$8::float8')} FROM upd
+INSERT INTO "Move" ("gameId", seq, kind, move, "createdAt", "gameDay")
+SELECT id, $2::int, $9::text::"MoveKind", $10::jsonb, ${utc('$8::float8')}, day FROM upd
 RETURNING "gameId"`;
 
 /**

@@ -9,6 +9,7 @@
  */
 import { MoveSchema } from '@klondike/protocol';
 import type { Move } from '@klondike/rules';
+import { readLogs } from '../db/game-log.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 
 /** A move as a comparable text. */
@@ -38,22 +39,15 @@ export async function recordSignals(prisma: PrismaClient, dailyId: number): Prom
       playerId: true,
       daily: { select: { line: true } },
       gameId: true,
-      game: { select: { createdAt: true } },
+      game: { select: { id: true, createdAt: true, version: true, moveLog: true } },
     },
   });
   if (rows.length === 0) return 0;
-  // Every game's log in one read, by its key ("Move" has no relation to "Game", prisma/schema.prisma).
-  const entries = await prisma.move.findMany({
-    where: { gameId: { in: rows.map((r) => r.gameId) } },
-    orderBy: [{ gameId: 'asc' }, { seq: 'asc' }],
-    select: { gameId: true, kind: true, move: true, createdAt: true },
-  });
-  const logs = new Map<string, typeof entries>();
-  for (const e of entries) {
-    const log = logs.get(e.gameId);
-    if (log) log.push(e);
-    else logs.set(e.gameId, [e]);
-  }
+  // Every game's log in one read (readLogs).
+  const logs = await readLogs(
+    prisma,
+    rows.map((r) => r.game),
+  );
   for (const row of rows) {
     const line = MoveSchema.array().parse(row.daily.line);
     const log = logs.get(row.gameId) ?? [];
@@ -62,8 +56,7 @@ export async function recordSignals(prisma: PrismaClient, dailyId: number): Prom
     await prisma.dailyResult.update({
       where: { dailyId_playerId: { dailyId, playerId: row.playerId } },
       data: {
-        firstMoveMs:
-          first === undefined ? null : Math.max(0, first.createdAt.getTime() - row.game.createdAt.getTime()),
+        firstMoveMs: first === undefined ? null : Math.max(0, first.at - row.game.createdAt.getTime()),
         lineShare: lineShare(moves, line),
       },
     });

@@ -3,6 +3,7 @@
  * for `GAME_RETENTION_DAYS` are deleted with their move log (games of players, dailies and races are kept:
  * they feed statistics, leaderboards and replays).
  */
+import { gameDay } from '../db/game-log.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { GameRooms } from '../rooms/game-rooms.js';
 
@@ -28,7 +29,11 @@ export async function deleteIdleAnonymousGames(
   } as const;
   let deleted = 0;
   for (;;) {
-    const rows = await prisma.game.findMany({ where: idle, select: { id: true }, take: RETENTION_BATCH });
+    const rows = await prisma.game.findMany({
+      where: idle,
+      select: { id: true, createdAt: true },
+      take: RETENTION_BATCH,
+    });
     if (rows.length === 0) return deleted;
     // A room in memory with subscribers cannot be evicted: leave it (it is not idle after all).
     const ids = rows.map((r) => r.id).filter((id) => rooms.evict(id) || rooms.peekState(id) === undefined);
@@ -42,7 +47,11 @@ export async function deleteIdleAnonymousGames(
       const kept = new Set(
         (await tx.game.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((g) => g.id),
       );
-      await tx.move.deleteMany({ where: { gameId: { in: ids.filter((id) => !kept.has(id)) } } });
+      // By their games' days, so only those partitions of "Move" are read (prisma/schema.prisma).
+      const days = [...new Set(rows.map((g) => gameDay(g.createdAt).getTime()))].map((d) => new Date(d));
+      await tx.move.deleteMany({
+        where: { gameId: { in: ids.filter((id) => !kept.has(id)) }, gameDay: { in: days } },
+      });
       return r.count;
     });
     if (rows.length < RETENTION_BATCH) return deleted;

@@ -4,7 +4,8 @@
  * the background. A timer runs `tick()` every `dailyTickMs` and just after each UTC midnight, so the next
  * day is always stored before it opens and closed days are settled. With several nodes the timer's work runs
  * on one node only: the holder of the `daily-job` lease (bus/lease.ts); another node takes the duty within
- * three heartbeats of the holder's death. After each run it rates the closed days it settled (plugin `ratings`;
+ * three heartbeats of the holder's death. Each run first keeps the move log's partitions (maintenance/partitions.ts:
+ * the coming days created ahead, the empty past days dropped). After each run it rates the closed days it settled (plugin `ratings`;
  * a day is rated once, whichever node gets there first). Every node still makes today's dailies ready at start-up (reading
  * what is stored; generation is idempotent). The timer is cleared and generation stopped when the server closes. With `dailySchedule` off (tests) neither runs: the daily routes still
  * prepare what they need on first use.
@@ -13,6 +14,7 @@ import fp from 'fastify-plugin';
 import { DAY_MS } from '../dates.js';
 import { clusterLease } from '../bus/lease.js';
 import { DailyService } from '../daily/service.js';
+import { maintainPartitions } from '../maintenance/partitions.js';
 import '../types.js';
 
 /** Registers the daily service and its timer. */
@@ -52,8 +54,15 @@ export const dailyPlugin = fp(
         schedule(); // another node runs the daily job
         return;
       }
-      daily
-        .tick()
+      // The move log's partitions first: their upkeep does not wait on a daily that fails to generate.
+      maintainPartitions(app.prisma, app.now(), (name, err) =>
+        app.log.warn({ err, partition: name }, 'move log partition upkeep failed; retrying at the next run'),
+      )
+        .then((r) => {
+          if (r.created.length > 0 || r.dropped.length > 0) app.log.info(r, 'move log partitions');
+        })
+        .catch((err: unknown) => app.log.warn({ err }, 'move log partition upkeep failed'))
+        .then(() => daily.tick())
         .then(() => app.ratings.rateClosedDays())
         .then(runJobs)
         .then(

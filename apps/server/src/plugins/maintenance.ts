@@ -1,9 +1,11 @@
 /**
  * Plugin `maintenance`: a timer (every MAINTENANCE_TICK_MS) that deletes idle anonymous games past
- * GAME_RETENTION_DAYS (maintenance/retention.ts) and closes race lobbies nobody started within
- * RACE_LOBBY_TTL_MS. Failures are logged and retried at the next tick; the timer stops on close.
+ * GAME_RETENTION_DAYS (maintenance/retention.ts), compacts the move logs of games finished more than
+ * MOVE_ARCHIVE_AFTER_MS ago, in bounded batches (maintenance/compaction.ts), and closes race lobbies nobody
+ * started within RACE_LOBBY_TTL_MS. Failures are logged and retried at the next tick; the timer stops on close.
  */
 import fp from 'fastify-plugin';
+import { compactFinishedGames } from '../maintenance/compaction.js';
 import { deleteIdleAnonymousGames } from '../maintenance/retention.js';
 import '../types.js';
 
@@ -12,9 +14,9 @@ const DAY_MS = 86_400_000;
 /** Registers the maintenance timer (none when MAINTENANCE_TICK_MS is 0). */
 export const maintenancePlugin = fp(
   async (app) => {
-    const { gameRetentionDays, raceLobbyTtlMs, maintenanceTickMs } = app.config;
+    const { gameRetentionDays, raceLobbyTtlMs, maintenanceTickMs, moveArchiveAfterMs } = app.config;
     /** One round of maintenance; exposed for tests and operators as `app.maintenance()`. */
-    async function run(): Promise<{ gamesDeleted: number; lobbiesClosed: number }> {
+    async function run(): Promise<{ gamesDeleted: number; gamesCompacted: number; lobbiesClosed: number }> {
       const gamesDeleted =
         gameRetentionDays > 0
           ? await deleteIdleAnonymousGames(
@@ -23,9 +25,18 @@ export const maintenancePlugin = fp(
               new Date(app.now() - gameRetentionDays * DAY_MS),
             )
           : 0;
+      const gamesCompacted =
+        moveArchiveAfterMs > 0
+          ? (
+              await compactFinishedGames(app.prisma, new Date(app.now() - moveArchiveAfterMs), {
+                skipped: (gameId, err) => app.log.warn({ err, gameId }, 'move log not compacted'),
+              })
+            ).games
+          : 0;
       const lobbiesClosed = await app.races.closeStaleLobbies(raceLobbyTtlMs);
-      if (gamesDeleted > 0 || lobbiesClosed > 0) app.log.info({ gamesDeleted, lobbiesClosed }, 'maintenance');
-      return { gamesDeleted, lobbiesClosed };
+      if (gamesDeleted > 0 || gamesCompacted > 0 || lobbiesClosed > 0)
+        app.log.info({ gamesDeleted, gamesCompacted, lobbiesClosed }, 'maintenance');
+      return { gamesDeleted, gamesCompacted, lobbiesClosed };
     }
     app.decorate('maintenance', run);
     if (maintenanceTickMs === 0) return;

@@ -92,7 +92,7 @@ export interface NewRace {
   readonly timeLimitMs: number | null;
   readonly hostId: string;
   readonly racers: readonly string[];
-  /** The arena the race belongs to (arenas/service.ts), or null/absent for none. */
+  /** The arena the race was paired in (docs/arenas.md), if any. */
   readonly arenaId?: string | null;
 }
 

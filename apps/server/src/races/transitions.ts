@@ -100,24 +100,6 @@ export async function startChange(
   return countdownChange(tx, race.code, c);
 }
 
-/**
- * Marks racer `playerId` berserk in an arena race, before its countdown ends (docs/arenas.md "Berserk").
- * Errors: `forbidden` for a non-racer or a race of no arena; `conflict` once the race runs.
- */
-export async function berserkChange(tx: Tx, race: RaceRow, playerId: string): Promise<Change<null>> {
-  const racer = race.racers.find((r) => r.playerId === playerId);
-  if (!racer) throw new ApiError('forbidden', 'you are not a racer of this race');
-  if (race.arenaId === null) throw new ApiError('forbidden', 'only an arena race has berserk');
-  if (race.status !== 'countdown')
-    throw new ApiError('conflict', 'berserk is chosen before the countdown ends');
-  if (racer.berserk) return unchanged(null);
-  await tx.raceRacer.update({
-    where: { raceCode_playerId: { raceCode: race.code, playerId } },
-    data: { berserk: true },
-  });
-  return { result: null, changed: true };
-}
-
 /** Begins the countdown: `startsAt` = now + the countdown, everyone ready. */
 export async function countdownChange(tx: Tx, code: string, c: TransitionContext): Promise<Change<null>> {
   const startsAt = c.now() + c.countdownMs;
@@ -301,4 +283,22 @@ export async function rateIn(
       where: { raceCode_playerId: { raceCode: race.code, playerId: m.playerId } },
       data: { ratingBefore: m.before, ratingAfter: m.after },
     });
+}
+
+/**
+ * An arena racer goes berserk (docs/arenas.md "Berserk") before the countdown ends. Errors: `forbidden` for
+ * a non-racer or a race of no arena; `conflict` once the race runs.
+ */
+export async function berserkChange(tx: Tx, race: RaceRow, playerId: string): Promise<Change<null>> {
+  const racer = race.racers.find((r) => r.playerId === playerId);
+  if (racer === undefined) throw new ApiError('forbidden', 'you are not a racer of this race');
+  if (race.arenaId === null) throw new ApiError('forbidden', 'only an arena race has berserk');
+  if (race.status !== 'countdown')
+    throw new ApiError('conflict', 'berserk is chosen before the countdown ends');
+  if (racer.berserk) return unchanged(null);
+  await tx.raceRacer.update({
+    where: { raceCode_playerId: { raceCode: race.code, playerId } },
+    data: { berserk: true },
+  });
+  return { result: null, changed: true };
 }

@@ -1,0 +1,164 @@
+/**
+ * `pnpm --filter @klondike/server bench:move-log`: what a finished game costs in Postgres, with its log as
+ * "Move" rows and after compaction into its row (docs/move-log.md).
+ *
+ * A server in this process on a schema of its own plays GAMES games over its REST API, each 39 legal moves
+ * (a seeded choice among the legal ones) and a resignation: 40 entries. Then, after `VACUUM FULL` and again
+ * after compaction and another `VACUUM FULL`, it reports the bytes of every table of the schema (heap, TOAST
+ * and indexes; the partitions of "Move" counted one by one) over an empty migrated schema, per game.
+ *
+ * Env: DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/klondike_test), GAMES (default 300),
+ * MOVES (default 40, the resignation included).
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import { compactFinishedGames } from '../src/maintenance/compaction.js';
+import { ensureDatabase } from './database.js';
+
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/klondike_test';
+const GAMES = Number(process.env.GAMES ?? 300);
+const MOVES = Number(process.env.MOVES ?? 40);
+
+/** A seeded PRNG (mulberry32): the same games every run. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Sizes {
+  readonly total: number;
+  readonly byTable: Record<string, number>;
+}
+
+async function sizes(client: pg.Client, schema: string): Promise<Sizes> {
+  await client.query('VACUUM FULL');
+  const rows = (
+    await client.query<{ name: string; bytes: string }>(
+      `SELECT c.relname AS name, pg_total_relation_size(c.oid) AS bytes FROM pg_class c
+         JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r'`,
+      [schema],
+    )
+  ).rows;
+  const byTable: Record<string, number> = {};
+  let total = 0;
+  for (const r of rows) {
+    byTable[r.name] = Number(r.bytes);
+    total += Number(r.bytes);
+  }
+  return { total, byTable };
+}
+
+async function main(): Promise<void> {
+  await ensureDatabase(DATABASE_URL);
+  const schema = `movelogbench_${randomBytes(4).toString('hex')}`;
+  const url = new URL(DATABASE_URL);
+  url.searchParams.set('schema', schema);
+  const app = await buildApp({
+    env: {},
+    config: {
+      logLevel: 'silent',
+      rateLimitMax: 0,
+      wsFramesPerSecond: 0,
+      webDist: '/nonexistent-web-dist',
+      solverThreads: 1,
+      dailySchedule: false,
+      dailyArchiveDays: 0,
+      maintenanceTickMs: 0,
+      databaseUrl: url.toString(),
+    },
+  });
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(`SET search_path TO "${schema}"`);
+    const empty = await sizes(client, schema);
+    const random = prng(43);
+    let entries = 0;
+    for (let g = 0; g < GAMES; g++) {
+      const created = await app.inject({ method: 'POST', url: '/api/games', payload: {} });
+      const { id } = created.json<{ id: string }>();
+      let version = 0;
+      for (let i = 0; i < MOVES - 1; i++) {
+        const { moves } = await app.rooms.legalMoves(id);
+        if (moves.length === 0) break;
+        const move = moves[Math.floor(random() * moves.length)];
+        const r = await app.inject({
+          method: 'POST',
+          url: `/api/games/${id}/moves`,
+          payload: { move, version },
+        });
+        if (r.statusCode !== 200) throw new Error(`move ${i} of ${id}: ${r.statusCode} ${r.body}`);
+        version = r.json<{ version: number }>().version;
+      }
+      const r = await app.inject({ method: 'POST', url: `/api/games/${id}/resign`, payload: { version } });
+      if (r.statusCode !== 200) throw new Error(`resign ${id}: ${r.statusCode} ${r.body}`);
+      entries += r.json<{ version: number }>().version;
+      app.rooms.evict(id);
+    }
+    const live = await sizes(client, schema);
+    const report = await compactFinishedGames(app.prisma, new Date(Date.now() + 60_000), {
+      maxBatches: Number.MAX_SAFE_INTEGER,
+    });
+    if (report.games !== GAMES) throw new Error(`compacted ${report.games} of ${GAMES} games`);
+    const compacted = await sizes(client, schema);
+    const [log] = (
+      await client.query<{ avg: string }>(`SELECT avg(octet_length("moveLog")) AS avg FROM "Game"`)
+    ).rows;
+    // Where a compacted game's bytes are: its row's columns (heap, before the fillfactor's free space).
+    const [row] = (
+      await client.query<Record<string, string>>(
+        `SELECT avg(pg_column_size(g.*)) AS "row", avg(pg_column_size(options)) AS options,
+                avg(pg_column_size(deal)) AS deal, avg(pg_column_size("dealKey")) AS "dealKey",
+                avg(pg_column_size("moveLog")) AS "moveLog" FROM "Game" g`,
+      )
+    ).rows;
+    const perGame = (s: Sizes): number => Math.round((s.total - empty.total) / GAMES);
+    const tables = (s: Sizes): string =>
+      Object.entries(s.byTable)
+        .filter(([name, bytes]) => bytes !== empty.byTable[name])
+        .map(([name, bytes]) => `${name} ${bytes - (empty.byTable[name] ?? 0)} B`)
+        .join(', ');
+    console.log(
+      `move log: ${GAMES} finished games, ${(entries / GAMES).toFixed(1)} entries a game (Postgres, after VACUUM FULL)`,
+    );
+    console.log(`  as "Move" rows:  ${perGame(live)} B a game   (${tables(live)})`);
+    console.log(`  compacted:       ${perGame(compacted)} B a game   (${tables(compacted)})`);
+    console.log(
+      `  compact log:     ${Number(log?.avg ?? 0).toFixed(1)} B a game, ${(Number(log?.avg ?? 0) / (entries / GAMES)).toFixed(2)} B an entry`,
+    );
+    console.log(
+      `  a compacted row: ${Object.entries(row ?? {})
+        .map(([k, v]) => `${k} ${Number(v).toFixed(0)} B`)
+        .join(', ')} (heap at fillfactor 70, plus the indexes)`,
+    );
+    console.log(
+      JSON.stringify({
+        games: GAMES,
+        entriesPerGame: entries / GAMES,
+        liveBytesPerGame: perGame(live),
+        compactedBytesPerGame: perGame(compacted),
+        compactLogBytes: Number(log?.avg ?? 0),
+      }),
+    );
+  } finally {
+    await client.end();
+    await app.close();
+    const admin = new pg.Client({ connectionString: DATABASE_URL });
+    await admin.connect();
+    if (process.env.KEEP_SCHEMA === undefined)
+      await admin.query(`DROP SCHEMA "${schema}" CASCADE`).finally(() => admin.end());
+    else await admin.end();
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
