@@ -30,8 +30,8 @@ module.exports = {
       name: 'domain-below-fastify',
       severity: 'error',
       comment:
-        'Domain modules (rooms, daily, races, players, db, fairness) know nothing of Fastify plugins or routes: plugins wire them, routes call them.',
-      from: { path: '^apps/server/src/(rooms|daily|races|players|db|fairness)/' },
+        'Every server folder but plugins/ and routes/ (rooms, daily, races, players, ratings, pairing, arenas, db, bus, solver, fairness, maintenance, http, …) knows nothing of Fastify plugins or routes: plugins wire them, routes call them.',
+      from: { path: '^apps/server/src/(?!plugins/|routes/)[^/]+/' },
       to: { path: '^apps/server/src/(plugins|routes)/' },
     },
     {
@@ -41,6 +41,14 @@ module.exports = {
         'The game log (rooms) knows no daily and no race: their rules reach it as policies (rooms/policies.ts), declared in plugins/game-policies.ts.',
       from: { path: '^apps/server/src/rooms/' },
       to: { path: '^apps/server/src/(daily|races)/' },
+    },
+    {
+      name: 'web-pages-reach-api-through-helpers',
+      severity: 'error',
+      comment:
+        "A web page or component reaches the API through a composable or a lib/ helper (lib/dailyApi.ts, lib/errors.ts, …), never lib/api.ts, which holds the player's token and the transport.",
+      from: { path: '^apps/web/src/(pages|components)/' },
+      to: { path: '^apps/web/src/lib/api\\.ts$' },
     },
     {
       name: 'plugins-below-routes',

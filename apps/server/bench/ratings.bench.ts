@@ -37,11 +37,13 @@ try {
     N,
   );
   for (const date of ['2025-02-01', '2025-02-02']) {
-    const [{ id }] = await prisma.$queryRawUnsafe<{ id: number }[]>(
+    const [inserted] = await prisma.$queryRawUnsafe<{ id: number }[]>(
       `INSERT INTO "DailyDeal" (date, preset, deal, candidate, par, line)
        VALUES ($1, 'classic-draw1', '', 0, 100, '[]'::jsonb) RETURNING id`,
       date,
     );
+    if (inserted === undefined) throw new Error(`no daily inserted for ${date}`);
+    const { id } = inserted;
     await prisma.$executeRawUnsafe(
       `INSERT INTO "Game" (id, options, deal, status, "updatedAt", "playerId", "dailyId", ranked)
        SELECT $2 || '-' || i, '{}'::jsonb, '', 'won', now(), 'p' || i, $1::int, true

@@ -2,7 +2,8 @@
  * `buildApp`: the whole server as a Fastify plugin tree, without `listen` (main.ts listens; tests inject).
  *
  * Plugins, in order: config → security → bus → db → auth → fair-play → game-rooms → rate-limit → solver →
- * daily → races → game-policies → maintenance → websocket → swagger → web-client → routes.
+ * ratings → daily → races → pairing → arenas → game-policies → maintenance → websocket → swagger →
+ * web-client → routes.
  * A global error handler turns every failure into `{"error":{"code","message",...}}` with protocol's
  * API_ERROR_STATUS; the not-found handler answers /api paths with 404 `not-found` and serves the web
  * client's index.html for other GET paths when the client is built (SPA fallback).

@@ -1,7 +1,8 @@
 /**
  * The import boundaries of `pnpm lint` (.dependency-cruiser.cjs) catch what they are for: run on a small
  * throw-away tree laid out like the repository, a domain → plugin import, the game log importing a kind's
- * module and an import cycle all fail the check, and the same tree without them passes.
+ * module, a web page importing the API module directly and an import cycle all fail the check, and the same
+ * tree without them passes.
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -39,6 +40,10 @@ const clean = {
   'apps/server/src/rooms/rooms.ts': 'export const pool = 1;\n',
   'packages/klondike/src/game.ts': "import { card } from './cards.js';\nexport const g = card;\n",
   'packages/klondike/src/cards.ts': 'export const card = 1;\n',
+  'apps/web/src/lib/api.ts': 'export const request = 1;\n',
+  'apps/web/src/lib/dailyApi.ts': "import { request } from './api';\nexport const today = request;\n",
+  'apps/web/src/pages/DailyPage.vue':
+    '<script setup lang="ts">\nimport { today } from \'../lib/dailyApi\';\nconst t = today;\n</script>\n<template><p>{{ t }}</p></template>\n',
 };
 
 describe('import boundaries (pnpm lint)', { timeout: 60_000 }, () => {
@@ -58,6 +63,23 @@ describe('import boundaries (pnpm lint)', { timeout: 60_000 }, () => {
     expect(r.output).toContain('domain-below-fastify');
   });
 
+  it('any server folder but plugins and routes importing a plugin or a route fails', () => {
+    for (const [folder, target] of [
+      ['bus', 'plugins'],
+      ['solver', 'routes'],
+      ['maintenance', 'plugins'],
+      ['http', 'routes'],
+    ]) {
+      const r = check({
+        ...clean,
+        [`apps/server/src/${folder}/thing.ts`]: `import { p } from '../${target}/other.js';\nexport const t = p;\n`,
+        [`apps/server/src/${target}/other.ts`]: 'export const p = 1;\n',
+      });
+      expect(r.status).not.toBe(0);
+      expect(r.output).toContain('domain-below-fastify');
+    }
+  });
+
   it('the game log importing the daily or the race module fails', () => {
     for (const kind of ['daily', 'races']) {
       const r = check({
@@ -67,6 +89,18 @@ describe('import boundaries (pnpm lint)', { timeout: 60_000 }, () => {
       });
       expect(r.status).not.toBe(0);
       expect(r.output).toContain('rooms-know-no-kinds');
+    }
+  });
+
+  it('a web page or component importing lib/api directly fails', () => {
+    for (const file of ['apps/web/src/pages/DailyPage.vue', 'apps/web/src/components/DealReveal.vue']) {
+      const r = check({
+        ...clean,
+        [file]:
+          '<script setup lang="ts">\nimport { request } from \'../lib/api\';\nconst r = request;\n</script>\n<template><p>{{ r }}</p></template>\n',
+      });
+      expect(r.status).not.toBe(0);
+      expect(r.output).toContain('web-pages-reach-api-through-helpers');
     }
   });
 

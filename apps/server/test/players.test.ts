@@ -18,7 +18,8 @@ import {
 } from '@klondike/protocol';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, isCalendarDate, streaks } from '../src/daily/dates.js';
+import { addDays, isCalendarDate } from '../src/dates.js';
+import { streaks } from '../src/daily/players.js';
 import { candidateDeal } from '../src/daily/generate.js';
 import { DAILY_SECRET_KEY } from '../src/daily/service.js';
 import { hashToken } from '../src/players/players.js';

@@ -23,7 +23,7 @@ import type { Move } from '@klondike/rules';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { productionStart } from '../bench/production-start.js';
-import { addDays, utcDate } from '../src/daily/dates.js';
+import { addDays, utcDate } from '../src/dates.js';
 import { TEST_DATABASE_URL, dropSchema, testApp, testSchemaName, withSchema } from './helpers.js';
 import { SERVER_DIR, type ServerProcess, killProcess, startServerProcess } from './processes.js';
 

@@ -5,6 +5,8 @@
  *   openapi-fetch); refusals reject with `KlondikeError`.
  * - `KlondikeSocket` / `GameHandle`: the WebSocket (`/api/ws`): subscribe, play with the version rule,
  *   resync after a gap or a reconnect, typed error frames.
+ * - `createConnection`: the connection they run on (reconnects with backoff, `auth` first on every
+ *   connection, checked frames), for a client that handles the frames itself (the web app does).
  *
  * See the package README and docs/api.md of the repository.
  */
@@ -20,6 +22,14 @@ export type {
   View,
 } from './rest.js';
 export { GameHandle, KlondikeSocket } from './socket.js';
+export { backoffDelay, createConnection } from './connection.js';
+export type {
+  Connection,
+  ConnectionOptions,
+  ConnectionStatus,
+  FrameCheck,
+  FrameChecker,
+} from './connection.js';
 export type {
   ClientFrame,
   GameState,

@@ -18,11 +18,15 @@
  *   one) is closed by taking the newer frame; frames older than the version held are ignored.
  * - Requests of one game are sent one at a time, each with the version the previous one produced.
  *
- * Works with the browsers' WebSocket and Node 22's global one; on Node 20 pass one (the `ws` package's
- * `WebSocket`) as `WebSocket`.
+ * The connection itself (reconnects with backoff, `auth` first on every connection) is connection.ts, which
+ * the web app's socket runs on too. Works with the browsers' WebSocket and Node 22's global one; on Node 20
+ * pass one (the `ws` package's `WebSocket`) as `WebSocket`.
  */
 import type { ClientFrame, ServerFrame } from '@klondike/protocol';
+import { type Connection, type WebSocketClass, createConnection } from './connection.js';
 import { KlondikeError } from './errors.js';
+
+export type { WebSocketClass, WebSocketLike } from './connection.js';
 
 /** A move in the public notation, as the protocol package defines it (draw, recycle, move, …). */
 export type Move = Extract<ClientFrame, { type: 'move' }>['move'];
@@ -39,17 +43,6 @@ export interface GameState {
   readonly version: number;
   readonly view: PlayerView;
 }
-
-/** The part of a WebSocket the helper uses (browsers' WebSocket, Node 22's global, `ws`). */
-export interface WebSocketLike {
-  readonly readyState: number;
-  send(data: string): void;
-  close(code?: number, reason?: string): void;
-  addEventListener(type: 'open' | 'close' | 'error', listener: () => void): void;
-  addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
-}
-/** A WebSocket class: `new WebSocket(url)`. */
-export type WebSocketClass = new (url: string) => WebSocketLike;
 
 /** Options of `KlondikeSocket.connect`. */
 export interface KlondikeSocketOptions {
@@ -92,7 +85,10 @@ interface Waiter {
   reject(e: KlondikeError): void;
 }
 
-const OPEN = 1;
+/** `e` as a KlondikeError (anything else becomes a `network` one). */
+function asKlondikeError(e: unknown): KlondikeError {
+  return e instanceof KlondikeError ? e : new KlondikeError('network', String(e));
+}
 
 function errorOf(f: ErrorFrame): KlondikeError {
   return new KlondikeError(f.code, f.message, {
@@ -100,13 +96,6 @@ function errorOf(f: ErrorFrame): KlondikeError {
     ...(f.reason !== undefined ? { reason: f.reason } : {}),
     ...(f.gameId !== undefined ? { gameId: f.gameId } : {}),
   });
-}
-
-function frameText(data: unknown): string {
-  if (typeof data === 'string') return data;
-  if (data instanceof ArrayBuffer) return new TextDecoder().decode(data);
-  if (ArrayBuffer.isView(data)) return new TextDecoder().decode(data);
-  return String(data);
 }
 
 /** One subscribed game: its current state, state listeners, and its moves (sent one at a time). */
@@ -203,18 +192,18 @@ export class GameHandle {
  * resyncs every subscribed game and settles the requests that were in flight (see the module comment).
  */
 export class KlondikeSocket {
-  private ws: WebSocketLike | null = null;
+  private conn: Connection | null = null;
   private readonly games = new Map<string, GameHandle>();
   private readonly pending = new Map<string, Pending>();
   private readonly waiters = new Set<Waiter>();
   private readonly events = new Map<SocketEvent, Set<() => void>>();
   private nextRequest = 1;
   private closed = false;
-  /** A reconnect loop is running (a close during its own open must not start a second one). */
-  private reconnecting = false;
-  /** True while (re)connecting: requests wait for `ready`. */
-  private ready: Promise<void>;
-  private delayMs: number;
+  /** The connection is open and every game resynced (a close then is a `disconnect`). */
+  private up = false;
+  /** Settles once the connection is up again: requests wait for it. */
+  private ready: Promise<void> = Promise.resolve();
+  private readyNow: { resolve: () => void; reject: (e: KlondikeError) => void } | null = null;
   private readonly WS: WebSocketClass;
 
   private constructor(private readonly opts: KlondikeSocketOptions) {
@@ -225,16 +214,13 @@ export class KlondikeSocket {
         'no WebSocket implementation: pass one as `WebSocket` (Node 20: the `ws` package)',
       );
     this.WS = WS;
-    this.delayMs = opts.minDelayMs ?? 100;
-    this.ready = Promise.resolve();
   }
 
   /** Opens a connection (and authenticates when a token is given). Errors: `network`, `unknown-token`. */
   static async connect(options: KlondikeSocketOptions): Promise<KlondikeSocket> {
     const socket = new KlondikeSocket(options);
-    socket.ready = socket.open();
     try {
-      await socket.ready;
+      await socket.start();
     } catch (e) {
       socket.close();
       throw e;
@@ -275,15 +261,18 @@ export class KlondikeSocket {
    * callers that know the network changed.
    */
   dropConnection(): void {
-    this.ws?.close(4000, 'dropped by the client');
+    this.conn?.drop();
   }
 
   /** Closes the connection for good: requests in flight reject with `network`. */
   close(): void {
     this.closed = true;
-    this.ws?.close(1000, 'closed by the client');
-    this.ws = null;
-    this.failAll(new KlondikeError('network', 'the socket was closed'));
+    const e = new KlondikeError('network', 'the socket was closed');
+    this.failAll(e);
+    this.readyNow?.reject(e);
+    this.readyNow = null;
+    this.conn?.close();
+    this.conn = null;
   }
 
   /** @internal Stops tracking a game (GameHandle.unsubscribe). */
@@ -312,22 +301,66 @@ export class KlondikeSocket {
 
   // ---------- connection ----------
 
-  /** Opens a WebSocket, authenticates, resyncs every game and settles the requests in flight. */
-  private async open(): Promise<void> {
-    const ws = new this.WS(this.opts.url);
-    this.ws = ws;
-    await new Promise<void>((resolve, reject) => {
-      ws.addEventListener('open', () => resolve());
-      ws.addEventListener('error', () =>
-        reject(new KlondikeError('network', `cannot open ${this.opts.url}`)),
-      );
+  /**
+   * Opens the connection (connection.ts: plain doubling backoff, no ping) and resolves once it is up: open,
+   * authenticated. Rejects with `network` when it cannot open, or with the refusal of the token.
+   */
+  private start(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      let settled = false;
+      let opened = false;
+      const first = {
+        resolve: () => {
+          if (settled) return;
+          settled = true;
+          resolve();
+        },
+        reject: (e: KlondikeError) => {
+          if (settled) return;
+          settled = true;
+          reject(e);
+        },
+      };
+      const conn = createConnection({
+        url: this.opts.url,
+        WebSocket: this.WS,
+        token: this.opts.token ?? null,
+        minDelayMs: this.opts.minDelayMs ?? 100,
+        maxDelayMs: this.opts.maxDelayMs ?? 5000,
+        random: () => 1,
+        pingEveryMs: 0,
+        openTimeoutMs: 0,
+        reconnect: this.opts.reconnect !== false,
+      });
+      this.conn = conn;
+      conn.onFrame((f) => this.onFrame(f));
+      conn.onStatus((status) => {
+        if (status !== 'closed') return;
+        if (!settled && !opened) first.reject(new KlondikeError('network', `cannot open ${this.opts.url}`));
+        this.onClose();
+      });
+      conn.onOpen(() => {
+        opened = true;
+        const run = this.resync();
+        if (!settled) {
+          run.then(first.resolve, (e: unknown) => first.reject(asKlondikeError(e)));
+          return;
+        }
+        run.then(
+          () => this.emit('reconnect'),
+          () => conn.drop(), // try again (the connection waits its backoff)
+        );
+      });
     });
-    ws.addEventListener('message', (event) => this.onFrame(frameText(event.data)));
-    ws.addEventListener('close', () => this.onClose(ws));
-    if (this.opts.token !== undefined) {
-      this.send({ type: 'auth', token: this.opts.token });
+  }
+
+  /**
+   * On a (re)connection (its `auth` already sent by the connection): waits for the token's answer, resyncs
+   * every game and settles the requests in flight, then lets the waiting requests go.
+   */
+  private async resync(): Promise<void> {
+    if (this.opts.token !== undefined)
       await this.answer((f) => f.type === 'authed' || (f.type === 'error' && f.gameId === undefined));
-    }
     for (const game of [...this.games.values()]) {
       try {
         game.take(await this.subscribeFrame(game.gameId));
@@ -344,46 +377,34 @@ export class KlondikeSocket {
       }
     }
     for (const p of [...this.pending.values()]) this.settleAfterResync(p);
+    this.up = true;
+    this.readyNow?.resolve();
+    this.readyNow = null;
   }
 
-  private onClose(ws: WebSocketLike): void {
-    if (this.ws !== ws) return;
-    this.ws = null;
+  /** The connection closed: waiters fail; requests wait for the reconnection (or fail when there is none). */
+  private onClose(): void {
     for (const w of this.waiters) w.reject(new KlondikeError('network', 'the connection closed'));
     this.waiters.clear();
-    if (this.reconnecting) return;
-    this.emit('disconnect');
-    if (this.closed || this.opts.reconnect === false) {
+    if (this.closed) return;
+    const wasUp = this.up;
+    this.up = false;
+    if (wasUp) this.emit('disconnect');
+    if (this.opts.reconnect === false) {
       this.closed = true;
-      this.failAll(new KlondikeError('network', 'the connection closed'));
+      const e = new KlondikeError('network', 'the connection closed');
+      this.failAll(e);
+      this.readyNow?.reject(e);
+      this.readyNow = null;
       return;
     }
-    this.ready = this.reconnectLoop();
-    // Requests waiting on `ready` must not see an unhandled rejection before they attach.
-    this.ready.catch(() => undefined);
-  }
-
-  private async reconnectLoop(): Promise<void> {
-    this.reconnecting = true;
-    try {
-      for (;;) {
-        if (this.closed) throw new KlondikeError('network', 'the socket was closed');
-        await new Promise((r) => setTimeout(r, this.delayMs));
-        try {
-          await this.open();
-          this.delayMs = this.opts.minDelayMs ?? 100;
-          break;
-        } catch {
-          const ws = this.ws;
-          this.ws = null;
-          ws?.close();
-          this.delayMs = Math.min(this.delayMs * 2, this.opts.maxDelayMs ?? 5000);
-        }
-      }
-    } finally {
-      this.reconnecting = false;
+    if (this.readyNow === null) {
+      this.ready = new Promise<void>((resolve, reject) => {
+        this.readyNow = { resolve, reject };
+      });
+      // Requests waiting on `ready` must not see an unhandled rejection before they attach.
+      this.ready.catch(() => undefined);
     }
-    this.emit('reconnect');
   }
 
   /** After a resync: send a request again (not applied) or resolve it (applied before the drop). */
@@ -411,7 +432,7 @@ export class KlondikeSocket {
   // ---------- frames ----------
 
   private send(frame: ClientFrame): void {
-    if (this.ws !== null && this.ws.readyState === OPEN) this.ws.send(JSON.stringify(frame));
+    this.conn?.send(frame);
   }
 
   private sendRequest(p: Pending): void {
@@ -458,13 +479,7 @@ export class KlondikeSocket {
     });
   }
 
-  private onFrame(text: string): void {
-    let f: ServerFrame;
-    try {
-      f = JSON.parse(text) as ServerFrame;
-    } catch {
-      return; // not JSON: nothing the protocol sends
-    }
+  private onFrame(f: ServerFrame): void {
     for (const w of this.waiters) {
       if (w.match(f)) {
         this.waiters.delete(w);

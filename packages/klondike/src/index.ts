@@ -11,3 +11,7 @@ export * from './state.js';
 export * from './view.js';
 export * from './view-rules.js';
 export * from './game.js';
+export { legalMoves } from './legal-moves.js';
+export * from './status.js';
+export * from './auto.js';
+export * from './player-view.js';

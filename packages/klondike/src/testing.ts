@@ -4,7 +4,9 @@
  */
 import { type Card, type CardCode, makeCard } from './cards.js';
 import { type Deal, dealRandom, formatDeal, parseDeal } from './deal.js';
-import { applyMove, gameStatus, legalMoves, newGame } from './game.js';
+import { applyMove, newGame } from './game.js';
+import { legalMoves } from './legal-moves.js';
+import { gameStatus } from './status.js';
 import type { FoundationPileId, Move } from './moves.js';
 import { type GameOptions, type PresetName, resolveOptions } from './options.js';
 import type { GameState } from './state.js';

@@ -11,7 +11,8 @@
  * property test `view-rules.test.ts` checks that on thousands of random positions.
  */
 import { type Card, type CardCode, RANK, SUIT_INDEX, cardCode, parseCard } from './cards.js';
-import { applyMove, canAutoComplete, safeAutoMove } from './game.js';
+import { canAutoComplete, safeAutoMove } from './auto.js';
+import { applyMove } from './game.js';
 import {
   FOUNDATION_PILES,
   type FoundationPileId,

@@ -1,5 +1,5 @@
 /**
- * The types of what a player may see: `playerView` (game.ts) is the one function that builds them (hidden
+ * The types of what a player may see: `playerView` (player-view.ts) is the one function that builds them (hidden
  * information never leaves the server, docs/architecture.md). A `PlayerView` cannot hold a face-down card or
  * the stock order: face-down cards are a count, the stock is a count.
  */

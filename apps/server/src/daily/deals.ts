@@ -10,7 +10,7 @@ import { dealOfKey } from '../fairness/deals.js';
 import type { DailyDeal, PrismaClient } from '../generated/prisma/client.js';
 import type { DailyWorkPriority } from '../solver/scheduler.js';
 import type { SolverPool } from '../solver/task.js';
-import { utcDate } from './dates.js';
+import { utcDate } from '../dates.js';
 import { type DailyPreset, certifyDaily, refinePar } from './generate.js';
 
 /** Key of the generated daily secret in table Setting. */

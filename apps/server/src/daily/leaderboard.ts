@@ -13,7 +13,7 @@ import {
 import type { z } from 'zod';
 import type { DailyDeal, Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { Subscriber } from '../rooms/game-rooms.js';
-import { startOfDate } from './dates.js';
+import { startOfDate } from '../dates.js';
 import type { DailyPreset } from './generate.js';
 
 type Leaderboard = z.infer<typeof LeaderboardSchema>;

@@ -16,7 +16,7 @@ import { createGzip } from 'node:zlib';
 import { type ExportGame, GameOptionsSchema, MoveSchema } from '@klondike/protocol';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { readLogs } from '../db/game-log.js';
-import { startOfDate } from './dates.js';
+import { startOfDate } from '../dates.js';
 
 /** Games read from the database at once while writing a file. */
 export const EXPORT_BATCH = 500;
@@ -24,7 +24,7 @@ export const EXPORT_BATCH = 500;
 /** The licence of every export file (SPDX id). */
 export const EXPORT_LICENSE = 'CC0-1.0';
 
-/** Leaderboard order of a daily's rows (as daily/service.ts ranks them). */
+/** Leaderboard order of a daily's rows (as daily/leaderboard.ts ranks them). */
 const ORDER: Prisma.DailyResultOrderByWithRelationInput[] = [
   { won: 'desc' },
   { score: 'desc' },

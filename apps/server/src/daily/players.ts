@@ -5,7 +5,7 @@
 import type { AllTimeLeaderboardSchema, Board, PlayerStatsSchema } from '@klondike/protocol';
 import type { z } from 'zod';
 import type { PrismaClient } from '../generated/prisma/client.js';
-import { streaks } from './dates.js';
+import { addDays } from '../dates.js';
 import type { DailyPreset } from './generate.js';
 import { boardWhere } from './leaderboard.js';
 
@@ -91,4 +91,28 @@ export async function allTimeLeaderboard(
       return { ...s, rank: i + 1, playerId: r.id, name: nameOf.get(r.id) ?? '', bot: board === 'bots' };
     }),
   };
+}
+
+/**
+ * Streaks over a set of dates with a won daily: `current` counts back from `today` (or from yesterday when
+ * today has no win yet, so an unplayed today does not break a streak); `best` is the longest run ever.
+ */
+export function streaks(wonDates: Iterable<string>, today: string): { current: number; best: number } {
+  const set = new Set(wonDates);
+  const sorted = [...set].sort();
+  let best = 0;
+  let run = 0;
+  let prev: string | undefined;
+  for (const d of sorted) {
+    run = prev !== undefined && addDays(prev, 1) === d ? run + 1 : 1;
+    best = Math.max(best, run);
+    prev = d;
+  }
+  let day = set.has(today) ? today : addDays(today, -1);
+  let current = 0;
+  while (set.has(day)) {
+    current++;
+    day = addDays(day, -1);
+  }
+  return { current, best };
 }

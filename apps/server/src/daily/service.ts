@@ -41,7 +41,7 @@ import type { SolverPool } from '../solver/task.js';
 import type { DailyRef, GameRooms, Subscriber } from '../rooms/game-rooms.js';
 import { recordSignals } from '../fairness/signals.js';
 import { createDailyGame, settleClosedAttempt } from './games.js';
-import { addDays, closesAt, isCalendarDate, startOfDate, utcDate } from './dates.js';
+import { addDays, closesAt, isCalendarDate, startOfDate, utcDate } from '../dates.js';
 import type { DailyWorkPriority } from '../solver/scheduler.js';
 import { type DailyPreset, GenerationStopped } from './generate.js';
 import { commitmentOf, revealOf } from './commitment.js';

@@ -55,7 +55,7 @@ export interface OpenDatabaseOptions {
 
 /**
  * PGlite's Postgres settings: one embedded session does not need the 128 MB of shared buffers Postgres
- * defaults to, which the WASM heap would hold for good (an idle server's RSS: ~300 MB → ~180 MB).
+ * defaults to, which the WASM heap would hold for good (an idle server's RSS shrinks accordingly).
  */
 const PGLITE_CONF = ['shared_buffers = 16MB'];
 
@@ -98,7 +98,8 @@ export async function openDatabase(
 async function openPglite(dataDir: string, migrationsDir: string): Promise<Database> {
   const onDisk = !dataDir.includes('://');
   if (onDisk && !existsSync(join(dataDir, 'PG_VERSION'))) {
-    // A new data folder: initdb grows the WASM heap to ~700 MB, which a WASM instance never gives back.
+    // A new data folder: initdb grows the WASM heap far past what the server needs, and a WASM instance
+    // never gives memory back.
     // Create the cluster in a throw-away instance, so the server's own instance starts small.
     mkdirSync(dataDir, { recursive: true });
     const init = await PGlite.create(dataDir, { postgresqlconf: PGLITE_CONF });

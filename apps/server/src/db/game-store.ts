@@ -5,7 +5,7 @@
  */
 import type { GameKind } from '@klondike/protocol';
 import { DailyPresetSchema } from '@klondike/protocol';
-import { closesAt } from '../daily/dates.js';
+import { closesAt } from '../dates.js';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import type { GameFacts, ResultRow } from '../rooms/policies.js';
 import {

@@ -43,10 +43,9 @@ export type BatchWriter = (batch: readonly MoveCommit[]) => Promise<ReadonlySet<
 /**
  * The statement. Its ten parameters are the batch by column, one element per entry (see `batchParameters`):
  * nine Postgres array literals and, for the moves, one JSON array; `ROWS FROM` zips them back into rows.
- * Measured against one JSON parameter parsed by `jsonb_to_recordset`, columns of arrays cost ~4.5 µs less
- * Postgres CPU per entry (18 → 14 µs with 100 entries a statement). The server writes the literals itself:
- * node-postgres's generic array writer quotes and regex-escapes every element and took ~7 % of the server's
- * main thread in the benchmark; the moves, JSON with quotes in them, go as one `JSON.stringify`. The enum
+ * Measured against one JSON parameter parsed by `jsonb_to_recordset`, columns of arrays cost less
+ * Postgres CPU per entry. The server writes the literals itself: node-postgres's generic array writer quotes
+ * and regex-escapes every element, a visible share of the server's main thread in the benchmark; the moves, JSON with quotes in them, go as one `JSON.stringify`. The enum
  * arrays travel as text arrays, cast in SQL: PGlite writes a parameter of a type it does not know (an enum's
  * array) as plain text. A JSON `null` (no move: undo, resign) is stored as SQL NULL.
  *
@@ -56,14 +55,14 @@ export type BatchWriter = (batch: readonly MoveCommit[]) => Promise<ReadonlySet<
  * not at `v − 1` is not updated, and READ COMMITTED re-checks the version of a row another transaction changed
  * meanwhile (the loser's entry then fails its check). An earlier version locked the rows first in a LATERAL
  * `SELECT … FOR UPDATE` and then updated them: the same order, one more probe and one more lock record per
- * entry (measured alone, 60 entries a statement: ~25 → ~20 µs of Postgres CPU per entry without it). The
+ * entry, measurably more Postgres CPU per entry. The
  * UPDATE's RETURNING hands each entry's log values to the INSERT, so no two sets of entries are joined but the
  * last: the statement answers with the entries the INSERT did not log (the input filtered through
  * a hash of the INSERT's RETURNING: `NOT IN` of a subquery is hashed, where `NOT EXISTS` would plan as a
  * nested loop over both lists, quadratic in the batch), i.e. the version conflicts, so the usual answer is
  * no row at all and the server parses nothing per committed entry. The planner cannot know how many entries the arrays hold; were it to assume
  * many, it would scan a "Game" table of up to some ten thousand rows whole, twice per flush, even for one
- * entry (measured: 0.5 ms of Postgres CPU per move at 1,000 moves/s with 1,200 games). The range condition on
+ * entry (the benchmark's Postgres CPU per move showed it). The range condition on
  * `v` (always true: versions start at 1) carries the planner's default selectivity for a range of an
  * unknown distribution, which brings its estimate to one entry: then it probes the primary key per entry,
  * the right plan for any table size and, being per entry, linear in the batch as well.
@@ -97,10 +96,8 @@ SELECT g AS "gameId" FROM input WHERE g NOT IN (SELECT "gameId" FROM ins)`;
  * The statement of a flush that holds one entry: what COMMIT_MOVES_SQL does, for one entry, with one scalar
  * parameter per column (see `entryParameters`) instead of arrays to unzip, sort and filter. That is every
  * flush at a human pace, where moves arrive one at a time and each waits for its own commit. Measured alone
- * (`pnpm --filter @klondike/server bench:commit`: one connection, 3,000 statements a round; its four rounds and
- * three of a first script of the same kind, 2026-11-27): 173–250 µs of Postgres CPU and 530–800 µs of wall
- * time a statement, against 257–330 µs and 740–970 µs for the array statement with one entry; 60–110 µs of
- * CPU less in every round.
+ * (`pnpm --filter @klondike/server bench:commit`), it costs less Postgres CPU and wall time a statement than
+ * the array statement with one entry, in every round.
  * The version check is the same (`version = v − 1`, one primary-key probe), and so is the answer's meaning: the
  * INSERT returns the entry when it was logged, no row when the check refused it.
  */

@@ -11,7 +11,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { type Deal, formatDeal } from '@klondike/rules';
-import { utcDate } from '../daily/dates.js';
+import { utcDate } from '../dates.js';
 import { ApiError } from '../errors.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 

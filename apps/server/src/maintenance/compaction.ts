@@ -13,7 +13,7 @@
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { gameDay, readLogs } from '../db/game-log.js';
 import { UnencodableEntry, encodeLog } from '../db/log-codec.js';
-import { DAY_MS, utcDate } from '../daily/dates.js';
+import { DAY_MS, utcDate } from '../dates.js';
 
 /** Games compacted per batch (one transaction). */
 export const COMPACTION_BATCH = 200;

@@ -11,7 +11,7 @@
  */
 import type { CurrentGame } from '@klondike/protocol';
 import { DailyPresetSchema, PresetSchema } from '@klondike/protocol';
-import { utcDate } from '../daily/dates.js';
+import { utcDate } from '../dates.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 
 /**

@@ -26,7 +26,7 @@ import {
   StatsPresetSchema,
 } from '@klondike/protocol';
 import type { z } from 'zod';
-import { addDays, closesAt, startOfDate, utcDate } from '../daily/dates.js';
+import { addDays, closesAt, startOfDate, utcDate } from '../dates.js';
 import { ApiError } from '../errors.js';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 

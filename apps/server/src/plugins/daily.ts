@@ -11,7 +11,7 @@
  * prepare what they need on first use.
  */
 import fp from 'fastify-plugin';
-import { DAY_MS } from '../daily/dates.js';
+import { DAY_MS } from '../dates.js';
 import { clusterLease } from '../bus/lease.js';
 import { DailyService } from '../daily/service.js';
 import { maintainPartitions } from '../maintenance/partitions.js';

@@ -1,8 +1,19 @@
 /**
- * A race's deal and options (races/service.ts): the preset a room's options are, and the deal of the kind
- * the host asked for — their deal number, a fresh random key, or a random key the solver proves winnable.
+ * A race's deal and options (races/service.ts): what a new room's request asks for, the preset a room's
+ * options are, and the deal of the kind the host asked for — their deal number, a fresh random key, or a
+ * random key the solver proves winnable.
  */
-import { type Deal, type GameOptions, PRESETS, type PresetName, dealFromNumber } from '@klondike/rules';
+import type { CreateRaceBody } from '@klondike/protocol';
+import {
+  DEFAULT_PRESET,
+  type Deal,
+  type GameOptions,
+  PRESETS,
+  type PresetName,
+  dealFromNumber,
+  resolveOptions,
+} from '@klondike/rules';
+import { racePool } from '../ratings/service.js';
 import { ApiError } from '../errors.js';
 import { randomKeyedDeal } from '../fairness/deals.js';
 import type { SolverPool } from '../solver/task.js';
@@ -29,6 +40,30 @@ export function presetOf(base: PresetName, options: GameOptions): PresetName | n
   const keys = (Object.keys(p) as (keyof GameOptions)[]).filter((k) => k !== 'hints');
   const same = keys.every((k) => p[k] === options[k]) && Object.keys(options).length === keys.length + 1;
   return same ? base : null;
+}
+
+/**
+ * What a POST /api/races body asks for: the options (hints off unless the host turns them on, docs/features.md
+ * "Fair play"), the preset they are (or null) and the kind of deal. Errors: `bad-request` for a rated race of a
+ * known deal, or of options no rated pool takes.
+ */
+export function raceSettings(body: CreateRaceBody): {
+  preset: PresetName | null;
+  options: GameOptions;
+  kind: DealKind;
+} {
+  const base = body.preset ?? DEFAULT_PRESET;
+  const options = resolveOptions(base, { hints: false, ...body.options });
+  const kind: DealKind = typeof body.deal === 'object' ? 'number' : body.deal;
+  if (body.rated && kind === 'number')
+    throw new ApiError('bad-request', 'a race of a known deal (a deal number) is never rated');
+  const preset = presetOf(base, options);
+  if (body.rated && racePool(preset) === null)
+    throw new ApiError(
+      'bad-request',
+      'only classic-draw1 and classic-draw3 races with their own rules (hints aside) are rated',
+    );
+  return { preset, options, kind };
 }
 
 /** What certifying a deal takes: the solver pool and its time per candidate, ms. */

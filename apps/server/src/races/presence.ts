@@ -127,3 +127,27 @@ export async function readDeadNodes(
     rooms: new Set(stale.map((s) => s.raceCode)),
   };
 }
+
+/** This node's presence writes, each room's run one after another in the order asked. */
+export class PresenceQueue {
+  /** Tail of each room's writes. */
+  private readonly tails = new Map<string, Promise<void>>();
+
+  /** Runs `write` after the earlier writes of room `code`; returns its result. */
+  queue<T>(code: string, write: () => Promise<T>): Promise<T> {
+    const run = (this.tails.get(code) ?? Promise.resolve()).then(write);
+    this.tails.set(
+      code,
+      run.then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
+    return run;
+  }
+
+  /** Forgets room `code`'s tail (the room left this node). */
+  forget(code: string): void {
+    this.tails.delete(code);
+  }
+}

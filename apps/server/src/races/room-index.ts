@@ -56,9 +56,26 @@ export class RaceIndex {
     return this.known.get(code);
   }
 
-  /** The code of the unfinished race game `gameId` is in, if known here. */
-  codeOfGame(gameId: string): string | undefined {
-    return this.raceOfGame.get(gameId);
+  /**
+   * The race game `gameId` is in and when that race started (ms), from the index, else from the rows (a
+   * room this node has not heard of yet); null for a game of no race, or of a race not started.
+   */
+  async startOfGame(
+    prisma: PrismaClient,
+    gameId: string,
+  ): Promise<{ code: string; startsAt: number } | null> {
+    let code = this.raceOfGame.get(gameId);
+    if (code === undefined) {
+      const seat = await prisma.raceRacer.findUnique({ where: { gameId }, select: { raceCode: true } });
+      if (!seat) return null;
+      code = seat.raceCode;
+    }
+    let startsAt = this.known.get(code)?.startsAt ?? null;
+    if (startsAt === null) {
+      const row = await prisma.race.findUnique({ where: { code }, select: { startsAt: true } });
+      startsAt = row?.startsAt?.getTime() ?? null;
+    }
+    return startsAt === null ? null : { code, startsAt };
   }
 
   /** Rooms in the index. */

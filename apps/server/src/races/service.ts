@@ -41,7 +41,7 @@
  */
 import type { RatingService } from '../ratings/service.js';
 import { type CreateRaceBody, GameOptionsSchema, type Race } from '@klondike/protocol';
-import { DEFAULT_PRESET, isPresetName, parseDeal, resolveOptions } from '@klondike/rules';
+import { isPresetName, resolveOptions } from '@klondike/rules';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { DealEmbargo } from '../fairness/embargo.js';
@@ -49,13 +49,13 @@ import type { PrismaClient } from '../generated/prisma/client.js';
 import type { AuthedPlayer } from '../players/players.js';
 import type { SolverPool } from '../solver/task.js';
 import type { Actor, CommittedAction, GameRooms, Subscriber } from '../rooms/game-rooms.js';
-import { racePool } from '../ratings/service.js';
-import { type DealKind, pickDeal, presetOf } from './deals.js';
+import { type DealKind, pickDeal, raceSettings } from './deals.js';
+import { raceGameSpecs } from './games.js';
 import type { RaceEvents } from './events.js';
 import { TERMINAL, newRaceCode, progressOf } from './ranking.js';
 import { type NewRace, type RaceRow, insertRace, raceRow, storeProgress, unchanged } from './repository.js';
 import { interruptStale } from './interrupted.js';
-import { deadNodesChange, presenceChange, readDeadNodes } from './presence.js';
+import { PresenceQueue, deadNodesChange, presenceChange, readDeadNodes } from './presence.js';
 import { RaceIndex } from './room-index.js';
 import { RoomWriter } from './room-writer.js';
 import { SPECTATORS, type RaceResults, personalise, resultsOf, snapshotOf } from './snapshot.js';
@@ -125,8 +125,8 @@ export class RaceService {
   private readonly index: RaceIndex;
   /** This node's race sockets (sockets.ts). */
   private readonly sockets: RaceSockets;
-  /** Tail of each room's presence writes on this node (they run in order). */
-  private readonly presenceTail = new Map<string, Promise<void>>();
+  /** Each room's presence writes on this node, in order (presence.ts). */
+  private readonly presence = new PresenceQueue();
   /** Rooms whose games this node is creating (the countdown's end). */
   private readonly starting = new Set<string>();
   /** The room transactions (room-writer.ts). */
@@ -146,7 +146,7 @@ export class RaceService {
       ratings: opts.ratings,
     };
     this.index = new RaceIndex((code) => {
-      if (!this.sockets.has(code)) this.presenceTail.delete(code);
+      if (!this.sockets.has(code)) this.presence.forget(code);
     });
     this.sockets = new RaceSockets({ events: opts.events, now: opts.now });
     this.writer = new RoomWriter(opts);
@@ -177,17 +177,7 @@ export class RaceService {
    * Errors: `solver-busy` when no certified deal was found (or the solver queue is full).
    */
   async create(host: AuthedPlayer, body: CreateRaceBody): Promise<Race> {
-    const base = body.preset ?? DEFAULT_PRESET;
-    // Hints are off in a race unless the host turns them on (docs/features.md "Fair play").
-    const options = resolveOptions(base, { hints: false, ...body.options });
-    const kind: DealKind = typeof body.deal === 'object' ? 'number' : body.deal;
-    if (body.rated && kind === 'number')
-      throw new ApiError('bad-request', 'a race of a known deal (a deal number) is never rated');
-    if (body.rated && racePool(presetOf(base, options)) === null)
-      throw new ApiError(
-        'bad-request',
-        'only classic-draw1 and classic-draw3 races with their own rules (hints aside) are rated',
-      );
+    const { preset, options, kind } = raceSettings(body);
     const picked = await pickDeal(
       this.opts,
       kind,
@@ -196,7 +186,7 @@ export class RaceService {
       typeof body.deal === 'object' ? body.deal.dealNumber : undefined,
     );
     const code = await this.insertRace({
-      preset: presetOf(base, options),
+      preset,
       options,
       dealKind: kind,
       rated: body.rated,
@@ -517,26 +507,12 @@ export class RaceService {
       if (row.status !== 'countdown' || row.startsAt === null || row.startsAt.getTime() > this.opts.now())
         return;
       if (row.racers.some((r) => r.gameId !== null)) return;
-      const deal = parseDeal(row.deal);
-      if (!deal.ok) throw new Error(`race ${code}: stored deal unreadable`);
-      const options = GameOptionsSchema.parse(row.options);
-      const preset = row.preset !== null && isPresetName(row.preset) ? row.preset : null;
+      const specs = raceGameSpecs(row);
       const games: StartedGame[] = [];
       try {
-        for (const racer of row.racers) {
-          const game = await this.opts.rooms.createGame({
-            kind: 'race',
-            deal: deal.value,
-            dealKey: row.dealKey,
-            // A berserk arena racer plays without undo and hints (docs/arenas.md "Berserk").
-            options: racer.berserk ? { ...options, undo: false, hints: false } : options,
-            preset,
-            owner: racer.playerId,
-            daily: null,
-            raceCode: code,
-            clockFromCreation: false,
-          });
-          games.push({ playerId: racer.playerId, id: game.id, view: game.view });
+        for (const { playerId, spec } of specs) {
+          const game = await this.opts.rooms.createGame(spec);
+          games.push({ playerId, id: game.id, view: game.view });
         }
       } catch (err) {
         this.opts.log.error({ err, code }, 'race start failed');
@@ -556,22 +532,9 @@ export class RaceService {
 
   /** Stores a racer's progress after their action (a later game version only), publishes it, maybe ends. */
   private async recordProgress(action: CommittedAction): Promise<void> {
-    let code = this.index.codeOfGame(action.gameId);
-    if (code === undefined) {
-      // Not in this node's index (yet): ask the database.
-      const seat = await this.opts.prisma.raceRacer.findUnique({
-        where: { gameId: action.gameId },
-        select: { raceCode: true },
-      });
-      if (!seat) return;
-      code = seat.raceCode;
-    }
-    let startsAt = this.index.get(code)?.startsAt ?? null;
-    if (startsAt === null) {
-      const row = await this.opts.prisma.race.findUnique({ where: { code }, select: { startsAt: true } });
-      startsAt = row?.startsAt?.getTime() ?? null;
-    }
-    if (startsAt === null) return;
+    const race = await this.index.startOfGame(this.opts.prisma, action.gameId);
+    if (race === null) return;
+    const { code, startsAt } = race;
     const progress = progressOf(action.view, action.at - startsAt);
     if (!(await storeProgress(this.opts.prisma, action.gameId, action.version, progress))) return;
     const playerId = action.owner;
@@ -589,7 +552,7 @@ export class RaceService {
    * at `forfeitAt` while the race runs). Returns whether the room was published.
    */
   private syncPresence(code: string, viewer: string): Promise<boolean> {
-    const run = (this.presenceTail.get(code) ?? Promise.resolve()).then(async () => {
+    return this.presence.queue(code, async () => {
       if (this.writer.closed) return false;
       const sockets = this.sockets.count(code, viewer);
       const { result } = await this.writer.mutate(code, (race, tx) =>
@@ -603,14 +566,6 @@ export class RaceService {
       );
       return result;
     });
-    this.presenceTail.set(
-      code,
-      run.then(
-        () => undefined,
-        () => undefined,
-      ),
-    );
-    return run;
   }
 
   /** Stores a new room (repository.ts `insertRace`) and announces it. Returns its code (null: see there). */

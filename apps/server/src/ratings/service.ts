@@ -14,7 +14,7 @@ import type { Board, RatingPool } from '@klondike/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { ApiError } from '../errors.js';
-import { DAY_MS, startOfDate } from '../daily/dates.js';
+import { DAY_MS, startOfDate } from '../dates.js';
 import {
   NEW_RATING,
   PROVISIONAL_DEVIATION,

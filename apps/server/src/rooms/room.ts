@@ -327,7 +327,7 @@ type DeepReadonly<T> = T extends readonly (infer U)[]
  * A `playerView` result typed as the wire shape, without copying it. The compiler checks that the view holds
  * every field of the wire shape with the same types (the assignment to `DeepReadonly<WireView>`); only
  * `readonly` is dropped, which is sound because playerView builds fresh arrays and objects on every call and
- * nothing else holds them. (A copy here cost ~1.3 KB of garbage and two views' worth of work per move.)
+ * nothing else holds them. (A copy here cost garbage and a second view's worth of work per move.)
  */
 export function wireView(view: PlayerView): WireView {
   const checked: DeepReadonly<WireView> = view;

@@ -7,7 +7,8 @@ import type { DailyArchiveSchema, DailyTodaySchema, LeaderboardSchema } from '@k
 import { computed, onScopeDispose, ref, shallowRef, watch, type Ref } from 'vue';
 import type { z } from 'zod';
 import { tr } from '../i18n';
-import { ApiError, getDailyArchive, getDailyLeaderboard, getDailyToday } from '../lib/api';
+import { getDailyArchive, getDailyLeaderboard, getDailyToday } from '../lib/dailyApi';
+import { ApiError } from '../lib/errors';
 import { offsetOfPage } from '../lib/daily';
 import type { DailyPreset } from '../lib/route';
 import { usePlayer } from './usePlayer';

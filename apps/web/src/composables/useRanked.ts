@@ -4,7 +4,8 @@
  */
 import type { PlayerView } from '@klondike/rules';
 import { ref, watch, type Ref } from 'vue';
-import { getDailyToday, getGame } from '../lib/api';
+import { getGame } from '../lib/api';
+import { getDailyToday } from '../lib/dailyApi';
 import type { DailyPreset } from '@klondike/protocol';
 
 export interface RankedInfo {

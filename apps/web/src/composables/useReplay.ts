@@ -5,7 +5,8 @@
  */
 import type { PlayerView } from '@klondike/rules';
 import { computed, onScopeDispose, ref, shallowRef, watch, type Ref } from 'vue';
-import { getDailyReveal, getReplay } from '../lib/api';
+import { getReplay } from '../lib/api';
+import { getDailyReveal } from '../lib/dailyApi';
 import {
   buildReplay,
   clampFrame,

@@ -3,7 +3,9 @@
  * token is set (`setApiToken`, by usePlayer) every call sends it as `Authorization: Bearer <token>`; a token the
  * server does not know (401) is reported once to `onTokenRejected` and the call is retried without it.
  * The game calls go through @klondike/client (the typed client published for API users), so the web app
- * exercises it too.
+ * exercises it too. The calls of one area live beside it (dailyApi.ts, playersApi.ts, raceApi.ts, arenaApi.ts,
+ * ratingsApi.ts) and the error in errors.ts: pages and components import those or a composable, never this
+ * module, which holds the token (a lint rule, .dependency-cruiser.cjs `web-pages-reach-api-through-helpers`).
  */
 import { KlondikeClient, isKlondikeError } from '@klondike/client';
 import type {
@@ -11,15 +13,16 @@ import type {
   CurrentGame,
   GameResponse,
   HintResponse,
-  HistoryQuery,
   SettingsPatch,
   StateResponse,
 } from '@klondike/protocol';
 import type { Move } from '@klondike/rules';
 import type { z } from 'zod';
-import type { DailyPreset } from './route';
 import { tr } from '../i18n';
 import { loadSchemas, type Protocol } from './schemas';
+import { ApiError } from './errors';
+
+export { ApiError } from './errors';
 
 /** Picks the schema that checks an answer from the protocol's schemas (loaded on first use, schemas.ts). */
 type Pick<T> = (p: Protocol) => z.ZodType<T>;
@@ -35,20 +38,6 @@ export function setApiToken(token: string | null): void {
 /** Called when the server refuses the token (unknown or revoked): the caller forgets it. */
 export function onTokenRejected(handler: (token: string) => void): void {
   tokenRejected = handler;
-}
-
-/** A refused request: the server's typed error, or a network/parse failure (`code` 'network'). */
-export class ApiError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly status: number,
-    readonly version?: number,
-    readonly reason?: string,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
 }
 
 /** The error code of a refusal's body (`{"error":{"code"}}`), read from a clone; null when it has none. */
@@ -229,86 +218,6 @@ export function redeemTransfer(code: string): Promise<z.infer<Protocol['PlayerCr
 /** Signs the player out on every device (this one included). */
 export function signOutEverywhere(): Promise<z.infer<Protocol['SignedOutSchema']>> {
   return request('POST', '/api/me/sign-out-everywhere', (p) => p.SignedOutSchema);
-}
-
-export function getPlayerPage(id: string): Promise<z.infer<Protocol['PlayerPageSchema']>> {
-  return request('GET', `/api/players/${encodeURIComponent(id)}`, (p) => p.PlayerPageSchema);
-}
-
-/** GET /api/players/:id/ratings: a player's ratings with one history point per rating period (public). */
-export function getPlayerRatings(id: string): Promise<z.infer<Protocol['PlayerRatingHistorySchema']>> {
-  return request('GET', `/api/players/${encodeURIComponent(id)}/ratings`, (p) => p.PlayerRatingHistorySchema);
-}
-
-/** GET /api/players/:id/stats: a player's statistics (public). */
-export function getPlayerStats(id: string): Promise<z.infer<Protocol['PlayerStatisticsSchema']>> {
-  return request('GET', `/api/players/${encodeURIComponent(id)}/stats`, (p) => p.PlayerStatisticsSchema);
-}
-
-/** GET /api/players/:id/games: a page of the player's own finished games (its token only), newest first. */
-export function getPlayerHistory(
-  id: string,
-  query: Partial<HistoryQuery>,
-): Promise<z.infer<Protocol['HistoryPageSchema']>> {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined) q.set(k, String(v));
-  const text = q.toString();
-  return request(
-    'GET',
-    `/api/players/${encodeURIComponent(id)}/games${text ? `?${text}` : ''}`,
-    (p) => p.HistoryPageSchema,
-  );
-}
-
-// ---------- daily ----------
-
-export function getDailyToday(): Promise<z.infer<Protocol['DailyTodaySchema']>> {
-  return request('GET', '/api/daily', (p) => p.DailyTodaySchema);
-}
-
-export function getDailyArchive(): Promise<z.infer<Protocol['DailyArchiveSchema']>> {
-  return request('GET', '/api/daily/archive', (p) => p.DailyArchiveSchema);
-}
-
-export function getDailyReveal(
-  date: string,
-  preset: DailyPreset,
-): Promise<z.infer<Protocol['DailyRevealSchema']>> {
-  return request('GET', `/api/daily/${date}/${preset}`, (p) => p.DailyRevealSchema);
-}
-
-/** Starts the caller's one ranked attempt (409 `conflict` the second time). */
-export function startRankedAttempt(date: string, preset: DailyPreset): Promise<GameResponse> {
-  return request('POST', `/api/daily/${date}/${preset}/attempt`, (p) => p.GameResponseSchema, {});
-}
-
-/** An unranked practice game of a daily's deal. */
-export function startPractice(date: string, preset: DailyPreset): Promise<GameResponse> {
-  return request('POST', `/api/daily/${date}/${preset}/practice`, (p) => p.GameResponseSchema, {});
-}
-
-/** A page of a daily leaderboard: `{offset, limit}` or the page around the caller. */
-export function getDailyLeaderboard(
-  date: string,
-  preset: DailyPreset,
-  page: { offset?: number; limit?: number; aroundMe?: boolean },
-): Promise<z.infer<Protocol['LeaderboardSchema']>> {
-  const q = new URLSearchParams();
-  if (page.offset !== undefined) q.set('offset', String(page.offset));
-  if (page.limit !== undefined) q.set('limit', String(page.limit));
-  if (page.aroundMe) q.set('around', 'me');
-  return request(
-    'GET',
-    `/api/daily/${date}/${preset}/leaderboard?${q.toString()}`,
-    (p) => p.LeaderboardSchema,
-  );
-}
-
-/** The all-time leaderboard of people (default) or of bot accounts (never mixed). */
-export function getAllTimeLeaderboard(
-  board: 'humans' | 'bots' = 'humans',
-): Promise<z.infer<Protocol['AllTimeLeaderboardSchema']>> {
-  return request('GET', `/api/leaderboard?board=${board}`, (p) => p.AllTimeLeaderboardSchema);
 }
 
 // ---------- replays ----------

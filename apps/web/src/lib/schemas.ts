@@ -1,7 +1,7 @@
 /**
  * The protocol's zod schemas (@klondike/protocol), loaded on first use rather than with the first page: zod and
- * every schema weigh about 24 KB compressed, and the page can draw the table before any answer or frame
- * needs checking. main.ts starts the load as soon as the app starts; a REST answer awaits it (api.ts), and
+ * every schema are a large share of the first page's budget (docs/benchmarks.md), and the page can draw the
+ * table before any answer or frame needs checking. main.ts starts the load as soon as the app starts; a REST answer awaits it (api.ts), and
  * socket frames that arrive before it are held and checked in order once it is here (useSocket.ts).
  */
 export type Protocol = typeof import('@klondike/protocol');
