@@ -5,14 +5,13 @@
  * arena's win) and both open pages see the standings change live (Ben's 2 points arrive in an `arena` frame). axe-core finds no serious violation on
  * the arenas list and the arena page.
  */
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
 import { ArenaSchema, RaceSchema } from '@klondike/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiCall,
   ensureBuilt,
   launchChromium,
+  seriousViolations,
   skipReason,
   startServer,
   type Browser,
@@ -21,23 +20,6 @@ import {
 } from './harness';
 
 const SKIP = skipReason();
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run(o: object): Promise<{ violations: { id: string; impact: string | null }[] }> };
-      }
-    ).axe;
-    const r = await axe.run({
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
-  });
-}
-
 describe.skipIf(SKIP !== null)(`browser: an arena${SKIP ? ` (skipped: ${SKIP})` : ''}`, () => {
   let server: RunningServer;
   let browser: Browser;

@@ -4,7 +4,8 @@
 
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -184,4 +185,23 @@ export async function apiCall<T>(
   const json: unknown = await res.json();
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
   return schema.parse(json);
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** The ids of the serious and critical axe-core violations (WCAG 2.1 A/AA) of `page` as it is now. */
+export async function seriousViolations(page: Playwright.Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol, which the page's CSP (script-src 'self') does not apply to.
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run(o: object): Promise<{ violations: { id: string; impact: string | null }[] }> };
+      }
+    ).axe;
+    const r = await axe.run({
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+  });
 }

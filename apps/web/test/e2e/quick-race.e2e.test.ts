@@ -6,14 +6,13 @@
  * leaderboard's Ratings tab lists both. axe-core finds no serious violation on the wait screen, the player
  * page's ratings and the Ratings tab (a11y.e2e.test.ts checks the other pages).
  */
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
 import { RaceSchema, type Race } from '@klondike/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiCall,
   ensureBuilt,
   launchChromium,
+  seriousViolations,
   skipReason,
   startServer,
   type Browser,
@@ -22,24 +21,6 @@ import {
 } from './harness';
 
 const SKIP = skipReason();
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** Serious and critical axe violations (ids) of the page as it is now. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run(o: object): Promise<{ violations: { id: string; impact: string | null }[] }> };
-      }
-    ).axe;
-    const r = await axe.run({
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
-  });
-}
-
 describe.skipIf(SKIP !== null)(`browser: a quick race${SKIP ? ` (skipped: ${SKIP})` : ''}`, () => {
   let server: RunningServer;
   let browser: Browser;
