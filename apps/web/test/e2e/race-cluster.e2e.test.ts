@@ -11,11 +11,9 @@
  */
 import { RaceSchema, SolveResponseSchema, StateResponseSchema } from '@klondike/protocol';
 import type { Move } from '@klondike/rules';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -30,8 +28,8 @@ import {
   startServer,
   launchChromium,
 } from './harness';
+import { NGINX, startNginx } from '../../../server/bench/nginx';
 
-const NGINX = '/usr/sbin/nginx';
 const DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 const REDIS_URL = process.env.TEST_REDIS_URL || undefined;
 const SKIP =
@@ -41,80 +39,6 @@ const SKIP =
     : !existsSync(NGINX)
       ? `${NGINX} is missing (apt-get install -y nginx)`
       : null);
-
-/** nginx in the foreground on `port`, round-robin to `upstreams`; its access log names the upstream. */
-async function startNginx(
-  port: number,
-  upstreams: readonly number[],
-): Promise<{ url: string; log: () => string; stop: () => Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'klondike-nginx-'));
-  for (const d of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, d));
-  const conf = `
-daemon off;
-worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 256; }
-http {
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-  log_format upstream '$upstream_addr $request_method $uri $status';
-  access_log ${dir}/access.log upstream;
-  map $http_upgrade $connection_upgrade { default upgrade; '' close; }
-  upstream klondike {
-${upstreams.map((p) => `    server 127.0.0.1:${p};`).join('\n')}
-  }
-  server {
-    listen 127.0.0.1:${port};
-    location / {
-      proxy_pass http://klondike;
-      proxy_http_version 1.1;
-      proxy_set_header Host $host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_set_header Upgrade $http_upgrade;
-      proxy_set_header Connection $connection_upgrade;
-      proxy_read_timeout 1h;
-    }
-  }
-}
-`;
-  writeFileSync(join(dir, 'nginx.conf'), conf);
-  let output = '';
-  const child: ChildProcess = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf')], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`nginx exited with ${child.exitCode}:\n${output}`);
-    const up = await fetch(`${url}/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    if (Date.now() > deadline) throw new Error(`nginx did not answer:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    url,
-    log: () => (existsSync(join(dir, 'access.log')) ? readFileSync(join(dir, 'access.log'), 'utf8') : ''),
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise<void>((r) => child.once('exit', () => r()));
-        child.kill('SIGQUIT');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-        await exited;
-        clearTimeout(timer);
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 describe.skipIf(SKIP !== null)(
   `browser: a race through nginx over two nodes${SKIP ? ` (skipped: ${SKIP})` : ''}`,
