@@ -111,12 +111,13 @@ async function main(): Promise<void> {
     const [log] = (
       await client.query<{ avg: string }>(`SELECT avg(octet_length("moveLog")) AS avg FROM "Game"`)
     ).rows;
-    // Where a compacted game's bytes are: its row's columns (heap, before the fillfactor's free space).
+    // Where a compacted game's bytes are: its row's columns (heap, before the fillfactor's free space), a
+    // NULL counting 0 B (the options of a game its preset names, db/game-options.ts).
     const [row] = (
       await client.query<Record<string, string>>(
-        `SELECT avg(pg_column_size(g.*)) AS "row", avg(pg_column_size(options)) AS options,
-                avg(pg_column_size(deal)) AS deal, avg(pg_column_size("dealKey")) AS "dealKey",
-                avg(pg_column_size("moveLog")) AS "moveLog" FROM "Game" g`,
+        `SELECT avg(pg_column_size(g.*)) AS "row", avg(coalesce(pg_column_size(options), 0)) AS options,
+                avg(pg_column_size(deal)) AS deal, avg(coalesce(pg_column_size("dealKey"), 0)) AS "dealKey",
+                avg(coalesce(pg_column_size("moveLog"), 0)) AS "moveLog" FROM "Game" g`,
       )
     ).rows;
     const perGame = (s: Sizes): number => Math.round((s.total - empty.total) / GAMES);

@@ -172,6 +172,9 @@ describeEachDatabase('statistics and history', (db) => {
       const end = await resign(id, 'alice', 0);
       vegasSum += end.view.score;
       played.push({ id, status: 'resigned', preset: 'vegas-draw1' });
+      // Its preset names its options: the row stores none, and the Vegas balance reads them from the preset.
+      const row = await app.prisma.game.findUniqueOrThrow({ where: { id }, select: { options: true } });
+      expect(row.options).toBeNull();
     }
     expect(vegasSum).toBe(-104); // docs/rules.md S2: each game starts at −52 and nothing went up
   });

@@ -13,9 +13,10 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
-import { type ExportGame, GameOptionsSchema, MoveSchema } from '@klondike/protocol';
+import { type ExportGame, MoveSchema } from '@klondike/protocol';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { readLogs } from '../db/game-log.js';
+import { gameOptionsOf } from '../db/game-options.js';
 import { startOfDate } from '../dates.js';
 
 /** Games read from the database at once while writing a file. */
@@ -77,7 +78,7 @@ async function lines(
       where: { gameId: { in: ids } },
       include: {
         player: { select: { name: true, bot: true, createdAt: true } },
-        game: { select: { options: true, deal: true, createdAt: true, startedAt: true } },
+        game: { select: { preset: true, options: true, deal: true, createdAt: true, startedAt: true } },
         daily: { select: { preset: true } },
       },
     }),
@@ -103,7 +104,7 @@ async function lines(
       provisional: r.player.createdAt.getTime() >= dayStart,
       date,
       preset: r.daily.preset as ExportGame['preset'],
-      options: GameOptionsSchema.parse(r.game.options),
+      options: gameOptionsOf(r.game, `game ${gameId}`),
       deal: r.game.deal,
       createdAt: new Date(created).toISOString(),
       moves: (log.get(gameId) ?? []).map((e) => ({

@@ -18,6 +18,7 @@ import {
   type StoredGame,
 } from '../rooms/store.js';
 import { gameDay, readLog } from './game-log.js';
+import { optionsToStore } from './game-options.js';
 import type { BatchWriter, MoveCommit } from './move-log.js';
 
 /** A transaction of the database (or the client itself, for a write of one statement). */
@@ -110,10 +111,12 @@ export class PrismaGameStore implements GameStore {
   }
 
   async insert(g: NewGameRecord): Promise<void> {
+    const options = optionsToStore(g.preset, g.options);
     const data = {
       id: g.id,
       preset: g.preset,
-      options: { ...g.options },
+      // NULL when the preset names them (db/game-options.ts): read back through gameOptionsOf.
+      options: options === null ? Prisma.DbNull : { ...options },
       deal: g.deal,
       dealNumber: g.dealNumber === null ? null : BigInt(g.dealNumber),
       dealKey: g.dealKey,

@@ -19,14 +19,10 @@ import type {
   StatsPreset,
   TimeHistogram,
 } from '@klondike/protocol';
-import {
-  GameOptionsSchema,
-  HistoryCursorSchema,
-  type LeaderboardEntrySchema,
-  StatsPresetSchema,
-} from '@klondike/protocol';
+import { HistoryCursorSchema, type LeaderboardEntrySchema, StatsPresetSchema } from '@klondike/protocol';
 import type { z } from 'zod';
 import { addDays, closesAt, startOfDate, utcDate } from '../dates.js';
+import { gameOptionsOf } from '../db/game-options.js';
 import { ApiError } from '../errors.js';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 
@@ -139,7 +135,7 @@ function presetStats(preset: StatsPreset, games: readonly GameRow[]): PresetStat
   const times = wins.map(timeOf);
   const moves = wins.map((g) => g.moves);
   const s = winStreaks(games.map((g) => g.status === 'won'));
-  const vegas = games.filter((g) => GameOptionsSchema.safeParse(g.options).data?.scoring === 'vegas');
+  const vegas = games.filter((g) => gameOptionsOf(g, `game ${g.id}`).scoring === 'vegas');
   const avgTime = mean(times);
   const avgMoves = mean(moves);
   return {

@@ -2,6 +2,8 @@
  * A `GameStore` in memory: the same version checks and unique rows as the database's, with nothing
  * durable. It lets `GameRooms` be built and tested without a database (a node of one, no bus).
  */
+import type { GameOptions } from '@klondike/rules';
+import { optionsToStore } from '../db/game-options.js';
 import type { GameFacts, ResultRow } from './policies.js';
 import {
   type DealSource,
@@ -17,6 +19,8 @@ import {
 
 interface Held {
   record: NewGameRecord;
+  /** The options as the database stores them: null when the preset names them (db/game-options.ts). */
+  options: GameOptions | null;
   version: number;
   status: MoveCommit['status'];
   startedAt: number | null;
@@ -58,7 +62,7 @@ export class MemoryGameStore implements GameStore {
       daily: r.daily,
       owner: r.owner,
       preset: r.preset,
-      options: r.options,
+      options: g.options,
       deal: r.deal,
       dealNumber: r.dealNumber,
       version: g.version,
@@ -70,13 +74,14 @@ export class MemoryGameStore implements GameStore {
   }
 
   async dealSource(id: string): Promise<DealSource | null> {
-    const r = this.games.get(id)?.record;
-    if (!r) return null;
+    const g = this.games.get(id);
+    if (!g) return null;
+    const r = g.record;
     return {
       deal: r.deal,
       dealKey: r.dealKey,
       dealNumber: r.dealNumber,
-      options: r.options,
+      options: g.options,
       preset: r.preset,
     };
   }
@@ -90,6 +95,7 @@ export class MemoryGameStore implements GameStore {
     }
     this.games.set(game.id, {
       record: game,
+      options: optionsToStore(game.preset, game.options),
       version: 0,
       status: game.status,
       startedAt: game.startedAt,
@@ -121,7 +127,7 @@ export class MemoryGameStore implements GameStore {
       kind: r.kind,
       status: g.status,
       deal: r.deal,
-      options: r.options,
+      options: g.options,
       preset: r.preset,
       player: r.owner === null ? null : { id: r.owner, name: r.owner, bot: false },
       daily: r.daily,

@@ -5,13 +5,7 @@
  * the live rooms.
  */
 import { randomBytes } from 'node:crypto';
-import {
-  type CreateGameBody,
-  type GameKind,
-  GameOptionsSchema,
-  MoveSchema,
-  type ReplaySchema,
-} from '@klondike/protocol';
+import { type CreateGameBody, type GameKind, MoveSchema, type ReplaySchema } from '@klondike/protocol';
 import {
   DEFAULT_PRESET,
   type Deal,
@@ -34,6 +28,7 @@ import {
 } from '@klondike/rules';
 import type { z } from 'zod';
 import type { EventBus } from '../bus/event-bus.js';
+import { gameOptionsOf, sameOptions } from '../db/game-options.js';
 import { ApiError } from '../errors.js';
 import { randomKeyedDeal } from '../fairness/deals.js';
 import type { Actor, DailyRef, GameFacts, WireView } from './policies.js';
@@ -182,7 +177,7 @@ export type Stored = Omit<
 /** A stored game replayed from its deal. */
 export function replayed(row: StoredGame): Stored {
   const id = row.id;
-  const options = GameOptionsSchema.parse(row.options);
+  const options = gameOptionsOf(row, `game ${id}`);
   const dealResult = parseDeal(row.deal);
   if (!dealResult.ok) throw new Error(`game ${id}: stored deal unreadable: ${dealResult.error.message}`);
   let state = newGame(dealResult.value, options);
@@ -304,13 +299,6 @@ export function elapsedMs(startedAt: number | null, endedAt: number | null, now:
   return Math.max(0, (endedAt ?? now) - startedAt);
 }
 
-function sameOptions(a: GameOptions, b: GameOptions): boolean {
-  return (
-    (Object.keys(b) as (keyof GameOptions)[]).every((k) => a[k] === b[k]) &&
-    Object.keys(a).length === Object.keys(b).length
-  );
-}
-
 /** A new random game id: 16 URL-safe characters (96 random bits). */
 export function newGameId(): string {
   return randomBytes(12).toString('base64url');
@@ -368,7 +356,7 @@ export async function casualGame(
     dealKey = source.dealKey;
     dealNumber = source.dealNumber;
     if (body.preset === undefined && body.options === undefined) {
-      options = GameOptionsSchema.parse(source.options);
+      options = gameOptionsOf(source, `game ${body.sameDealAs}`);
       base = source.preset !== null && isPresetName(source.preset) ? source.preset : base;
     }
   } else {
@@ -400,7 +388,7 @@ export function replayOf(row: ReplayRecord): Replay {
   return {
     id: row.id,
     deal: row.deal,
-    options: GameOptionsSchema.parse(row.options),
+    options: gameOptionsOf(row, `game ${row.id}`),
     preset: row.preset !== null && isPresetName(row.preset) ? row.preset : null,
     player: row.player,
     steps: row.log.map((e) => ({

@@ -9,6 +9,7 @@
  * (daily/rows.ts), and stores them in the same transaction as the game's write.
  */
 import type { DailyPreset, GameKind } from '@klondike/protocol';
+import type { GameOptions } from '@klondike/rules';
 import type { BatchWriter, MoveCommit } from '../db/move-log.js';
 import type { DailyRef, GameFacts, ResultRow } from './policies.js';
 
@@ -32,7 +33,7 @@ export interface StoredGame {
   readonly daily: DailyRef | null;
   readonly owner: string | null;
   readonly preset: string | null;
-  /** The options as stored (unchecked JSON). */
+  /** The options as stored: unchecked JSON, or null when `preset` names them. Read through `gameOptionsOf`. */
   readonly options: unknown;
   readonly deal: string;
   readonly dealNumber: number | null;
@@ -49,6 +50,7 @@ export interface DealSource {
   readonly deal: string;
   readonly dealKey: string | null;
   readonly dealNumber: number | null;
+  /** The options as stored: unchecked JSON, or null when `preset` names them. Read through `gameOptionsOf`. */
   readonly options: unknown;
   readonly preset: string | null;
 }
@@ -61,7 +63,8 @@ export interface NewGameRecord {
   readonly daily: DailyRef | null;
   readonly owner: string | null;
   readonly preset: string | null;
-  readonly options: object;
+  /** The resolved options (every field); the store keeps none when `preset` names exactly these. */
+  readonly options: GameOptions;
   readonly deal: string;
   readonly dealNumber: number | null;
   readonly dealKey: string | null;
@@ -79,6 +82,7 @@ export interface ReplayRecord {
   readonly kind: GameKind;
   readonly status: MoveCommit['status'];
   readonly deal: string;
+  /** The options as stored: unchecked JSON, or null when `preset` names them. Read through `gameOptionsOf`. */
   readonly options: unknown;
   readonly preset: string | null;
   readonly player: { id: string; name: string; bot: boolean } | null;
