@@ -129,6 +129,8 @@ async function measure(kind: 'casual' | 'ranked'): Promise<void> {
       solverThreads: 1,
       dailySchedule: false,
       dailyArchiveDays: 0,
+      // A fixed secret: every run on one day deals the same dailies (so the same ranked games).
+      dailySecret: 'move-log-bench-daily-secret-0123456789',
       maintenanceTickMs: 0,
       databaseUrl: url.toString(),
     },
