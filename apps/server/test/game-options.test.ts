@@ -27,6 +27,8 @@ import {
 } from '../src/db/game-options.js';
 import { buildDayExport } from '../src/daily/open-data.js';
 import { closesAt } from '../src/dates.js';
+import { MemoryGameStore } from '../src/rooms/memory-store.js';
+import { newRoom, replayOf, replayed } from '../src/rooms/room.js';
 import {
   DEFAULT_MIGRATIONS_DIR,
   type MigrationSession,
@@ -139,6 +141,64 @@ describe("a game's stored options (gameOptionsOf, optionsToStore)", () => {
     expect(() => gameOptionsOf({ ...rankedAt('classic-draw1'), options: { draw: 2 } })).toThrow(
       /stored options unreadable/,
     );
+  });
+});
+
+describe('the in-memory store keeps options as the database does', () => {
+  it('a ranked attempt and a practice game of a daily store none; load, deal source and replay resolve them', async () => {
+    const store = new MemoryGameStore();
+    const dealt = dealFromNumber(7);
+    if (!dealt.ok) throw new Error('deal 7');
+    const daily = {
+      id: 1,
+      date: '2026-11-20',
+      preset: 'classic-draw3',
+      closesAt: closesAt('2026-11-20'),
+    } as const;
+    const spec = {
+      deal: dealt.value,
+      dealKey: null,
+      daily,
+      owner: 'p1',
+      raceCode: null,
+    } as const;
+    const ranked = newRoom(
+      {
+        ...spec,
+        kind: 'daily-ranked',
+        options: rankedOptions('classic-draw3'),
+        preset: null,
+        clockFromCreation: true,
+      },
+      null,
+      1_000,
+    );
+    const practice = newRoom(
+      {
+        ...spec,
+        kind: 'daily-practice',
+        options: PRESETS['classic-draw3'],
+        preset: 'classic-draw3',
+        clockFromCreation: false,
+      },
+      null,
+      1_000,
+    );
+    for (const [{ record }, options] of [
+      [ranked, rankedOptions('classic-draw3')],
+      [practice, PRESETS['classic-draw3']],
+    ] as const) {
+      await store.insert(record);
+      const loaded = await store.load(record.id);
+      expect(loaded?.options).toBeNull();
+      if (loaded === null) throw new Error('not stored');
+      expect(replayed(loaded).state.options).toEqual(options);
+      const source = await store.dealSource(record.id);
+      expect(source && gameOptionsOf(source)).toEqual(options);
+      const replay = await store.replay(record.id);
+      if (replay === null) throw new Error('no replay');
+      expect(JSON.stringify(replayOf(replay).options)).toBe(JSON.stringify(GameOptionsSchema.parse(options)));
+    }
   });
 });
 
