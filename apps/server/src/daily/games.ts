@@ -1,19 +1,16 @@
 /**
  * A daily's games, as the daily creates them in the game log (rooms/game-rooms.ts): the ranked attempt of
- * a player (ranked options; its clock starts when its cards are first seen, at its creation; its
- * `DailyAttempt` row, daily/rows.ts, refuses a second one), a practice game with the preset's own options,
- * and the settling of a ranked attempt whose day closed while it was still playing.
+ * a player (ranked options, `rankedOptions` in db/game-options.ts, which its row names by its daily; its
+ * clock starts when its cards are first seen, at its creation; its `DailyAttempt` row, daily/rows.ts,
+ * refuses a second one), a practice game with the preset's own options, and the settling of a ranked
+ * attempt whose day closed while it was still playing.
  */
-import type { DailyPreset, GameResponse } from '@klondike/protocol';
-import { type GameOptions, PRESETS, parseDeal } from '@klondike/rules';
+import type { GameResponse } from '@klondike/protocol';
+import { PRESETS, parseDeal } from '@klondike/rules';
+import { rankedOptions } from '../db/game-options.js';
 import { ApiError } from '../errors.js';
 import type { DailyRef, GameRooms } from '../rooms/game-rooms.js';
 import { RowExists } from '../rooms/store.js';
-
-/** Ranked play (docs/features.md "Ranked rules"): the daily preset's options with undo and hints off. */
-export function rankedOptions(preset: DailyPreset): GameOptions {
-  return { ...PRESETS[preset], undo: false, hints: false };
-}
 
 /** What a new daily game is: the ranked attempt of `owner`, or a practice game (owned or anonymous). */
 export interface DailyGameSpec {

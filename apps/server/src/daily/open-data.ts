@@ -78,7 +78,9 @@ async function lines(
       where: { gameId: { in: ids } },
       include: {
         player: { select: { name: true, bot: true, createdAt: true } },
-        game: { select: { preset: true, options: true, deal: true, createdAt: true, startedAt: true } },
+        game: {
+          select: { preset: true, options: true, ranked: true, deal: true, createdAt: true, startedAt: true },
+        },
         daily: { select: { preset: true } },
       },
     }),
@@ -104,7 +106,7 @@ async function lines(
       provisional: r.player.createdAt.getTime() >= dayStart,
       date,
       preset: r.daily.preset as ExportGame['preset'],
-      options: gameOptionsOf(r.game, `game ${gameId}`),
+      options: gameOptionsOf({ ...r.game, dailyPreset: r.daily.preset }, `game ${gameId}`),
       deal: r.game.deal,
       createdAt: new Date(created).toISOString(),
       moves: (log.get(gameId) ?? []).map((e) => ({

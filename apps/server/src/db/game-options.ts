@@ -1,30 +1,50 @@
 /**
  * A game's options as stored: the ONE place that reads and writes `"Game"."options"` (prisma/schema.prisma).
  *
- * A game whose `preset` names a preset whose options are exactly its own stores no options (`NULL`,
- * migration 20261202130000_game_options_by_preset): the preset's name is the whole of them, and the
- * ~180 bytes of JSON a row are not kept for every such game. Any other game (custom options, a ranked
- * attempt's, a race's with hints off, a berserk racer's) keeps its full options as JSON, whatever its
- * `preset` says. Every reader resolves a row through `gameOptionsOf`, so no reader can tell the two apart.
+ * A game whose options follow from what else is stored with it stores none (`NULL`): a game whose `preset`
+ * names a preset whose options are exactly its own (migration 20261202130000_game_options_by_preset), and a
+ * ranked daily attempt whose options are its daily's preset's by the ranked rule, `rankedOptions` (migration
+ * 20261202143000_ranked_options_by_daily). The name is the whole of them, and the ~180 bytes of JSON a row are
+ * not kept for every such game. Any other game (custom options, a race's with hints off, a berserk racer's)
+ * keeps its full options as JSON, whatever its `preset` says. Every reader resolves a row through
+ * `gameOptionsOf`, so no reader can tell the two apart.
  *
- * Presets are a public contract (docs/rules.md "Presets"): a preset's options never change without a
- * migration that first writes its old options back into the games that name it with `NULL` options.
+ * Presets and the ranked rule are a public contract (docs/rules.md "Presets", docs/features.md "Ranked
+ * rules"): neither changes without a migration that first writes the old options back into the games whose
+ * `NULL` options they stand for.
  */
-import { GameOptionsSchema } from '@klondike/protocol';
+import { type DailyPreset, DailyPresetSchema, GameOptionsSchema } from '@klondike/protocol';
 import { type GameOptions, PRESETS, isPresetName } from '@klondike/rules';
 
-/** The two columns of a stored game that give its options (`"Game"."preset"`, `"Game"."options"`). */
-export interface StoredOptions {
-  /** The preset name as stored (unchecked), or null. */
+/**
+ * Ranked play (docs/features.md "Ranked rules"): the daily preset's options with undo and hints off. A new
+ * object each call.
+ */
+export function rankedOptions(preset: DailyPreset): GameOptions {
+  return { ...PRESETS[preset], undo: false, hints: false };
+}
+
+/** What names a game's options when it stores none: its preset, or its daily's preset if it is ranked. */
+export interface OptionsNames {
+  /** The preset name as stored (`"Game"."preset"`, unchecked), or null. */
   readonly preset: string | null;
-  /** The options as stored: unchecked JSON, or null when `preset` names them. */
+  /** The game is a ranked daily attempt (`"Game"."ranked"`). */
+  readonly ranked: boolean;
+  /** The preset of the daily the game plays (`"DailyDeal"."preset"`, unchecked), or null for no daily. */
+  readonly dailyPreset: string | null;
+}
+
+/** The columns of a stored game that give its options: `OptionsNames` and `"Game"."options"`. */
+export interface StoredOptions extends OptionsNames {
+  /** The options as stored: unchecked JSON, or null when `OptionsNames` name them. */
   readonly options: unknown;
 }
 
 /**
- * Thrown by `gameOptionsOf` when a stored game's options cannot be resolved: `NULL` options with no preset
- * or with a name that is not a preset, or stored JSON that is not valid options (`cause`: the schema's
- * error). A broken row, never a caller's mistake.
+ * Thrown by `gameOptionsOf` when a stored game's options cannot be resolved: `NULL` options on a ranked
+ * attempt with no daily or a daily preset that is not one, or on another game with no preset or a name that
+ * is not a preset; or stored JSON that is not valid options (`cause`: the schema's error). A broken row,
+ * never a caller's mistake.
  */
 export class StoredOptionsError extends Error {
   constructor(message: string, options?: { cause: unknown }) {
@@ -42,18 +62,30 @@ export function sameOptions(a: GameOptions, b: GameOptions): boolean {
 }
 
 /**
- * A stored game's options: its stored JSON when there is some, else the options of the preset it names
- * (`PRESETS[preset]`), as a new object checked by `GameOptionsSchema`. `what` names the row in an error
- * (e.g. `game abc`). Errors: `StoredOptionsError`.
+ * The options `names` stand for when a game stores none: a ranked attempt's daily preset's by the ranked
+ * rule (`rankedOptions`), else the named preset's (`PRESETS[preset]`); a message saying why not otherwise.
+ */
+function namedOptions(names: OptionsNames): GameOptions | string {
+  if (names.ranked) {
+    const daily = DailyPresetSchema.safeParse(names.dailyPreset);
+    if (daily.success) return rankedOptions(daily.data);
+    return `a ranked attempt with no stored options and ${names.dailyPreset === null ? 'no daily' : `no daily preset named ${names.dailyPreset}`}`;
+  }
+  if (names.preset !== null && isPresetName(names.preset)) return PRESETS[names.preset];
+  return `no stored options and ${names.preset === null ? 'no preset' : `no preset named ${names.preset}`}`;
+}
+
+/**
+ * A stored game's options: its stored JSON when there is some, else those its names stand for (a ranked
+ * attempt: `rankedOptions(dailyPreset)`; another game: `PRESETS[preset]`), as a new object checked by
+ * `GameOptionsSchema`. `what` names the row in an error (e.g. `game abc`). Errors: `StoredOptionsError`.
  */
 export function gameOptionsOf(row: StoredOptions, what = 'a game'): GameOptions {
   let stored = row.options;
   if (stored === null || stored === undefined) {
-    if (row.preset === null || !isPresetName(row.preset))
-      throw new StoredOptionsError(
-        `${what}: no stored options and ${row.preset === null ? 'no preset' : `no preset named ${row.preset}`}`,
-      );
-    stored = PRESETS[row.preset];
+    const named = namedOptions(row);
+    if (typeof named === 'string') throw new StoredOptionsError(`${what}: ${named}`);
+    stored = named;
   }
   // Parsed either way: the same object, keys in the schema's order, as the stored JSON always gave.
   const parsed = GameOptionsSchema.safeParse(stored);
@@ -63,9 +95,11 @@ export function gameOptionsOf(row: StoredOptions, what = 'a game'): GameOptions 
 }
 
 /**
- * What to store in `"Game"."options"` for a game of `options` named `preset`: null when `preset` is a
- * preset whose options are exactly `options` (the preset's name stands for them), else `options`.
+ * What to store in `"Game"."options"` for a game of `options` named by `names`: null when `gameOptionsOf`
+ * would give exactly `options` back from `names` alone (a ranked attempt: its daily preset's ranked options;
+ * another game: its preset's), else `options`.
  */
-export function optionsToStore(preset: string | null, options: GameOptions): GameOptions | null {
-  return preset !== null && isPresetName(preset) && sameOptions(options, PRESETS[preset]) ? null : options;
+export function optionsToStore(names: OptionsNames, options: GameOptions): GameOptions | null {
+  const named = namedOptions(names);
+  return typeof named !== 'string' && sameOptions(options, named) ? null : options;
 }

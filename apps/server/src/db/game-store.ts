@@ -91,6 +91,8 @@ export class PrismaGameStore implements GameStore {
       owner: game.playerId,
       preset: game.preset,
       options: game.options,
+      ranked: game.ranked,
+      dailyPreset: game.daily?.preset ?? null,
       deal: game.deal,
       dealNumber: game.dealNumber === null ? null : Number(game.dealNumber),
       version: game.version,
@@ -104,18 +106,36 @@ export class PrismaGameStore implements GameStore {
   async dealSource(id: string): Promise<DealSource | null> {
     const source = await this.prisma.game.findUnique({
       where: { id },
-      select: { deal: true, dealKey: true, dealNumber: true, options: true, preset: true },
+      select: {
+        deal: true,
+        dealKey: true,
+        dealNumber: true,
+        options: true,
+        preset: true,
+        ranked: true,
+        daily: { select: { preset: true } },
+      },
     });
     if (source === null) return null;
-    return { ...source, dealNumber: source.dealNumber === null ? null : Number(source.dealNumber) };
+    const { daily, ...rest } = source;
+    return {
+      ...rest,
+      dealNumber: source.dealNumber === null ? null : Number(source.dealNumber),
+      dailyPreset: daily?.preset ?? null,
+    };
   }
 
   async insert(g: NewGameRecord): Promise<void> {
-    const options = optionsToStore(g.preset, g.options);
+    const ranked = g.kind === 'daily-ranked';
+    const options = optionsToStore(
+      { preset: g.preset, ranked, dailyPreset: g.daily?.preset ?? null },
+      g.options,
+    );
     const data = {
       id: g.id,
       preset: g.preset,
-      // NULL when the preset names them (db/game-options.ts): read back through gameOptionsOf.
+      // NULL when the preset, or a ranked attempt's daily, names them (db/game-options.ts): read back through
+      // gameOptionsOf.
       options: options === null ? Prisma.DbNull : { ...options },
       deal: g.deal,
       dealNumber: g.dealNumber === null ? null : BigInt(g.dealNumber),
@@ -130,7 +150,7 @@ export class PrismaGameStore implements GameStore {
       endedAt: g.endedAt === null ? null : new Date(g.endedAt),
       playerId: g.owner,
       dailyId: g.daily?.id ?? null,
-      ranked: g.kind === 'daily-ranked',
+      ranked,
       raceCode: g.raceCode,
     };
     const inserted = this.rows[g.kind]?.inserted;
@@ -217,6 +237,8 @@ export class PrismaGameStore implements GameStore {
       deal: row.deal,
       options: row.options,
       preset: row.preset,
+      ranked: row.ranked,
+      dailyPreset: row.daily?.preset ?? null,
       player: row.player,
       daily:
         row.daily === null

@@ -135,7 +135,10 @@ function presetStats(preset: StatsPreset, games: readonly GameRow[]): PresetStat
   const times = wins.map(timeOf);
   const moves = wins.map((g) => g.moves);
   const s = winStreaks(games.map((g) => g.status === 'won'));
-  const vegas = games.filter((g) => gameOptionsOf(g, `game ${g.id}`).scoring === 'vegas');
+  // A ranked attempt's options are its daily preset's (GAME_SELECT reads the daily's preset).
+  const vegas = games.filter(
+    (g) => gameOptionsOf({ ...g, dailyPreset: g.daily?.preset ?? null }, `game ${g.id}`).scoring === 'vegas',
+  );
   const avgTime = mean(times);
   const avgMoves = mean(moves);
   return {

@@ -3,7 +3,7 @@
  * durable. It lets `GameRooms` be built and tested without a database (a node of one, no bus).
  */
 import type { GameOptions } from '@klondike/rules';
-import { optionsToStore } from '../db/game-options.js';
+import { type OptionsNames, optionsToStore } from '../db/game-options.js';
 import type { GameFacts, ResultRow } from './policies.js';
 import {
   type DealSource,
@@ -17,9 +17,17 @@ import {
   type StoredGame,
 } from './store.js';
 
+/** What names a new game's options, as the database stores it (`"Game"."ranked"`, the daily's preset). */
+function optionsNames(r: NewGameRecord): OptionsNames {
+  return { preset: r.preset, ranked: r.kind === 'daily-ranked', dailyPreset: r.daily?.preset ?? null };
+}
+
 interface Held {
   record: NewGameRecord;
-  /** The options as the database stores them: null when the preset names them (db/game-options.ts). */
+  /**
+   * The options as the database stores them: null when the preset, or a ranked attempt's daily, names them
+   * (db/game-options.ts).
+   */
   options: GameOptions | null;
   version: number;
   status: MoveCommit['status'];
@@ -61,8 +69,8 @@ export class MemoryGameStore implements GameStore {
       raceCode: r.raceCode,
       daily: r.daily,
       owner: r.owner,
-      preset: r.preset,
       options: g.options,
+      ...optionsNames(r),
       deal: r.deal,
       dealNumber: r.dealNumber,
       version: g.version,
@@ -82,7 +90,7 @@ export class MemoryGameStore implements GameStore {
       dealKey: r.dealKey,
       dealNumber: r.dealNumber,
       options: g.options,
-      preset: r.preset,
+      ...optionsNames(r),
     };
   }
 
@@ -95,7 +103,7 @@ export class MemoryGameStore implements GameStore {
     }
     this.games.set(game.id, {
       record: game,
-      options: optionsToStore(game.preset, game.options),
+      options: optionsToStore(optionsNames(game), game.options),
       version: 0,
       status: game.status,
       startedAt: game.startedAt,
@@ -128,7 +136,7 @@ export class MemoryGameStore implements GameStore {
       status: g.status,
       deal: r.deal,
       options: g.options,
-      preset: r.preset,
+      ...optionsNames(r),
       player: r.owner === null ? null : { id: r.owner, name: r.owner, bot: false },
       daily: r.daily,
       raceFinished: r.raceCode === null ? null : false,

@@ -10,6 +10,7 @@
  */
 import type { DailyPreset, GameKind } from '@klondike/protocol';
 import type { GameOptions } from '@klondike/rules';
+import type { StoredOptions } from '../db/game-options.js';
 import type { BatchWriter, MoveCommit } from '../db/move-log.js';
 import type { DailyRef, GameFacts, ResultRow } from './policies.js';
 
@@ -25,16 +26,16 @@ export interface StoredEntry {
   readonly at: number;
 }
 
-/** A game as stored, with its log up to its version. Times are ms since the epoch. */
-export interface StoredGame {
+/**
+ * A game as stored, with its log up to its version. Times are ms since the epoch. Its options: `StoredOptions`
+ * (`preset`, `options`, `ranked`, `dailyPreset`), read through `gameOptionsOf`.
+ */
+export interface StoredGame extends StoredOptions {
   readonly id: string;
   readonly kind: GameKind;
   readonly raceCode: string | null;
   readonly daily: DailyRef | null;
   readonly owner: string | null;
-  readonly preset: string | null;
-  /** The options as stored: unchecked JSON, or null when `preset` names them. Read through `gameOptionsOf`. */
-  readonly options: unknown;
   readonly deal: string;
   readonly dealNumber: number | null;
   readonly version: number;
@@ -45,14 +46,11 @@ export interface StoredGame {
   readonly log: readonly StoredEntry[];
 }
 
-/** What `sameDealAs` copies from another game. */
-export interface DealSource {
+/** What `sameDealAs` copies from another game; its options: `StoredOptions`, read through `gameOptionsOf`. */
+export interface DealSource extends StoredOptions {
   readonly deal: string;
   readonly dealKey: string | null;
   readonly dealNumber: number | null;
-  /** The options as stored: unchecked JSON, or null when `preset` names them. Read through `gameOptionsOf`. */
-  readonly options: unknown;
-  readonly preset: string | null;
 }
 
 /** A new game's row (version 0, no log). Times are ms since the epoch. */
@@ -63,7 +61,10 @@ export interface NewGameRecord {
   readonly daily: DailyRef | null;
   readonly owner: string | null;
   readonly preset: string | null;
-  /** The resolved options (every field); the store keeps none when `preset` names exactly these. */
+  /**
+   * The resolved options (every field); the store keeps none when its names stand for exactly these
+   * (`optionsToStore`: the preset's, or a ranked attempt's daily preset's ranked options).
+   */
   readonly options: GameOptions;
   readonly deal: string;
   readonly dealNumber: number | null;
@@ -76,15 +77,12 @@ export interface NewGameRecord {
   readonly endedAt: number | null;
 }
 
-/** A finished game's record for its replay. */
-export interface ReplayRecord {
+/** A finished game's record for its replay; its options: `StoredOptions`, read through `gameOptionsOf`. */
+export interface ReplayRecord extends StoredOptions {
   readonly id: string;
   readonly kind: GameKind;
   readonly status: MoveCommit['status'];
   readonly deal: string;
-  /** The options as stored: unchecked JSON, or null when `preset` names them. Read through `gameOptionsOf`. */
-  readonly options: unknown;
-  readonly preset: string | null;
   readonly player: { id: string; name: string; bot: boolean } | null;
   /** The daily's date and preset of a daily game, with when its day closes. */
   readonly daily: { readonly date: string; readonly preset: DailyPreset; readonly closesAt: number } | null;
