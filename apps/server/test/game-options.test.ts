@@ -7,7 +7,7 @@
  * compaction; the migrations empty the options of old rows that are exactly what their names stand for,
  * keep every other row's JSON, and the games they touched answer as before.
  */
-import { mkdtempSync, cpSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -29,16 +29,12 @@ import { buildDayExport } from '../src/daily/open-data.js';
 import { closesAt } from '../src/dates.js';
 import { MemoryGameStore } from '../src/rooms/memory-store.js';
 import { newRoom, replayOf, replayed } from '../src/rooms/room.js';
-import {
-  DEFAULT_MIGRATIONS_DIR,
-  type MigrationSession,
-  migrate,
-  readMigrations,
-} from '../src/db/migrator.js';
+import { type MigrationSession, migrate, readMigrations } from '../src/db/migrator.js';
 import { compactFinishedGames } from '../src/maintenance/compaction.js';
 import {
   TEST_DATABASE_URL,
   describeEachDatabase,
+  migrationsBefore,
   dropSchema,
   pgliteDatabase,
   testApp,
@@ -370,12 +366,7 @@ eachTarget('the game_options_by_preset migration', (make) => {
   beforeAll(async () => {
     target = make();
     // The migrations before this one only.
-    before = mkdtempSync(join(tmpdir(), 'migrations-'));
-    cpSync(DEFAULT_MIGRATIONS_DIR, before, {
-      recursive: true,
-      filter: (src) =>
-        !/\/\d{14}_[a-z0-9_]+$/.test(src) || (src.split('/').pop() ?? '') < (MIGRATION?.name ?? ''),
-    });
+    before = migrationsBefore(MIGRATION?.name);
   });
   afterAll(async () => {
     await app?.close();
@@ -620,12 +611,7 @@ eachTarget('the ranked_options_by_daily migration', (make) => {
   beforeAll(async () => {
     target = make();
     // The migrations before this one only.
-    before = mkdtempSync(join(tmpdir(), 'migrations-'));
-    cpSync(DEFAULT_MIGRATIONS_DIR, before, {
-      recursive: true,
-      filter: (src) =>
-        !/\/\d{14}_[a-z0-9_]+$/.test(src) || (src.split('/').pop() ?? '') < (RANKED_MIGRATION?.name ?? ''),
-    });
+    before = migrationsBefore(RANKED_MIGRATION?.name);
   });
   afterAll(async () => {
     await app?.close();

@@ -3,6 +3,9 @@
  * Postgres in a schema of its own; the winnable deal; a seeded PRNG; a WebSocket client.
  */
 import { randomBytes } from 'node:crypto';
+import { cpSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ServerFrameSchema, type ServerFrame } from '@klondike/protocol';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -11,6 +14,7 @@ import WebSocket from 'ws';
 import { type BuildAppOptions, buildApp } from '../src/app.js';
 import type { AppConfig } from '../src/config.js';
 import { splitSchemaParam } from '../src/db/database.js';
+import { DEFAULT_MIGRATIONS_DIR } from '../src/db/migrator.js';
 
 /** Postgres for tests (CI: postgresql://postgres@127.0.0.1:5432/klondike_test); unset = PGlite only. */
 export const TEST_DATABASE_URL: string | undefined = process.env.TEST_DATABASE_URL || undefined;
@@ -235,4 +239,20 @@ export function wsUrl(app: FastifyInstance): string {
   const addr = app.server.address();
   if (addr === null || typeof addr === 'string') throw new Error('not listening');
   return `ws://127.0.0.1:${addr.port}/api/ws`;
+}
+
+/**
+ * A temporary copy of the repository's migrations folder holding only the migrations named before `name`
+ * (`<timestamp>_<words>`, compared as text), for a test that applies them, writes rows of the old shape and
+ * then applies `name`. Errors: throws when `name` is undefined (the migration the test is about is missing).
+ * The caller removes the folder (`rmSync(dir, { recursive: true, force: true })`).
+ */
+export function migrationsBefore(name: string | undefined): string {
+  if (name === undefined) throw new Error('the migration under test is missing from prisma/migrations');
+  const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
+  cpSync(DEFAULT_MIGRATIONS_DIR, dir, {
+    recursive: true,
+    filter: (src) => !/\/\d{14}_[a-z0-9_]+$/.test(src) || (src.split('/').pop() ?? '') < name,
+  });
+  return dir;
 }

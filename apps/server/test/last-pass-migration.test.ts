@@ -3,19 +3,13 @@
  * the strict options schema, so the data migration `*_final_single_pass` gives the games (and races) stored
  * before it `finalSinglePass: false`, and leaves newer rows alone.
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { GameOptionsSchema } from '@klondike/protocol';
 import { PRESETS } from '@klondike/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DEFAULT_MIGRATIONS_DIR,
-  type MigrationSession,
-  migrate,
-  readMigrations,
-} from '../src/db/migrator.js';
+import { type MigrationSession, migrate, readMigrations } from '../src/db/migrator.js';
+import { migrationsBefore } from './helpers.js';
 
 const MIGRATION = readMigrations().find((m) => m.name.endsWith('_final_single_pass'));
 
@@ -30,12 +24,7 @@ describe('R16: the final_single_pass data migration (PGlite)', () => {
       query: async (sql, params = []) => (await db.query<never>(sql, [...params])).rows,
     };
     // The migrations before this one only.
-    before = mkdtempSync(join(tmpdir(), 'migrations-'));
-    cpSync(DEFAULT_MIGRATIONS_DIR, before, {
-      recursive: true,
-      filter: (src) =>
-        !/\/\d{14}_[a-z0-9_]+$/.test(src) || (src.split('/').pop() ?? '') < (MIGRATION?.name ?? ''),
-    });
+    before = migrationsBefore(MIGRATION?.name);
   });
   afterAll(async () => {
     await db.close();

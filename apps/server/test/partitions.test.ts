@@ -3,18 +3,11 @@
  * day and a DEFAULT one, and its migration moves the entries stored before it; the coming days' partitions are created ahead, idempotently; a past day's
  * partition is dropped once empty, and kept while it holds entries; entries route by their game's day.
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DEFAULT_MIGRATIONS_DIR,
-  type MigrationSession,
-  migrate,
-  readMigrations,
-} from '../src/db/migrator.js';
+import { type MigrationSession, migrate, readMigrations } from '../src/db/migrator.js';
 import {
   PARTITION_DAYS_AHEAD,
   createPartitionsAhead,
@@ -22,7 +15,7 @@ import {
   movePartitions,
   partitionName,
 } from '../src/maintenance/partitions.js';
-import { describeEachDatabase, testApp } from './helpers.js';
+import { describeEachDatabase, migrationsBefore, testApp } from './helpers.js';
 
 const DAY = 86_400_000;
 const utc = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
@@ -140,12 +133,8 @@ describe('the move_log_partitioned data migration (PGlite)', () => {
       exec: async (sql) => void (await db.exec(sql)),
       query: async (sql, params = []) => (await db.query<never>(sql, [...params])).rows,
     };
-    before = mkdtempSync(join(tmpdir(), 'migrations-'));
-    cpSync(DEFAULT_MIGRATIONS_DIR, before, {
-      recursive: true,
-      filter: (src) =>
-        !/\/\d{14}_[a-z0-9_]+$/.test(src) || (src.split('/').pop() ?? '') < (MIGRATION?.name ?? ''),
-    });
+    // The migrations before this one only.
+    before = migrationsBefore(MIGRATION?.name);
   });
   afterAll(async () => {
     await db.close();
