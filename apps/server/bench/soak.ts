@@ -20,12 +20,9 @@ import pg from 'pg';
 import WebSocket from 'ws';
 import { buildApp } from '../src/app.js';
 import { ensureDatabase } from './database.js';
+import { envNumber } from './settings.js';
 
-const env = (name: string, fallback: number) => {
-  const v = Number(process.env[name] ?? fallback);
-  if (!Number.isFinite(v) || v < 0) throw new Error(`${name} must be a number ≥ 0`);
-  return v;
-};
+const env = envNumber;
 const SOCKETS = env('SOAK_SOCKETS', 500);
 const SECONDS = env('SOAK_SECONDS', 600);
 const MOVE_MS = env('SOAK_MOVE_MS', 1000);
