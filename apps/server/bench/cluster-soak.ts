@@ -31,7 +31,9 @@
  * anything changed; resent after a second). CLUSTER_JSON=path writes the report as JSON.
  *
  * Env: CLUSTER_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/klondike_test), CLUSTER_REDIS_URL
- * (default redis://127.0.0.1:6379), and the CLUSTER_* numbers above. Needs /usr/sbin/nginx.
+ * (default redis://127.0.0.1:6379), CLUSTER_PROFILE_DIR (the second node, never killed, writes a V8 CPU profile
+ * of its whole run there: where a node's time goes at midnight), and the CLUSTER_* numbers above. Needs
+ * /usr/sbin/nginx.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -79,8 +81,12 @@ interface Node {
   output: string;
 }
 
-async function startNode(port: number, env: Record<string, string>): Promise<Node> {
-  const child = spawn(process.execPath, [...PRODUCTION.nodeFlags, 'dist/main.js'], {
+async function startNode(
+  port: number,
+  env: Record<string, string>,
+  extraFlags: readonly string[] = [],
+): Promise<Node> {
+  const child = spawn(process.execPath, [...PRODUCTION.nodeFlags, ...extraFlags, 'dist/main.js'], {
     cwd: SERVER_DIR,
     env: { ...process.env, ...PRODUCTION.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -218,7 +224,12 @@ async function main(): Promise<void> {
   for (let i = 0; i < NODES; i++) ports.push(await freePort());
   const nodes: Node[] = [];
   nodes.push(await startNode(ports[0]!, nodeEnv)); // migrates the schema first
-  for (const p of ports.slice(1)) nodes.push(await startNode(p, nodeEnv));
+  // The second node is never killed: with CLUSTER_PROFILE_DIR it writes a CPU profile there when it stops.
+  const profile = process.env.CLUSTER_PROFILE_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CLUSTER_PROFILE_DIR}`]
+    : [];
+  nodes.push(await startNode(ports[1]!, nodeEnv, profile));
+  for (const p of ports.slice(2)) nodes.push(await startNode(p, nodeEnv));
   const proxy = await startNginx(await freePort(), ports, {
     connections: Math.max(1024, BOTS * 4),
     failTimeoutSeconds: 2,
