@@ -21,7 +21,8 @@
  * of the service, not of the bot. A move's answer time is from its frame's send to its `state` frame.
  *
  * Reported: move answers p50/p99/max per phase (the kill window is from the kill to 10 s after the restart),
- * error frames by code, answers lost with the killed node's sockets and how they were settled, daily
+ * error frames by code, answers lost with the killed node's sockets and how they were settled, the sockets
+ * nginx gave each node (opened over the run, reconnections included), daily
  * openings p50/p99; over the burst, moves/s, CPU per move of each node, of Postgres (every `postgres`
  * process) and of nginx, Postgres WAL bytes per move (`pg_current_wal_lsn`), Redis commands and PUBLISHes per
  * move (`INFO commandstats`; Redis serves only this run) and bytes out of Redis per move. Checked (exit 1 on
@@ -544,6 +545,12 @@ async function main(): Promise<void> {
   await Promise.race([Promise.allSettled(bots), sleep(ANSWER_TIMEOUT_MS + 5000)]);
   // Every acknowledged move is committed before its answer; stop the nodes before reading.
   await Promise.all(nodes.map((n) => stopNode(n, 'SIGTERM')));
+  // Which node each socket landed on (nginx's log: `<upstream> GET /api/ws 101`), by port.
+  const socketsByNode: Record<string, number> = {};
+  for (const line of proxy.log().split('\n')) {
+    const m = /^127\.0\.0\.1:(\d+) GET \/api\/ws 101$/.exec(line.trim());
+    if (m) socketsByNode[m[1]!] = (socketsByNode[m[1]!] ?? 0) + 1;
+  }
   await proxy.stop();
 
   // What was stored: every acknowledged version, and every game replays to its row.
@@ -603,6 +610,7 @@ async function main(): Promise<void> {
     lostAnswersApplied: lostApplied,
     lostAnswersResent: lostResent,
     reconnects,
+    socketsByNode: ports.map((p) => socketsByNode[String(p)] ?? 0),
     restRetries: restErrors.length,
     cpuPerMoveUs: {
       nodes: nodeCpu.map((c) => us(c)),
