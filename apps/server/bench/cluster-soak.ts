@@ -1,8 +1,8 @@
 /**
  * `pnpm soak:cluster` (not in CI): a simulated midnight on several nodes. Three server processes, built and
  * started as `pnpm start` does, on one Postgres schema (fresh, dropped at the end) and one Redis (a prefix of
- * its own), behind Debian's nginx (round-robin, WebSocket upgrades, no stickiness). CLUSTER_BOTS bot players
- * (default 1500) speak only to nginx:
+ * its own), behind Debian's nginx (least connections as deploy/nginx.conf, WebSocket upgrades, no
+ * stickiness). CLUSTER_BOTS bot players (default 1500) speak only to nginx:
  *
  * 1. **Ramp** (CLUSTER_RAMP_S, default 60): the bots arrive one after another; each creates its bot account,
  *    opens a socket (auth), creates a casual Draw 1 game and plays it at a human pace (a move every
@@ -234,6 +234,7 @@ async function main(): Promise<void> {
   const proxy = await startNginx(await freePort(), ports, {
     connections: Math.max(1024, BOTS * 4),
     failTimeoutSeconds: 2,
+    balance: 'least-conn', // as deploy/nginx.conf
   });
   const redis = new Redis(REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 1 });
   const db = new pg.Client({ connectionString: DATABASE_URL });

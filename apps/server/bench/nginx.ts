@@ -1,8 +1,8 @@
 /**
  * Debian's nginx as a round-robin reverse proxy in front of several server nodes on this machine, for the
  * benchmarks and tests that need one (`pnpm soak:cluster`, the browser race over two nodes): a config written
- * to a temporary folder (WebSocket upgrades passed on, no stickiness, the upstream of each request in its
- * access log), nginx in the foreground, and a stop that waits for its exit.
+ * to a temporary folder (WebSocket upgrades passed on, no stickiness, round-robin or least connections, the
+ * upstream of each request in its access log), nginx in the foreground, and a stop that waits for its exit.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +24,11 @@ export interface NginxOptions {
    * `fail_timeout` with `max_fails=1`); unset: nginx's defaults.
    */
   readonly failTimeoutSeconds?: number;
+  /**
+   * How nginx picks a node: `round-robin` (each request to the next node; default) or `least-conn` (the node
+   * with the fewest open connections, as deploy/nginx.conf does: sockets spread evenly).
+   */
+  readonly balance?: 'round-robin' | 'least-conn';
 }
 
 /** A running nginx. */
@@ -69,7 +74,7 @@ http {
   access_log ${dir}/access.log upstream;
   map $http_upgrade $connection_upgrade { default upgrade; '' close; }
   upstream klondike {
-${upstreams.map((p) => `    server 127.0.0.1:${p}${fail};`).join('\n')}
+${options.balance === 'least-conn' ? '    least_conn;\n' : ''}${upstreams.map((p) => `    server 127.0.0.1:${p}${fail};`).join('\n')}
   }
   server {
     listen 127.0.0.1:${port};
