@@ -28,6 +28,9 @@ import { KeyTable } from './table.js';
 
 /** Positions per pile height and suit in `BoundModel`'s tables. */
 const H = 8;
+/** Rows of `BoundModel`'s memo of H6 + H7 (a power of two). */
+const CYCLE_BITS = 14;
+const CYCLE_MEMO = 1 << CYCLE_BITS;
 /** "No win from here": a stored bound that never lets a position be expanded again. */
 const INF = 4095;
 
@@ -56,6 +59,13 @@ export class BoundModel {
   private readonly up = new Int8Array(7);
   private readonly free = new Uint8Array(7);
   private readonly canHome = new Int8Array(4);
+  /**
+   * Exact memo of H6 + H7 (`cyclePairs`), direct-mapped, `CYCLE_MEMO` rows of 2 words: the state word
+   * (face-down counts, 3 bits per pile, bits 0-20; the H4 flag of each pile, bits 21-27) and the
+   * foundations word (4 bits per suit, bits 0-15) with the value in bits 16-23; −1 = empty row. H6 + H7
+   * depend on nothing else (README.md "Minimal lines", H6), so a hit returns exactly what they compute.
+   */
+  private readonly memo = new Int32Array(CYCLE_MEMO * 2).fill(-1);
   /** Use H6 (the two-pile cycles). */
   readonly cycles: boolean;
 
@@ -140,6 +150,7 @@ export class BoundModel {
       if (waste > 0) h += Math.min(waste, 1 + Math.ceil((waste + 1) / d));
     }
     let nl = 0;
+    let shape = 0;
     const lvCard = this.lvCard;
     const lvPile = this.lvPile;
     const lvPos = this.lvPos;
@@ -160,6 +171,7 @@ export class BoundModel {
         }
       }
       if (!this.cycles) continue;
+      shape |= (f << (3 * i)) | (faceUpBlocker ? 1 << (21 + i) : 0);
       // H6 leavers: cards at heights 1 … f not already counted by H3 / H4.
       for (let k = 1; k <= f; k++) {
         if (k < f ? this.fdBlocker[i * H + k] === 1 : faceUpBlocker) continue;
@@ -169,7 +181,25 @@ export class BoundModel {
         nl++;
       }
     }
-    if (nl >= 2) h += this.cyclePairs(e, nl);
+    if (nl >= 2) {
+      // H6 + H7 are a function of the face-down counts, the H4 flags and the foundations (the leavers are
+      // start cards fixed by the counts and flags): look them up before computing them.
+      const heights =
+        (found[0] as number) |
+        ((found[1] as number) << 4) |
+        ((found[2] as number) << 8) |
+        ((found[3] as number) << 12);
+      const row = ((Math.imul(shape ^ (heights << 11), 0x9e3779b1) >>> 0) >>> (32 - CYCLE_BITS)) * 2;
+      const memo = this.memo;
+      if (memo[row] === shape && ((memo[row + 1] as number) & 0xffff) === heights) {
+        h += (memo[row + 1] as number) >>> 16;
+      } else {
+        const c = this.cyclePairs(e, nl);
+        memo[row] = shape;
+        memo[row + 1] = heights | (c << 16);
+        h += c;
+      }
+    }
     return h;
   }
 
@@ -344,7 +374,8 @@ export function optimalSearch(
   if (e.isWon()) return { outcome: 'won', path: [], lowerBound: 0, ...empty };
   if (e.deadlocked()) return { outcome: 'exhausted', lowerBound: INF, ...empty };
   const model = new BoundModel(e);
-  const table = new KeyTable(e.keyWidth, maxStates, true);
+  // Grows 4× at a time: each growth re-inserts every entry, and proofs store millions.
+  const table = new KeyTable(e.keyWidth, maxStates, true, 4);
   const h0 = model.bound(e);
   let nodes = 0;
   let iter = 0;
@@ -394,6 +425,7 @@ export function optimalSearch(
         // Visited in this iteration at the same or a smaller depth: searched already (or on the path).
       } else {
         table.setValue(slot, packValue(b, cg, iter));
+        const growths = table.growths;
         const r = dfs(cg, end, placed);
         moves = e.moveBuffer(at); // the buffer may have grown below
         if (r === FOUND) {
@@ -407,7 +439,7 @@ export function optimalSearch(
         }
         if (r > b) {
           b = r;
-          slot = table.insert(e.computeKey()); // the table may have grown meanwhile
+          if (table.growths !== growths) slot = table.insert(e.computeKey()); // it moved the entries
           v = table.value(slot);
           table.setValue(slot, ((v & ~4095) | b) >>> 0);
         }
