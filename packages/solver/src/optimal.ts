@@ -1,5 +1,5 @@
 /**
- * The minimal search on the engine (README.md "Minimal lines", O1 … O10): IDA* over the engine's compact
+ * The minimal search on the engine (README.md "Minimal lines", O1 … O11): IDA* over the engine's compact
  * position and stock macro moves (P3), each move weighted by the public moves it stands for, with the
  * admissible, consistent bound of `BoundModel` and a packed transposition table (`KeyTable`) that keeps,
  * per position, a learned lower bound on the moves still needed and the depth of its last visit.
@@ -8,8 +8,8 @@
  * adds a move), P3 (draw blocks are rewritten without changing their length), P4–P6 (pile renaming), P8 at
  * the root (a proof that no win exists), P9 (O7: its counterpart line trades the pruned move for at most
  * one tableau move), O9 (no shortest line takes a card of rank ≤ the lowest foundation down, so such
- * low cards go up and stay up) and O10 (one card per draw: talon moves stop at the first low talon card
- * that fits). Not P7 (the pointer is keyed exactly: it decides the draws), not P10, P11 and not the talon
+ * low cards go up and stay up), O10 (one card per draw: talon moves stop at the first low talon card
+ * that fits) and O11 (the same per suit, with the closed foundation heights of `Engine.closedHeights`). Not P7 (the pointer is keyed exactly: it decides the draws), not P10, P11 and not the talon
  * part of P2 (their exchanges change the draws a line needs).
  */
 import {
@@ -349,6 +349,8 @@ const packValue = (b: number, g: number, it: number): number => (b | (g << 12) |
  *   come down; default true, false for comparisons in tests).
  * @param lowTalon use O10 (one card per draw: talon moves stop at the first low talon card that fits;
  *   default true, false for comparisons in tests).
+ * @param safeFoundation use O11 (O9 and O10 with the closed foundation heights of `Engine.closedHeights`;
+ *   default true, false for comparisons in tests).
  */
 export function optimalSearch(
   rules: EngineRules,
@@ -360,6 +362,7 @@ export function optimalSearch(
   stop: () => boolean = () => false,
   lowFoundation = true,
   lowTalon = true,
+  safeFoundation = true,
 ): OptimalResult {
   const e = new Engine(rules, start, {
     partialRule, // O7: P9 keeps a shortest line
@@ -369,6 +372,7 @@ export function optimalSearch(
     exactPointer: true,
     lowFoundation, // O9
     lowTalon, // O10
+    safeFoundation, // O11
   });
   const empty = { nodes: 0, states: 0, tableBytes: 0, iterations: 0 };
   if (e.isWon()) return { outcome: 'won', path: [], lowerBound: 0, ...empty };

@@ -271,8 +271,9 @@ describe('O9: low foundation cards go up and stay up in the minimal search, keep
       const rules = rulesOf(c.o);
       const pos = enginePos(s);
       const never = (): boolean => false;
-      const on = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true, never, true);
-      const off = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true, never, false);
+      // O11 generalises O9: off in both, so that O9 alone is compared.
+      const on = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true, never, true, true, false);
+      const off = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true, never, false, true, false);
       expect(on.outcome).toBe('won');
       expect(off.outcome).toBe('won');
       expect(on.lowerBound).toBe(off.lowerBound);
@@ -285,7 +286,7 @@ describe('O9: low foundation cards go up and stay up in the minimal search, keep
     const rules = rulesOf(o);
     const never = (): boolean => false;
     const run = (o9: boolean, o10: boolean) =>
-      optimalSearch(rules, pos, 6_000_000, 6_000_000, 1, true, never, o9, o10);
+      optimalSearch(rules, pos, 6_000_000, 6_000_000, 1, true, never, o9, o10, false); // O11 off (it covers O9)
     const both = run(true, true);
     const noO9 = run(false, true);
     const noO10 = run(true, false);
@@ -371,6 +372,86 @@ describe('O10: draw 1, the talon moves stop at the first low talon card that fit
     expect(targets.every((q) => q <= 2)).toBe(true); // not 8♥ (q = 4) onto 9♠
     const without = new Engine(rules, { ...base, pointer: 0 }, { ...tuning, lowTalon: false }).listMoves();
     expect(without.some((m) => (m & 7) === 4 && ((m >> 9) & 31) === 4)).toBe(true);
+  });
+});
+
+describe('O11: closed foundation heights (O9 and O10 per suit), keeping the minimum', () => {
+  const cases: { o: GameOptions; n: number; k: number }[] = [
+    { o: opts(1), n: 2, k: 65 },
+    { o: opts(1), n: 4, k: 60 },
+    { o: opts(1), n: 7, k: 65 },
+    { o: opts(3), n: 1, k: 55 },
+    { o: opts(3), n: 4, k: 55 },
+  ];
+  for (const c of cases)
+    it(`R8 R9 R10: same minimum with and without O11, fewer positions (draw ${c.o.draw}, deal ${c.n}, ${c.k} from the end)`, () => {
+      const pos = enginePos(nearEnd(c.n, c.o, c.k));
+      const rules = rulesOf(c.o);
+      const never = (): boolean => false;
+      const on = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true, never, true, true, true);
+      const off = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true, never, true, true, false);
+      expect(on.outcome).toBe('won');
+      expect(off.outcome).toBe('won');
+      expect(on.lowerBound).toBe(off.lowerBound);
+      expect(on.nodes).toBeLessThan(off.nodes);
+    });
+
+  it('closed heights: at most the foundation, at most one above the lower of the other colour', () => {
+    const rules = rulesOf(opts(1));
+    const at = (foundations: number[]): number[] =>
+      Array.from(
+        new Engine(rules, {
+          piles: [[], [], [], [], [], [], []],
+          faceDown: [0, 0, 0, 0, 0, 0, 0],
+          foundations,
+          talon: [card('KC')],
+          pointer: 0,
+          recycles: 0,
+        }).closedHeights(-1),
+      );
+    expect(at([5, 5, 5, 4])).toEqual([5, 5, 5, 4]);
+    expect(at([9, 5, 6, 4])).toEqual([6, 5, 5, 4]); // C ≤ 1 + min(D, H); H ≤ 1 + min(C, S)
+    expect(at([13, 0, 13, 13])).toEqual([1, 0, 2, 1]);
+  });
+
+  it('R8 R9: a top that O9 does not send up goes up alone under O11, and such foundation cards stay up', () => {
+    const rules = rulesOf(opts(1));
+    const tuning = {
+      exactPointer: true,
+      talonRule: false,
+      talonAuto: false,
+      lowFoundation: true,
+      lowTalon: true,
+    };
+    // Foundations C 5, D 5, H 5, S 4: O9's lowest is 4, so 6♣ (rank 6 > 5) is not low; under O11 both red
+    // closed heights are 5 ≥ 6 − 1 and C's own is 5, so nothing can ever lie on 6♣ nor come off under it.
+    const pos: EnginePosition = {
+      piles: [[card('6C')], [card('7H')], [card('9D')], [card('KD')], [], [], []],
+      faceDown: [0, 0, 0, 0, 0, 0, 0],
+      foundations: [5, 5, 5, 4],
+      talon: [card('QS')],
+      pointer: 0,
+      recycles: 0,
+    };
+    const o9 = new Engine(rules, pos, tuning).listMoves();
+    expect(o9.length).toBeGreaterThan(1);
+    expect(new Engine(rules, pos, { ...tuning, safeFoundation: true }).listMoves()).toEqual([1]); // K_T2F, pile 0
+    // Foundations C 6, D 5, H 5, S 4: C's closed height is 6, so 6♣ never comes down under O11 (O9: it may).
+    const down: EnginePosition = {
+      piles: [[card('7H')], [card('7D')], [card('KD')], [], [], [], []],
+      faceDown: [0, 0, 0, 0, 0, 0, 0],
+      foundations: [6, 5, 5, 4],
+      talon: [card('QS')],
+      pointer: 0,
+      recycles: 0,
+    };
+    const f2t = (safeFoundation: boolean): number[] =>
+      new Engine(rules, down, { ...tuning, autoMoves: false, safeFoundation })
+        .listMoves()
+        .filter((m) => (m & 7) === 5)
+        .map((m) => (m >> 3) & 7);
+    expect(f2t(false)).toContain(0); // 6♣ onto 7♥ or 7♦
+    expect(f2t(true)).not.toContain(0);
   });
 });
 
