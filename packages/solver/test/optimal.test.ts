@@ -528,6 +528,14 @@ const PINNED: { name: string; deal: string; o: GameOptions; minimum: number; nod
     minimum: 114,
     nodes: 1_000_000,
   },
+  {
+    // The 16th won deal of bench/minimal.ts's set (BENCHMARKS.md "Issue 44, second round"): 1.98 M positions.
+    name: 'draw 1 deal 18',
+    deal: '9D KD TS 7H TD 9S 7S 2S KS JD JH 2D 8D 6D 9H 3D 4D 7C JC KH QS JS AS 5S 6S AH 4C 8C 4H KC 7D AC 9C TC 6H QD 5C 3H TH 8H 4S 5D QC 5H 3S QH AD 2C 8S 6C 2H 3C',
+    o: opts(1),
+    minimum: 108,
+    nodes: 2_500_000,
+  },
 ];
 
 describe('whole deals proven minimal (pinned)', () => {
