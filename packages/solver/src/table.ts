@@ -184,9 +184,11 @@ export class KeyTable {
     const st = this.stride;
     const oldKeys = this.keys;
     const oldCap = this.capacity;
-    const cap = this.canGrow()
-      ? Math.min(oldCap * this.growFactor, Math.ceil(this.maxEntries / MAX_LOAD))
-      : oldCap * 2;
+    // Straight to the last size when one more step would leave less than doubling to it: a last step of a
+    // few percent would re-insert every entry and hold both arrays for almost nothing.
+    const last = Math.ceil(this.maxEntries / MAX_LOAD);
+    const step = oldCap * this.growFactor;
+    const cap = this.canGrow() ? (step * 2 > last ? last : step) : oldCap * 2;
     const keys = new Uint32Array(cap * st);
     this.peakBytes = Math.max(this.peakBytes, this.bytes + keys.byteLength);
     this.capacity = cap;
