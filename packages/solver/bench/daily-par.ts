@@ -8,7 +8,7 @@
  * (default 100 000, the server's CERTIFY_NODES); its par is proven when the minimal search with the daily's
  * node budget (`NODES`, default SOLVE_MS × 10 000 with `SOLVE_MS` default 3 000: the server's
  * DAILY_SOLVE_MS × MINIMAL_NODES_PER_MS) and `solveMinimal`'s table bound for that budget (the larger of
- * 2 000 000 and NODES / 4) finishes. Prints one line per daily (proven or not, the lower bound reached,
+ * 2 000 000 and NODES / 2) finishes. Prints one line per daily (proven or not, the lower bound reached,
  * solve's line, positions, CPU ms of the proof) and per preset the count proven, the median and p90 CPU ms
  * of the proof (unproven dailies count as their whole search) and the load average.
  */
@@ -24,7 +24,7 @@ const SECRET = process.env.SECRET ?? 'bench';
 const SOLVE_MS = Number(process.env.SOLVE_MS ?? 3000);
 const NODES = Number(process.env.NODES ?? SOLVE_MS * 10_000);
 const CERTIFY_NODES = Number(process.env.CERTIFY_NODES ?? 100_000);
-const STATES = Math.max(DEFAULT_MINIMAL_STATES, Math.ceil(NODES / 4));
+const STATES = Math.max(DEFAULT_MINIMAL_STATES, Math.ceil(NODES / 2));
 const cpuNow = (): number => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;

@@ -31,6 +31,13 @@ const H = 8;
 /** Rows of `BoundModel`'s memo of H6 + H7 (a power of two). */
 const CYCLE_BITS = 14;
 const CYCLE_MEMO = 1 << CYCLE_BITS;
+/**
+ * O12: the next threshold is the least one at which the children cut by the last iteration (counted by how
+ * far their f exceeded its threshold) number at least this share of the positions it generated.
+ */
+const CUT_SHARE = 0.5;
+/** O12: most a threshold rises above the last one (a larger rise risks a long branch-and-bound pass). */
+const MAX_JUMP = 5;
 /** "No win from here": a stored bound that never lets a position be expanded again. */
 const INF = 4095;
 
@@ -333,11 +340,14 @@ const packValue = (b: number, g: number, it: number): number => (b | (g << 12) |
 
 /**
  * IDA* for a shortest winning line in public moves (README.md "Minimal lines"). Thresholds start at h of
- * the start and rise to the least f that exceeded the last one; within an iteration a position already
- * visited at the same or a smaller depth is not searched again, and after a position's subtree fails its
- * stored bound rises to the least (cost + bound) of its moves. Stops with `aborted` after `maxNodes`
- * positions or once the table holds `maxStates`; the threshold reached then is a proven lower bound.
- * No clock: answers depend only on the limits.
+ * the start and rise at least to the least f that exceeded the last one (O12: by up to 5 when few children
+ * were cut close above it); an iteration that finds a line keeps it and searches on, depth first, for a
+ * cheaper one only (branch and bound), so the line kept when it finishes is shortest. Within an iteration
+ * a position already visited at the same or a smaller depth is not searched again, and after a position's
+ * subtree fails its stored bound rises to the least (cost + bound) of its moves. Stops with `aborted` after
+ * `maxNodes` positions or once the table holds `maxStates`; the least f above the last finished iteration
+ * (h of the start before one finished) is then a proven lower bound. No clock: answers depend only on the
+ * limits.
  *
  * @param rules the rules of the search; the caller guarantees the last pass (R16) is not on offer (its
  *   macro moves skip targets that draws reach, which is not length-preserving).
@@ -351,6 +361,9 @@ const packValue = (b: number, g: number, it: number): number => (b | (g << 12) |
  *   default true, false for comparisons in tests).
  * @param safeFoundation use O11 (O9 and O10 with the closed foundation heights of `Engine.closedHeights`;
  *   default true, false for comparisons in tests).
+ * @param jumps use O12 (thresholds may rise by more than the least f above the last one, and an iteration
+ *   that finds a line searches on, depth first, for a cheaper one only; default true, false for
+ *   comparisons in tests). Only with `weight` 1.
  */
 export function optimalSearch(
   rules: EngineRules,
@@ -363,6 +376,7 @@ export function optimalSearch(
   lowFoundation = true,
   lowTalon = true,
   safeFoundation = true,
+  jumps = true,
 ): OptimalResult {
   const e = new Engine(rules, start, {
     partialRule, // O7: P9 keeps a shortest line
@@ -388,9 +402,20 @@ export function optimalSearch(
   let aborted = false;
   const path: number[] = [];
   const FOUND = -1;
+  /** Every line costs at least this: the start's h, then the least f above the last finished iteration. */
+  let proven = threshold;
+  /** Cost of the line that ended the search with FOUND. */
+  let foundCost = INF;
+  /** O12: the moves on the current path, by depth. */
+  const cur: number[] = [];
+  /** O12: the cheapest line found in this iteration (weight 1), and its cost. */
+  let bestLine: number[] | null = null;
+  let bestCost = INF;
+  /** O12: children cut in this iteration, by how far their f exceeded the threshold (1 … 63). */
+  const cut = new Float64Array(64);
 
   /** Searches below the current position (depth `g`, list storage from `at`); returns FOUND or a bound. */
-  const dfs = (g: number, at: number, lastCard: number): number => {
+  const dfs = (g: number, at: number, lastCard: number, depth: number): number => {
     let moves = e.moveBuffer(at);
     const end = e.generate(at);
     let best = INF;
@@ -405,12 +430,20 @@ export function optimalSearch(
       nodes++;
       const cg = g + c;
       if (e.isWon()) {
-        if (cg <= threshold) {
+        if (cg <= threshold && (weight !== 1 || cg <= proven)) {
+          // Weighted passes take the first line; a proof stops at a line as cheap as the proven bound.
+          foundCost = cg;
           path.push(m);
           e.undo(m, u);
           return FOUND;
         }
-        if (cg < next) next = cg;
+        if (cg <= threshold) {
+          // O12: keep the line and search on for a cheaper one only.
+          bestLine = cur.slice(0, depth);
+          bestLine.push(m);
+          bestCost = cg;
+          threshold = cg - 1;
+        } else if (cg < next) next = cg;
         if (c < best) best = c;
         e.undo(m, u);
         continue;
@@ -425,12 +458,15 @@ export function optimalSearch(
         // for every path to it).
       } else if (f > threshold) {
         if (f < next) next = f;
+        const over = f - threshold;
+        if (over < 64) cut[over] = (cut[over] as number) + 1;
       } else if (v >>> 22 === iter && ((v >>> 12) & 1023) <= cg) {
         // Visited in this iteration at the same or a smaller depth: searched already (or on the path).
       } else {
         table.setValue(slot, packValue(b, cg, iter));
         const growths = table.growths;
-        const r = dfs(cg, end, placed);
+        cur[depth] = m;
+        const r = dfs(cg, end, placed, depth + 1);
         moves = e.moveBuffer(at); // the buffer may have grown below
         if (r === FOUND) {
           path.push(m);
@@ -463,36 +499,36 @@ export function optimalSearch(
     iter++;
     if (iter >= 1024 || threshold >= 1023) break;
     next = INF;
+    cut.fill(0);
     const root = table.insert(e.computeKey());
     table.setValue(root, packValue(h0, 0, iter));
-    const r = dfs(0, 0, -1);
-    if (weight !== 1 && r === FOUND) threshold = pathCost(e, path);
+    const n0 = nodes;
+    const r = dfs(0, 0, -1, 0);
     const stats = { nodes, states: table.size, tableBytes: table.peakBytes, iterations: iter };
-    if (r === FOUND) return { outcome: 'won', path: path.reverse(), lowerBound: threshold, ...stats };
-    if (aborted) return { outcome: 'aborted', lowerBound: threshold, ...stats };
+    if (r === FOUND) return { outcome: 'won', path: path.reverse(), lowerBound: foundCost, ...stats };
+    if (aborted) return { outcome: 'aborted', lowerBound: proven, ...stats };
+    // O12: the iteration finished with every line of cost below bestCost excluded.
+    if (bestLine !== null) return { outcome: 'won', path: bestLine, lowerBound: bestCost, ...stats };
     if (next >= INF) return { outcome: 'exhausted', lowerBound: INF, ...stats };
-    threshold = next;
+    proven = next;
+    // O12: skip thresholds while the positions they would add are few against those re-walked.
+    const grew = nodes - n0;
+    let jump = 1;
+    if (weight === 1 && jumps) {
+      let sum = 0;
+      for (jump = 1; jump < MAX_JUMP; jump++) {
+        sum += cut[jump] as number;
+        if (sum >= CUT_SHARE * grew) break;
+      }
+    }
+    threshold = Math.max(next, threshold + jump);
   }
   return {
     outcome: 'aborted',
-    lowerBound: threshold,
+    lowerBound: proven,
     nodes,
     states: table.size,
     tableBytes: table.peakBytes,
     iterations: iter,
   };
-}
-
-/** Public moves of an engine line (pushed deepest first, as `optimalSearch` collects it) from `e`'s position. */
-function pathCost(e: Engine, reversed: readonly number[]): number {
-  const undo: number[] = [];
-  let cost = 0;
-  for (let i = reversed.length - 1; i >= 0; i--) {
-    const m = reversed[i] as number;
-    cost += e.moveCost(m);
-    undo.push(e.apply(m));
-  }
-  for (let i = 0; i < reversed.length; i++)
-    e.undo(reversed[i] as number, undo[reversed.length - 1 - i] as number);
-  return cost;
 }

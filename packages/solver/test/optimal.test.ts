@@ -455,6 +455,59 @@ describe('O11: closed foundation heights (O9 and O10 per suit), keeping the mini
   });
 });
 
+describe('O12: threshold jumps with branch and bound, keeping the minimum', () => {
+  const cases: { o: GameOptions; n: number; minimum: number }[] = [
+    { o: opts(1), n: 7, minimum: 105 },
+    { o: opts(1), n: 18, minimum: 108 },
+    { o: opts(3), n: 7, minimum: 103 },
+  ];
+  for (const c of cases)
+    it(`R8 R10: whole deal ${c.n} (draw ${c.o.draw}) proven minimal (${c.minimum}) with and without O12, fewer positions with it`, () => {
+      const pos = enginePos(newGame(deal(c.n), c.o));
+      const rules = rulesOf(c.o);
+      const never = (): boolean => false;
+      const run = (jumps: boolean) =>
+        optimalSearch(rules, pos, 6_000_000, 6_000_000, 1, true, never, true, true, true, jumps);
+      const on = run(true);
+      const off = run(false);
+      for (const r of [on, off]) {
+        expect(r.outcome).toBe('won');
+        expect(r.lowerBound).toBe(c.minimum);
+      }
+      expect(on.nodes).toBeLessThan(off.nodes);
+      expect(on.iterations).toBeLessThan(off.iterations);
+    });
+
+  it('R8: the same minimum as without O12 on positions 55–65 moves before the end (draw 1 and 3)', () => {
+    for (const [o, n, k] of [
+      [opts(1), 2, 65],
+      [opts(1), 4, 60],
+      [opts(3), 1, 55],
+      [opts(3), 5, 55],
+    ] as const) {
+      const pos = enginePos(nearEnd(n, o, k));
+      const rules = rulesOf(o);
+      const never = (): boolean => false;
+      const on = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true, never, true, true, true, true);
+      const off = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true, never, true, true, true, false);
+      expect(on.outcome).toBe('won');
+      expect(on.lowerBound).toBe(off.lowerBound);
+    }
+  });
+
+  it('a search stopped by its node limit reports a lower bound no higher than the minimum', () => {
+    const o = opts(1);
+    const pos = enginePos(newGame(deal(18), o));
+    const never = (): boolean => false;
+    for (const limit of [50_000, 200_000, 600_000]) {
+      const r = optimalSearch(rulesOf(o), pos, limit, 2_000_000, 1, true, never);
+      expect(r.outcome).toBe('aborted');
+      expect(r.lowerBound).toBeLessThanOrEqual(108);
+      expect(r.lowerBound).toBeGreaterThan(52);
+    }
+  });
+});
+
 describe('H5 draw groups (draw 3) against the independent GameState A* on talon-heavy positions', () => {
   it('R10 R11: random positions with 6–10 stock cards: same minimum, and h at the start never above it', () => {
     const random = rng(97);
