@@ -89,7 +89,9 @@ for (const draw of DRAWS) {
     mine.push(one);
     if (VERIFY && r.outcome === 'won') {
       // Not timed: the public line of the same proof, replayed by solveMinimal (it throws if it does not win).
-      const m = solveMinimal(d.value, options, { maxNodes: r.nodes, maxStates: STATES, improveNodes: 0 });
+      // One node more than the proof used: the limit is checked after each position, so a branch-and-bound
+      // iteration (O12) that ends on its last position would otherwise stop just before finishing.
+      const m = solveMinimal(d.value, options, { maxNodes: r.nodes + 1, maxStates: STATES, improveNodes: 0 });
       const len = m.line?.length ?? -1;
       const other = found.line?.length ?? Infinity;
       if (!m.optimal || len !== r.lowerBound || len > other)
