@@ -6,8 +6,8 @@
  * keyed by HMAC-SHA256(secret, `date|preset|k`) — with a bench secret (`SECRET`, default "bench"), since the
  * server's is secret —; the daily is the first candidate `solve` wins within `CERTIFY_NODES` positions
  * (default 100 000, the server's CERTIFY_NODES); its par is proven when the minimal search with the daily's
- * node budget (`NODES`, default SOLVE_MS × 10 000 with `SOLVE_MS` default 3 000: the server's
- * DAILY_SOLVE_MS × MINIMAL_NODES_PER_MS) and `solveMinimal`'s table bound for that budget (the larger of
+ * node budget (`NODES`, default the server's `parNodes(SOLVE_MS)` with `SOLVE_MS` default 3 000, its
+ * DAILY_SOLVE_MS: 60 000 000) and `solveMinimal`'s table bound for that budget (the larger of
  * 2 000 000 and NODES / 2) finishes. Prints one line per daily (proven or not, the lower bound reached,
  * solve's line, positions, CPU ms of the proof) and per preset the count proven, the median and p90 CPU ms
  * of the proof (unproven dailies count as their whole search) and the load average.
@@ -22,7 +22,10 @@ const DAYS = Number(process.env.DAYS ?? 30);
 const END = process.env.END ?? '2026-11-24';
 const SECRET = process.env.SECRET ?? 'bench';
 const SOLVE_MS = Number(process.env.SOLVE_MS ?? 3000);
-const NODES = Number(process.env.NODES ?? SOLVE_MS * 10_000);
+/** The server's `parNodes(SOLVE_MS)` (apps/server/src/daily/generate.ts; the solver cannot import it). */
+const parNodes = (ms: number): number =>
+  Math.min(60_000_000, Math.round(1000 * ms * Math.max(1, ms / 300) ** 2));
+const NODES = Number(process.env.NODES ?? parNodes(SOLVE_MS));
 const CERTIFY_NODES = Number(process.env.CERTIFY_NODES ?? 100_000);
 const STATES = Math.max(DEFAULT_MINIMAL_STATES, Math.ceil(NODES / 2));
 const cpuNow = (): number => {
