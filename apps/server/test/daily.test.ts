@@ -33,8 +33,8 @@ import {
   type Move,
 } from '@klondike/rules';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { candidateDeal } from '../src/daily/generate.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MINIMAL_NODES_PER_MS, PAR_MAX_NODES, candidateDeal, parNodes } from '../src/daily/generate.js';
 import { WsClient, describeEachDatabase, leakedCards, testApp, wsUrl } from './helpers.js';
 
 const SECRET = 'test-daily-secret-0123456789abcdef';
@@ -673,5 +673,15 @@ describeEachDatabase('daily challenge', (db) => {
       expect(r.dealKey).toBe(candidate.key);
       expect(formatDeal(candidate.deal)).toBe(r.deal);
     }
+  });
+});
+
+describe("the par proof's node budget (parNodes)", () => {
+  it('stays per ms up to 300 ms (tests), grows with the cube above it, up to its cap', () => {
+    expect(parNodes(300)).toBe(300 * MINIMAL_NODES_PER_MS);
+    expect(parNodes(100)).toBe(100 * MINIMAL_NODES_PER_MS);
+    expect(parNodes(600)).toBe(4 * 600 * MINIMAL_NODES_PER_MS);
+    expect(parNodes(3000)).toBe(PAR_MAX_NODES); // the default DAILY_SOLVE_MS
+    expect(parNodes(20_000)).toBe(PAR_MAX_NODES);
   });
 });

@@ -54,6 +54,10 @@ export class Engine {
   private readonly lowFoundation: boolean;
   /** O10 of the minimal search (one card per draw): the first low talon card that fits caps the talon moves. */
   private readonly lowTalon: boolean;
+  /** O11 of the minimal search: O9 and O10 with the closed foundation heights (`closedHeights`). */
+  private readonly safeFoundation: boolean;
+  /** Scratch of `closedHeights`. */
+  private readonly closed = new Int8Array(4);
   /** Draw 1 with unlimited redeals: every talon card is reachable at any time (P7). */
   private readonly freeTalon: boolean;
   /** P11: draw 3, unlimited redeals, no last pass (R16), pointer keyed under P7. */
@@ -100,6 +104,7 @@ export class Engine {
     this.exactPointer = tuning.exactPointer ?? false;
     this.lowFoundation = tuning.lowFoundation ?? false;
     this.lowTalon = tuning.lowTalon ?? false;
+    this.safeFoundation = tuning.safeFoundation ?? false;
     // P7, P10 and the talon part of P2 rely on every talon card being reachable at any time: not after R16.
     const freeTalon = rules.draw === 1 && rules.redealLimit < 0 && start.lastPass !== true;
     this.talonRule = (tuning.talonRule ?? true) && freeTalon;
@@ -300,6 +305,7 @@ export class Engine {
       const opp = Math.min(o1, o2);
       return opp >= r - 1 || (opp >= r - 2 && same >= r - 3);
     }
+    if (this.safeFoundation && this.closedSafe(c, -1)) return true; // O11
     if (this.lowFoundation) {
       // O9: every foundation holds the cards below c, so nothing can ever lie on c in a shortest line.
       const m = Math.min(f[0] as number, f[1] as number, f[2] as number, f[3] as number);
@@ -308,6 +314,49 @@ export class Engine {
     if (this.rules.foundationToTableau) return false;
     if (RED_OF[c] === 1) return (f[0] as number) >= r - 1 && (f[3] as number) >= r - 1;
     return (f[1] as number) >= r - 1 && (f[2] as number) >= r - 1;
+  }
+
+  /**
+   * O11: the closed foundation heights t of the position (with foundation `lowered` one card lower when it
+   * is 0 … 3, else as it is), in a scratch array valid until the next call: the greatest t with t[s] ≤ the
+   * height of foundation s and t[s] ≤ 1 + min(t of the two suits of the other colour) — so the cards of
+   * rank ≤ t[s] of every suit s are on their foundations and every card that could lie on one of them (the
+   * other colour, one rank lower) is one of them too. README.md "Minimal lines", O11.
+   */
+  closedHeights(lowered: number): Int8Array {
+    const t = this.closed;
+    for (let s = 0; s < 4; s++) t[s] = (this.found[s] as number) - (s === lowered ? 1 : 0);
+    // Black suits are 0 and 3 (C, S), red ones 1 and 2 (D, H). Heights only fall, so this ends.
+    for (;;) {
+      const black = Math.min(t[0] as number, t[3] as number) + 1;
+      const red = Math.min(t[1] as number, t[2] as number) + 1;
+      let changed = false;
+      for (let s = 0; s < 4; s++) {
+        const cap = s === 0 || s === 3 ? red : black;
+        if ((t[s] as number) > cap) {
+          t[s] = cap;
+          changed = true;
+        }
+      }
+      if (!changed) return t;
+    }
+  }
+
+  /**
+   * O11: whether card c (rank r, suit s) would be safe on its foundation: with the closed heights t of the
+   * position (foundation `lowered` one lower, see `closedHeights`), t[s] ≥ r − 1 and both suits of the
+   * other colour have t ≥ r − 1 (the cards that could lie on c, and those under it, never come down in a
+   * shortest line).
+   */
+  private closedSafe(c: number, lowered: number): boolean {
+    const t = this.closedHeights(lowered);
+    const r1 = (RANK_OF[c] as number) - 1;
+    const red = RED_OF[c] as number;
+    return (
+      (t[SUIT_OF[c] as number] as number) >= r1 &&
+      (t[OTHER_SUIT_1[red] as number] as number) >= r1 &&
+      (t[OTHER_SUIT_2[red] as number] as number) >= r1
+    );
   }
 
   /**
@@ -358,7 +407,10 @@ export class Engine {
       for (let q = Math.max(this.ptr, 1); q <= this.talLen; q++) {
         const c = tal[q - 1] as number;
         const r = RANK_OF[c] as number;
-        if (r <= m1 && (found[SUIT_OF[c] as number] as number) === r - 1) {
+        if (
+          (found[SUIT_OF[c] as number] as number) === r - 1 &&
+          (r <= m1 || (this.safeFoundation && this.closedSafe(c, -1))) // O10, O11
+        ) {
           if (q === this.ptr) {
             out[at] = encodeMove(K_W2F, 0, 0, q, 0);
             return at + 1;
@@ -433,9 +485,21 @@ export class Engine {
       const low = this.lowFoundation
         ? Math.min(found[0] as number, found[1] as number, found[2] as number, found[3] as number) + 1
         : 0;
+      const t = this.safeFoundation ? this.closedHeights(-1) : null;
+      let keep = 0; // O11: bit s set when the top of foundation s may come down
       for (let s = 0; s < 4; s++) {
         const h = found[s] as number;
-        if (h === 0 || h <= low) continue;
+        if (h > 0 && h > low && (t === null || h > (t[s] as number))) keep |= 1 << s;
+      }
+      if (t !== null) {
+        // O11: nor a card that would be safe to send straight back up (its descent is on no shortest line).
+        for (let s = 0; s < 4; s++)
+          if ((keep & (1 << s)) !== 0 && this.closedSafe(s * 13 + (found[s] as number) - 1, s))
+            keep &= ~(1 << s);
+      }
+      for (let s = 0; s < 4; s++) {
+        const h = found[s] as number;
+        if ((keep & (1 << s)) === 0) continue;
         if (h === 13) {
           if (firstEmpty >= 0) out[n++] = encodeMove(K_F2T, s, firstEmpty, 0, 0) | (100 << 16);
           continue;

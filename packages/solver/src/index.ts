@@ -396,7 +396,7 @@ export interface MinimalLimits {
   /**
    * Most distinct positions the minimal search stores (the memory bound: ~28 bytes each in the engine
    * search's table, ~1 KB each in the GameState A* of the last pass). Default: the larger of 2 000 000
-   * and `maxNodes / 4` (300 000 for the GameState A*).
+   * and `maxNodes / 2` (300 000 for the GameState A*).
    */
   readonly maxStates?: number;
   /**
@@ -479,8 +479,8 @@ export function solveMinimal(
   const pos = toEnginePosition(state); // also validates the position
   const rules = engineRules(options);
   const maxNodes = limits.maxNodes ?? DEFAULT_MINIMAL_NODES;
-  // A proof stores about one position per five generated: a larger node budget gets a larger table.
-  const maxStates = limits.maxStates ?? Math.max(DEFAULT_MINIMAL_STATES, Math.ceil(maxNodes / 4));
+  // A proof stores about one position per two to five generated: a larger node budget gets a larger table.
+  const maxStates = limits.maxStates ?? Math.max(DEFAULT_MINIMAL_STATES, Math.ceil(maxNodes / 2));
   const a =
     rules.finalSinglePass === true && !state.lastPass
       ? aStarMinimal({ ...state, history: null }, maxNodes, limits.maxStates ?? DEFAULT_ASTAR_STATES)

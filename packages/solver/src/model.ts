@@ -77,6 +77,15 @@ export interface EngineTuning {
    * move; deeper, talon moves beyond it or after a recycle are not offered. Default false.
    */
   readonly lowTalon?: boolean;
+  /**
+   * O11 (minimal search; generalises O9 and, with `lowTalon`, O10): with the closed foundation heights t
+   * (`Engine.closedHeights`: per suit, at most its foundation height and at most one above the lower of the
+   * other colour's), no foundation card of rank ≤ t of its suit comes down (R9), nor one whose descent
+   * makes it a card that O11 sends straight back; a tableau top of rank r that fits goes up as the only move
+   * when both other-colour t and its own t are ≥ r − 1; under `lowTalon` the same cards of the talon cap the
+   * talon moves. Default false.
+   */
+  readonly safeFoundation?: boolean;
   /** Skip positions whose talon pointer a stored one dominates (P11, draw 3 with unlimited redeals). Default true. */
   readonly pointerDominance?: boolean;
 }

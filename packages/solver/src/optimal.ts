@@ -1,5 +1,5 @@
 /**
- * The minimal search on the engine (README.md "Minimal lines", O1 … O10): IDA* over the engine's compact
+ * The minimal search on the engine (README.md "Minimal lines", O1 … O11): IDA* over the engine's compact
  * position and stock macro moves (P3), each move weighted by the public moves it stands for, with the
  * admissible, consistent bound of `BoundModel` and a packed transposition table (`KeyTable`) that keeps,
  * per position, a learned lower bound on the moves still needed and the depth of its last visit.
@@ -8,8 +8,8 @@
  * adds a move), P3 (draw blocks are rewritten without changing their length), P4–P6 (pile renaming), P8 at
  * the root (a proof that no win exists), P9 (O7: its counterpart line trades the pruned move for at most
  * one tableau move), O9 (no shortest line takes a card of rank ≤ the lowest foundation down, so such
- * low cards go up and stay up) and O10 (one card per draw: talon moves stop at the first low talon card
- * that fits). Not P7 (the pointer is keyed exactly: it decides the draws), not P10, P11 and not the talon
+ * low cards go up and stay up), O10 (one card per draw: talon moves stop at the first low talon card
+ * that fits) and O11 (the same per suit, with the closed foundation heights of `Engine.closedHeights`). Not P7 (the pointer is keyed exactly: it decides the draws), not P10, P11 and not the talon
  * part of P2 (their exchanges change the draws a line needs).
  */
 import {
@@ -28,6 +28,16 @@ import { KeyTable } from './table.js';
 
 /** Positions per pile height and suit in `BoundModel`'s tables. */
 const H = 8;
+/** Rows of `BoundModel`'s memo of H6 + H7 (a power of two). */
+const CYCLE_BITS = 14;
+const CYCLE_MEMO = 1 << CYCLE_BITS;
+/**
+ * O12: the next threshold is the least one at which the children cut by the last iteration (counted by how
+ * far their f exceeded its threshold) number at least this share of the positions it generated.
+ */
+const CUT_SHARE = 0.5;
+/** O12: most a threshold rises above the last one (a larger rise risks a long branch-and-bound pass). */
+const MAX_JUMP = 5;
 /** "No win from here": a stored bound that never lets a position be expanded again. */
 const INF = 4095;
 
@@ -56,6 +66,13 @@ export class BoundModel {
   private readonly up = new Int8Array(7);
   private readonly free = new Uint8Array(7);
   private readonly canHome = new Int8Array(4);
+  /**
+   * Exact memo of H6 + H7 (`cyclePairs`), direct-mapped, `CYCLE_MEMO` rows of 2 words: the state word
+   * (face-down counts, 3 bits per pile, bits 0-20; the H4 flag of each pile, bits 21-27) and the
+   * foundations word (4 bits per suit, bits 0-15) with the value in bits 16-23; −1 = empty row. H6 + H7
+   * depend on nothing else (README.md "Minimal lines", H6), so a hit returns exactly what they compute.
+   */
+  private readonly memo = new Int32Array(CYCLE_MEMO * 2).fill(-1);
   /** Use H6 (the two-pile cycles). */
   readonly cycles: boolean;
 
@@ -140,6 +157,7 @@ export class BoundModel {
       if (waste > 0) h += Math.min(waste, 1 + Math.ceil((waste + 1) / d));
     }
     let nl = 0;
+    let shape = 0;
     const lvCard = this.lvCard;
     const lvPile = this.lvPile;
     const lvPos = this.lvPos;
@@ -160,6 +178,7 @@ export class BoundModel {
         }
       }
       if (!this.cycles) continue;
+      shape |= (f << (3 * i)) | (faceUpBlocker ? 1 << (21 + i) : 0);
       // H6 leavers: cards at heights 1 … f not already counted by H3 / H4.
       for (let k = 1; k <= f; k++) {
         if (k < f ? this.fdBlocker[i * H + k] === 1 : faceUpBlocker) continue;
@@ -169,7 +188,25 @@ export class BoundModel {
         nl++;
       }
     }
-    if (nl >= 2) h += this.cyclePairs(e, nl);
+    if (nl >= 2) {
+      // H6 + H7 are a function of the face-down counts, the H4 flags and the foundations (the leavers are
+      // start cards fixed by the counts and flags): look them up before computing them.
+      const heights =
+        (found[0] as number) |
+        ((found[1] as number) << 4) |
+        ((found[2] as number) << 8) |
+        ((found[3] as number) << 12);
+      const row = ((Math.imul(shape ^ (heights << 11), 0x9e3779b1) >>> 0) >>> (32 - CYCLE_BITS)) * 2;
+      const memo = this.memo;
+      if (memo[row] === shape && ((memo[row + 1] as number) & 0xffff) === heights) {
+        h += (memo[row + 1] as number) >>> 16;
+      } else {
+        const c = this.cyclePairs(e, nl);
+        memo[row] = shape;
+        memo[row + 1] = heights | (c << 16);
+        h += c;
+      }
+    }
     return h;
   }
 
@@ -303,11 +340,14 @@ const packValue = (b: number, g: number, it: number): number => (b | (g << 12) |
 
 /**
  * IDA* for a shortest winning line in public moves (README.md "Minimal lines"). Thresholds start at h of
- * the start and rise to the least f that exceeded the last one; within an iteration a position already
- * visited at the same or a smaller depth is not searched again, and after a position's subtree fails its
- * stored bound rises to the least (cost + bound) of its moves. Stops with `aborted` after `maxNodes`
- * positions or once the table holds `maxStates`; the threshold reached then is a proven lower bound.
- * No clock: answers depend only on the limits.
+ * the start and rise at least to the least f that exceeded the last one (O12: by up to 5 when few children
+ * were cut close above it); an iteration that finds a line keeps it and searches on, depth first, for a
+ * cheaper one only (branch and bound), so the line kept when it finishes is shortest. Within an iteration
+ * a position already visited at the same or a smaller depth is not searched again, and after a position's
+ * subtree fails its stored bound rises to the least (cost + bound) of its moves. Stops with `aborted` after
+ * `maxNodes` positions or once the table holds `maxStates`; the least f above the last finished iteration
+ * (h of the start before one finished) is then a proven lower bound. No clock: answers depend only on the
+ * limits.
  *
  * @param rules the rules of the search; the caller guarantees the last pass (R16) is not on offer (its
  *   macro moves skip targets that draws reach, which is not length-preserving).
@@ -319,6 +359,11 @@ const packValue = (b: number, g: number, it: number): number => (b | (g << 12) |
  *   come down; default true, false for comparisons in tests).
  * @param lowTalon use O10 (one card per draw: talon moves stop at the first low talon card that fits;
  *   default true, false for comparisons in tests).
+ * @param safeFoundation use O11 (O9 and O10 with the closed foundation heights of `Engine.closedHeights`;
+ *   default true, false for comparisons in tests).
+ * @param jumps use O12 (thresholds may rise by more than the least f above the last one, and an iteration
+ *   that finds a line searches on, depth first, for a cheaper one only; default true, false for
+ *   comparisons in tests). Only with `weight` 1.
  */
 export function optimalSearch(
   rules: EngineRules,
@@ -330,6 +375,8 @@ export function optimalSearch(
   stop: () => boolean = () => false,
   lowFoundation = true,
   lowTalon = true,
+  safeFoundation = true,
+  jumps = true,
 ): OptimalResult {
   const e = new Engine(rules, start, {
     partialRule, // O7: P9 keeps a shortest line
@@ -339,12 +386,14 @@ export function optimalSearch(
     exactPointer: true,
     lowFoundation, // O9
     lowTalon, // O10
+    safeFoundation, // O11
   });
   const empty = { nodes: 0, states: 0, tableBytes: 0, iterations: 0 };
   if (e.isWon()) return { outcome: 'won', path: [], lowerBound: 0, ...empty };
   if (e.deadlocked()) return { outcome: 'exhausted', lowerBound: INF, ...empty };
   const model = new BoundModel(e);
-  const table = new KeyTable(e.keyWidth, maxStates, true);
+  // Grows 4× at a time: each growth re-inserts every entry, and proofs store millions.
+  const table = new KeyTable(e.keyWidth, maxStates, true, 4);
   const h0 = model.bound(e);
   let nodes = 0;
   let iter = 0;
@@ -353,9 +402,20 @@ export function optimalSearch(
   let aborted = false;
   const path: number[] = [];
   const FOUND = -1;
+  /** Every line costs at least this: the start's h, then the least f above the last finished iteration. */
+  let proven = threshold;
+  /** Cost of the line that ended the search with FOUND. */
+  let foundCost = INF;
+  /** O12: the moves on the current path, by depth. */
+  const cur: number[] = [];
+  /** O12: the cheapest line found in this iteration (weight 1), and its cost. */
+  let bestLine: number[] | null = null;
+  let bestCost = INF;
+  /** O12: children cut in this iteration, by how far their f exceeded the threshold (1 … 63). */
+  const cut = new Float64Array(64);
 
   /** Searches below the current position (depth `g`, list storage from `at`); returns FOUND or a bound. */
-  const dfs = (g: number, at: number, lastCard: number): number => {
+  const dfs = (g: number, at: number, lastCard: number, depth: number): number => {
     let moves = e.moveBuffer(at);
     const end = e.generate(at);
     let best = INF;
@@ -370,12 +430,20 @@ export function optimalSearch(
       nodes++;
       const cg = g + c;
       if (e.isWon()) {
-        if (cg <= threshold) {
+        if (cg <= threshold && (weight !== 1 || cg <= proven)) {
+          // Weighted passes take the first line; a proof stops at a line as cheap as the proven bound.
+          foundCost = cg;
           path.push(m);
           e.undo(m, u);
           return FOUND;
         }
-        if (cg < next) next = cg;
+        if (cg <= threshold) {
+          // O12: keep the line and search on for a cheaper one only.
+          bestLine = cur.slice(0, depth);
+          bestLine.push(m);
+          bestCost = cg;
+          threshold = cg - 1;
+        } else if (cg < next) next = cg;
         if (c < best) best = c;
         e.undo(m, u);
         continue;
@@ -390,11 +458,15 @@ export function optimalSearch(
         // for every path to it).
       } else if (f > threshold) {
         if (f < next) next = f;
+        const over = f - threshold;
+        if (over < 64) cut[over] = (cut[over] as number) + 1;
       } else if (v >>> 22 === iter && ((v >>> 12) & 1023) <= cg) {
         // Visited in this iteration at the same or a smaller depth: searched already (or on the path).
       } else {
         table.setValue(slot, packValue(b, cg, iter));
-        const r = dfs(cg, end, placed);
+        const growths = table.growths;
+        cur[depth] = m;
+        const r = dfs(cg, end, placed, depth + 1);
         moves = e.moveBuffer(at); // the buffer may have grown below
         if (r === FOUND) {
           path.push(m);
@@ -407,7 +479,7 @@ export function optimalSearch(
         }
         if (r > b) {
           b = r;
-          slot = table.insert(e.computeKey()); // the table may have grown meanwhile
+          if (table.growths !== growths) slot = table.insert(e.computeKey()); // it moved the entries
           v = table.value(slot);
           table.setValue(slot, ((v & ~4095) | b) >>> 0);
         }
@@ -427,36 +499,36 @@ export function optimalSearch(
     iter++;
     if (iter >= 1024 || threshold >= 1023) break;
     next = INF;
+    cut.fill(0);
     const root = table.insert(e.computeKey());
     table.setValue(root, packValue(h0, 0, iter));
-    const r = dfs(0, 0, -1);
-    if (weight !== 1 && r === FOUND) threshold = pathCost(e, path);
+    const n0 = nodes;
+    const r = dfs(0, 0, -1, 0);
     const stats = { nodes, states: table.size, tableBytes: table.peakBytes, iterations: iter };
-    if (r === FOUND) return { outcome: 'won', path: path.reverse(), lowerBound: threshold, ...stats };
-    if (aborted) return { outcome: 'aborted', lowerBound: threshold, ...stats };
+    if (r === FOUND) return { outcome: 'won', path: path.reverse(), lowerBound: foundCost, ...stats };
+    if (aborted) return { outcome: 'aborted', lowerBound: proven, ...stats };
+    // O12: the iteration finished with every line of cost below bestCost excluded.
+    if (bestLine !== null) return { outcome: 'won', path: bestLine, lowerBound: bestCost, ...stats };
     if (next >= INF) return { outcome: 'exhausted', lowerBound: INF, ...stats };
-    threshold = next;
+    proven = next;
+    // O12: skip thresholds while the positions they would add are few against those re-walked.
+    const grew = nodes - n0;
+    let jump = 1;
+    if (weight === 1 && jumps) {
+      let sum = 0;
+      for (jump = 1; jump < MAX_JUMP; jump++) {
+        sum += cut[jump] as number;
+        if (sum >= CUT_SHARE * grew) break;
+      }
+    }
+    threshold = Math.max(next, threshold + jump);
   }
   return {
     outcome: 'aborted',
-    lowerBound: threshold,
+    lowerBound: proven,
     nodes,
     states: table.size,
     tableBytes: table.peakBytes,
     iterations: iter,
   };
-}
-
-/** Public moves of an engine line (pushed deepest first, as `optimalSearch` collects it) from `e`'s position. */
-function pathCost(e: Engine, reversed: readonly number[]): number {
-  const undo: number[] = [];
-  let cost = 0;
-  for (let i = reversed.length - 1; i >= 0; i--) {
-    const m = reversed[i] as number;
-    cost += e.moveCost(m);
-    undo.push(e.apply(m));
-  }
-  for (let i = 0; i < reversed.length; i++)
-    e.undo(reversed[i] as number, undo[reversed.length - 1 - i] as number);
-  return cost;
 }

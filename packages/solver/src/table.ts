@@ -1,6 +1,6 @@
 /** Bit that `KeyTable` sets in the last word of every stored key: a slot whose last word is 0 is empty. */
 const STORED = 0x80000000;
-/** Load factor at which the table doubles while it may still grow. */
+/** Load factor at which the table grows while it may still grow. */
 const GROW_LOAD = 0.75;
 /** Highest load factor: the last allocation is sized so that `maxEntries` fit at this load. */
 const MAX_LOAD = 0.85;
@@ -26,19 +26,29 @@ export class KeyTable {
   /** Words per slot: the key, then (with values) the value in the same row, so one probe reads both. */
   private readonly stride: number;
   private readonly withValues: boolean;
+  private readonly growFactor: number;
   private keys: Uint32Array;
   /** Entries stored. */
   size = 0;
   /** Highest number of bytes the arrays held at once (growth keeps the old and new arrays briefly). */
   peakBytes = 0;
+  /**
+   * Times the table has grown. Entries only move when it grows (open addressing without deletion), so a
+   * slot returned by `insert` stays the slot of its key while `growths` is unchanged.
+   */
+  growths = 0;
 
   /**
    * @param width words per key (≥ 1); bit 31 of the last word must be 0 in every key
    * @param maxEntries most entries (the memory bound); the table grows up to `maxEntries / 0.85` slots
    * @param withValues keep one 32-bit value per entry (`value` / `setValue`)
+   * @param growFactor how many times larger each growth step makes the table (2 or more; default 2): a
+   *   larger factor re-inserts fewer entries overall (each growth re-inserts every entry) for more memory
+   *   while the table is not yet at its last size
    */
-  constructor(width: number, maxEntries = 4_000_000, withValues = false) {
+  constructor(width: number, maxEntries = 4_000_000, withValues = false, growFactor = 2) {
     this.width = width;
+    this.growFactor = Math.max(2, Math.floor(growFactor));
     this.maxEntries = Math.max(1, Math.floor(maxEntries));
     this.capacity = Math.max(16, Math.min(1 << 16, Math.ceil(this.maxEntries / MAX_LOAD)));
     this.withValues = withValues;
@@ -174,7 +184,11 @@ export class KeyTable {
     const st = this.stride;
     const oldKeys = this.keys;
     const oldCap = this.capacity;
-    const cap = this.canGrow() ? Math.min(oldCap * 2, Math.ceil(this.maxEntries / MAX_LOAD)) : oldCap * 2;
+    // Straight to the last size when one more step would leave less than doubling to it: a last step of a
+    // few percent would re-insert every entry and hold both arrays for almost nothing.
+    const last = Math.ceil(this.maxEntries / MAX_LOAD);
+    const step = oldCap * this.growFactor;
+    const cap = this.canGrow() ? (step * 2 > last ? last : step) : oldCap * 2;
     const keys = new Uint32Array(cap * st);
     this.peakBytes = Math.max(this.peakBytes, this.bytes + keys.byteLength);
     this.capacity = cap;
@@ -189,6 +203,7 @@ export class KeyTable {
       if (slot === follow) moved = to;
     }
     this.keys = keys;
+    this.growths++;
     return moved;
   }
 }

@@ -271,8 +271,9 @@ describe('O9: low foundation cards go up and stay up in the minimal search, keep
       const rules = rulesOf(c.o);
       const pos = enginePos(s);
       const never = (): boolean => false;
-      const on = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true, never, true);
-      const off = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true, never, false);
+      // O11 generalises O9: off in both, so that O9 alone is compared.
+      const on = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true, never, true, true, false);
+      const off = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true, never, false, true, false);
       expect(on.outcome).toBe('won');
       expect(off.outcome).toBe('won');
       expect(on.lowerBound).toBe(off.lowerBound);
@@ -285,7 +286,7 @@ describe('O9: low foundation cards go up and stay up in the minimal search, keep
     const rules = rulesOf(o);
     const never = (): boolean => false;
     const run = (o9: boolean, o10: boolean) =>
-      optimalSearch(rules, pos, 6_000_000, 6_000_000, 1, true, never, o9, o10);
+      optimalSearch(rules, pos, 6_000_000, 6_000_000, 1, true, never, o9, o10, false); // O11 off (it covers O9)
     const both = run(true, true);
     const noO9 = run(false, true);
     const noO10 = run(true, false);
@@ -374,6 +375,139 @@ describe('O10: draw 1, the talon moves stop at the first low talon card that fit
   });
 });
 
+describe('O11: closed foundation heights (O9 and O10 per suit), keeping the minimum', () => {
+  const cases: { o: GameOptions; n: number; k: number }[] = [
+    { o: opts(1), n: 2, k: 65 },
+    { o: opts(1), n: 4, k: 60 },
+    { o: opts(1), n: 7, k: 65 },
+    { o: opts(3), n: 1, k: 55 },
+    { o: opts(3), n: 4, k: 55 },
+  ];
+  for (const c of cases)
+    it(`R8 R9 R10: same minimum with and without O11, fewer positions (draw ${c.o.draw}, deal ${c.n}, ${c.k} from the end)`, () => {
+      const pos = enginePos(nearEnd(c.n, c.o, c.k));
+      const rules = rulesOf(c.o);
+      const never = (): boolean => false;
+      const on = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true, never, true, true, true);
+      const off = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true, never, true, true, false);
+      expect(on.outcome).toBe('won');
+      expect(off.outcome).toBe('won');
+      expect(on.lowerBound).toBe(off.lowerBound);
+      expect(on.nodes).toBeLessThan(off.nodes);
+    });
+
+  it('closed heights: at most the foundation, at most one above the lower of the other colour', () => {
+    const rules = rulesOf(opts(1));
+    const at = (foundations: number[]): number[] =>
+      Array.from(
+        new Engine(rules, {
+          piles: [[], [], [], [], [], [], []],
+          faceDown: [0, 0, 0, 0, 0, 0, 0],
+          foundations,
+          talon: [card('KC')],
+          pointer: 0,
+          recycles: 0,
+        }).closedHeights(-1),
+      );
+    expect(at([5, 5, 5, 4])).toEqual([5, 5, 5, 4]);
+    expect(at([9, 5, 6, 4])).toEqual([6, 5, 5, 4]); // C ≤ 1 + min(D, H); H ≤ 1 + min(C, S)
+    expect(at([13, 0, 13, 13])).toEqual([1, 0, 2, 1]);
+  });
+
+  it('R8 R9: a top that O9 does not send up goes up alone under O11, and such foundation cards stay up', () => {
+    const rules = rulesOf(opts(1));
+    const tuning = {
+      exactPointer: true,
+      talonRule: false,
+      talonAuto: false,
+      lowFoundation: true,
+      lowTalon: true,
+    };
+    // Foundations C 5, D 5, H 5, S 4: O9's lowest is 4, so 6♣ (rank 6 > 5) is not low; under O11 both red
+    // closed heights are 5 ≥ 6 − 1 and C's own is 5, so nothing can ever lie on 6♣ nor come off under it.
+    const pos: EnginePosition = {
+      piles: [[card('6C')], [card('7H')], [card('9D')], [card('KD')], [], [], []],
+      faceDown: [0, 0, 0, 0, 0, 0, 0],
+      foundations: [5, 5, 5, 4],
+      talon: [card('QS')],
+      pointer: 0,
+      recycles: 0,
+    };
+    const o9 = new Engine(rules, pos, tuning).listMoves();
+    expect(o9.length).toBeGreaterThan(1);
+    expect(new Engine(rules, pos, { ...tuning, safeFoundation: true }).listMoves()).toEqual([1]); // K_T2F, pile 0
+    // Foundations C 6, D 5, H 5, S 4: C's closed height is 6, so 6♣ never comes down under O11 (O9: it may).
+    const down: EnginePosition = {
+      piles: [[card('7H')], [card('7D')], [card('KD')], [], [], [], []],
+      faceDown: [0, 0, 0, 0, 0, 0, 0],
+      foundations: [6, 5, 5, 4],
+      talon: [card('QS')],
+      pointer: 0,
+      recycles: 0,
+    };
+    const f2t = (safeFoundation: boolean): number[] =>
+      new Engine(rules, down, { ...tuning, autoMoves: false, safeFoundation })
+        .listMoves()
+        .filter((m) => (m & 7) === 5)
+        .map((m) => (m >> 3) & 7);
+    expect(f2t(false)).toContain(0); // 6♣ onto 7♥ or 7♦
+    expect(f2t(true)).not.toContain(0);
+  });
+});
+
+describe('O12: threshold jumps with branch and bound, keeping the minimum', () => {
+  const cases: { o: GameOptions; n: number; minimum: number }[] = [
+    { o: opts(1), n: 7, minimum: 105 },
+    { o: opts(1), n: 18, minimum: 108 },
+    { o: opts(3), n: 7, minimum: 103 },
+  ];
+  for (const c of cases)
+    it(`R8 R10: whole deal ${c.n} (draw ${c.o.draw}) proven minimal (${c.minimum}) with and without O12, fewer positions with it`, () => {
+      const pos = enginePos(newGame(deal(c.n), c.o));
+      const rules = rulesOf(c.o);
+      const never = (): boolean => false;
+      const run = (jumps: boolean) =>
+        optimalSearch(rules, pos, 6_000_000, 6_000_000, 1, true, never, true, true, true, jumps);
+      const on = run(true);
+      const off = run(false);
+      for (const r of [on, off]) {
+        expect(r.outcome).toBe('won');
+        expect(r.lowerBound).toBe(c.minimum);
+      }
+      expect(on.nodes).toBeLessThan(off.nodes);
+      expect(on.iterations).toBeLessThan(off.iterations);
+    });
+
+  it('R8: the same minimum as without O12 on positions 55–65 moves before the end (draw 1 and 3)', () => {
+    for (const [o, n, k] of [
+      [opts(1), 2, 65],
+      [opts(1), 4, 60],
+      [opts(3), 1, 55],
+      [opts(3), 5, 55],
+    ] as const) {
+      const pos = enginePos(nearEnd(n, o, k));
+      const rules = rulesOf(o);
+      const never = (): boolean => false;
+      const on = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true, never, true, true, true, true);
+      const off = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true, never, true, true, true, false);
+      expect(on.outcome).toBe('won');
+      expect(on.lowerBound).toBe(off.lowerBound);
+    }
+  });
+
+  it('a search stopped by its node limit reports a lower bound no higher than the minimum', () => {
+    const o = opts(1);
+    const pos = enginePos(newGame(deal(18), o));
+    const never = (): boolean => false;
+    for (const limit of [50_000, 200_000, 600_000]) {
+      const r = optimalSearch(rulesOf(o), pos, limit, 2_000_000, 1, true, never);
+      expect(r.outcome).toBe('aborted');
+      expect(r.lowerBound).toBeLessThanOrEqual(108);
+      expect(r.lowerBound).toBeGreaterThan(52);
+    }
+  });
+});
+
 describe('H5 draw groups (draw 3) against the independent GameState A* on talon-heavy positions', () => {
   it('R10 R11: random positions with 6–10 stock cards: same minimum, and h at the start never above it', () => {
     const random = rng(97);
@@ -446,6 +580,14 @@ const PINNED: { name: string; deal: string; o: GameOptions; minimum: number; nod
     o: opts(3),
     minimum: 114,
     nodes: 1_000_000,
+  },
+  {
+    // The 16th won deal of bench/minimal.ts's set (BENCHMARKS.md "Issue 44, second round"): 1.98 M positions.
+    name: 'draw 1 deal 18',
+    deal: '9D KD TS 7H TD 9S 7S 2S KS JD JH 2D 8D 6D 9H 3D 4D 7C JC KH QS JS AS 5S 6S AH 4C 8C 4H KC 7D AC 9C TC 6H QD 5C 3H TH 8H 4S 5D QC 5H 3S QH AD 2C 8S 6C 2H 3C',
+    o: opts(1),
+    minimum: 108,
+    nodes: 2_500_000,
   },
 ];
 

@@ -49,8 +49,28 @@ export interface GeneratedDaily {
   readonly line: Move[];
 }
 
-/** Default node budget of a daily's minimal search per ms of `timeLimitMs` (≈ positions per ms, one core). */
+/** Node budget of a daily's par proof per ms of `timeLimitMs` up to PAR_SCALE_MS (see `parNodes`). */
 export const MINIMAL_NODES_PER_MS = 1000;
+/** Above this `timeLimitMs` (ms) the par proof's node budget grows with its cube (see `parNodes`). */
+export const PAR_SCALE_MS = 300;
+/**
+ * Most positions of a daily's par proof: ~30 s of one core. Its table holds up to half of them (solver
+ * `solveMinimal`), ~28 bytes each: up to ~0.85 GB while the proof runs.
+ */
+export const PAR_MAX_NODES = 60_000_000;
+
+/**
+ * Default node budget of the minimal search of `refinePar` for a solver time of `timeLimitMs` (ms):
+ * `MINIMAL_NODES_PER_MS × timeLimitMs × max(1, timeLimitMs / PAR_SCALE_MS)²`, at most PAR_MAX_NODES. Each
+ * further move of proven lower bound costs a proof more positions, so a budget that proves most dailies'
+ * par is large — PAR_MAX_NODES from a `timeLimitMs` of ~1 750 on, so at the default DAILY_SOLVE_MS of 3 000
+ * (solver BENCHMARKS.md "Issue 44") — while a short `timeLimitMs` keeps the background refinement short
+ * (tests: 300 ms, 300 000 positions).
+ */
+export function parNodes(timeLimitMs: number): number {
+  const scale = Math.max(1, timeLimitMs / PAR_SCALE_MS);
+  return Math.min(PAR_MAX_NODES, Math.round(MINIMAL_NODES_PER_MS * timeLimitMs * scale * scale));
+}
 
 /**
  * Positions the certifying search of one candidate may generate: most winnable deals are won within a few
@@ -76,7 +96,7 @@ export interface GenerateOptions {
   /** Node budget of the certifying search of one candidate (default CERTIFY_NODES). */
   readonly certifyNodes?: number;
   /**
-   * Node budget of the minimal search of `refinePar` (default `timeLimitMs × MINIMAL_NODES_PER_MS`;
+   * Node budget of the minimal search of `refinePar` (default `parNodes(timeLimitMs)`;
    * 0 = no refinement).
    */
   readonly minimalNodes?: number;
@@ -180,7 +200,7 @@ export async function refinePar(
   let best: Move[] = [...line];
   let parProven = false;
   let parLowerBound: number | null = null;
-  const nodes = options.minimalNodes ?? options.timeLimitMs * MINIMAL_NODES_PER_MS;
+  const nodes = options.minimalNodes ?? parNodes(options.timeLimitMs);
   if (nodes > 0) {
     const m = await runRetrying(
       solver,
