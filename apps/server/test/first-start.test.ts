@@ -28,7 +28,7 @@ describeEachDatabase('first start with the daily job on', (db) => {
       config: {
         dailySchedule: true,
         dailyArchiveDays: ARCHIVE_DAYS,
-        // The default per-candidate budget: each par refinement searches up to 3 M positions.
+        // The default per-candidate budget: each par refinement searches up to 60 M positions (parNodes).
         dailySolveMs: 3000,
         solverThreads: 1,
         solverBackgroundThreads: 1,
