@@ -255,6 +255,54 @@ function eachTarget(title: string, body: (target: () => Target) => void): void {
   );
 }
 
+/** Deal 1 (v1 numbers) as a stored deal: the old-shaped rows' deal. */
+const DEAL_1 = ((): string => {
+  const d = dealFromNumber(1);
+  if (!d.ok) throw new Error('deal 1');
+  return formatDeal(d.value);
+})();
+
+/**
+ * Writes a finished game of deal 1 as a row of the old shape, created at 10:00 UTC of `day` (YYYY-MM-DD):
+ * `options` stored in full as JSON, `daily` its daily's id and ranked flag (or none), and its log as "Move"
+ * rows: two draws and a resignation.
+ */
+async function insertOldGame(
+  session: MigrationSession,
+  day: string,
+  id: string,
+  preset: string | null,
+  options: GameOptions,
+  daily: { readonly id: number; readonly ranked: boolean } | null = null,
+): Promise<void> {
+  await session.query(
+    `INSERT INTO "Game" ("id", "preset", "options", "deal", "version", "status", "createdAt", "startedAt",
+       "endedAt", "updatedAt", "dailyId", "ranked")
+     VALUES ($1, $2, $3::jsonb, $4, 3, 'resigned', $5, $6, $7, $7, $8, $9)`,
+    [
+      id,
+      preset,
+      JSON.stringify(options),
+      DEAL_1,
+      `${day}T10:00:00Z`,
+      `${day}T10:00:01Z`,
+      `${day}T10:00:03Z`,
+      daily?.id ?? null,
+      daily?.ranked ?? false,
+    ],
+  );
+  for (const [seq, kind, move] of [
+    [1, 'move', '{"type":"draw"}'],
+    [2, 'move', '{"type":"draw"}'],
+    [3, 'resign', null],
+  ] as const)
+    await session.query(
+      `INSERT INTO "Move" ("gameDay", "gameId", "seq", "kind", "move", "createdAt")
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6)`,
+      [day, id, seq, kind, move, `${day}T10:00:0${seq}Z`],
+    );
+}
+
 /** A game's answers with what names it (its id, its preset) taken out. */
 function unnamed(body: Record<string, unknown>): Record<string, unknown> {
   const { id: _id, preset: _preset, ...rest } = body;
@@ -348,11 +396,6 @@ eachTarget('the game_options_by_preset migration', (make) => {
   let target: Target;
   let app: FastifyInstance | undefined;
   let before: string;
-  const deal = ((): string => {
-    const d = dealFromNumber(1);
-    if (!d.ok) throw new Error('deal 1');
-    return formatDeal(d.value);
-  })();
   const noHints: GameOptions = { ...PRESETS['classic-draw1'], hints: false };
   const custom: GameOptions = { ...PRESETS['classic-draw3'], timed: false };
   /** The old rows: id → preset and options as stored before the migration (full JSON, PRESETS' key order). */
@@ -382,23 +425,7 @@ eachTarget('the game_options_by_preset migration', (make) => {
       expect(report.applied).not.toContain(MIGRATION?.name);
       // Each a finished game of deal 1: two draws and a resignation, as "Move" rows.
       for (const [id, preset, options] of rows) {
-        await db.session.query(
-          `INSERT INTO "Game" ("id", "preset", "options", "deal", "version", "status", "createdAt", "startedAt",
-             "endedAt", "updatedAt")
-           VALUES ($1, $2, $3::jsonb, $4, 3, 'resigned', '2026-11-30T10:00:00Z', '2026-11-30T10:00:01Z',
-             '2026-11-30T10:00:03Z', '2026-11-30T10:00:03Z')`,
-          [id, preset, JSON.stringify(options), deal],
-        );
-        for (const [seq, kind, move] of [
-          [1, 'move', '{"type":"draw"}'],
-          [2, 'move', '{"type":"draw"}'],
-          [3, 'resign', null],
-        ] as const)
-          await db.session.query(
-            `INSERT INTO "Move" ("gameDay", "gameId", "seq", "kind", "move", "createdAt")
-             VALUES ('2026-11-30', $1, $2, $3, $4::jsonb, $5)`,
-            [id, seq, kind, move, `2026-11-30T10:00:0${seq}Z`],
-          );
+        await insertOldGame(db.session, '2026-11-30', id, preset, options);
       }
     } finally {
       await db.close();
@@ -589,11 +616,6 @@ eachTarget('the ranked_options_by_daily migration', (make) => {
   let target: Target;
   let app: FastifyInstance | undefined;
   let before: string;
-  const deal = ((): string => {
-    const d = dealFromNumber(1);
-    if (!d.ok) throw new Error('deal 1');
-    return formatDeal(d.value);
-  })();
   const ranked1 = rankedOptions('classic-draw1');
   const ranked3 = rankedOptions('classic-draw3');
   const untimed3: GameOptions = { ...ranked3, timed: false };
@@ -634,27 +656,14 @@ eachTarget('the ranked_options_by_daily migration', (make) => {
         await db.session.query(
           `INSERT INTO "DailyDeal" ("id", "date", "preset", "deal", "candidate", "par", "line")
            VALUES ($1, '2026-11-29', $2, $3, 0, 1, '[]'::jsonb)`,
-          [id, preset, deal],
+          [id, preset, DEAL_1],
         );
       // Each a finished game of deal 1: two draws and a resignation, as "Move" rows.
       for (const [id, ranked, daily, preset, options] of rows) {
-        await db.session.query(
-          `INSERT INTO "Game" ("id", "preset", "options", "deal", "version", "status", "createdAt", "startedAt",
-             "endedAt", "updatedAt", "dailyId", "ranked")
-           VALUES ($1, $2, $3::jsonb, $4, 3, 'resigned', '2026-11-29T10:00:00Z', '2026-11-29T10:00:01Z',
-             '2026-11-29T10:00:03Z', '2026-11-29T10:00:03Z', $5, $6)`,
-          [id, preset, JSON.stringify(options), deal, daily === 'classic-draw1' ? 1 : 2, ranked],
-        );
-        for (const [seq, kind, move] of [
-          [1, 'move', '{"type":"draw"}'],
-          [2, 'move', '{"type":"draw"}'],
-          [3, 'resign', null],
-        ] as const)
-          await db.session.query(
-            `INSERT INTO "Move" ("gameDay", "gameId", "seq", "kind", "move", "createdAt")
-             VALUES ('2026-11-29', $1, $2, $3, $4::jsonb, $5)`,
-            [id, seq, kind, move, `2026-11-29T10:00:0${seq}Z`],
-          );
+        await insertOldGame(db.session, '2026-11-29', id, preset, options, {
+          id: daily === 'classic-draw1' ? 1 : 2,
+          ranked,
+        });
       }
     } finally {
       await db.close();
