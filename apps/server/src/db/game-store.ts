@@ -16,6 +16,7 @@ import {
   RowExists,
   type RowCommit,
   type StoredGame,
+  optionsNamesOf,
 } from '../rooms/store.js';
 import { gameDay, readLog } from './game-log.js';
 import { optionsToStore } from './game-options.js';
@@ -126,11 +127,8 @@ export class PrismaGameStore implements GameStore {
   }
 
   async insert(g: NewGameRecord): Promise<void> {
-    const ranked = g.kind === 'daily-ranked';
-    const options = optionsToStore(
-      { preset: g.preset, ranked, dailyPreset: g.daily?.preset ?? null },
-      g.options,
-    );
+    const names = optionsNamesOf(g);
+    const options = optionsToStore(names, g.options);
     const data = {
       id: g.id,
       preset: g.preset,
@@ -150,7 +148,7 @@ export class PrismaGameStore implements GameStore {
       endedAt: g.endedAt === null ? null : new Date(g.endedAt),
       playerId: g.owner,
       dailyId: g.daily?.id ?? null,
-      ranked,
+      ranked: names.ranked,
       raceCode: g.raceCode,
     };
     const inserted = this.rows[g.kind]?.inserted;

@@ -3,7 +3,7 @@
  * durable. It lets `GameRooms` be built and tested without a database (a node of one, no bus).
  */
 import type { GameOptions } from '@klondike/rules';
-import { type OptionsNames, optionsToStore } from '../db/game-options.js';
+import { optionsToStore } from '../db/game-options.js';
 import type { GameFacts, ResultRow } from './policies.js';
 import {
   type DealSource,
@@ -15,12 +15,8 @@ import {
   type RowCommit,
   type StoredEntry,
   type StoredGame,
+  optionsNamesOf,
 } from './store.js';
-
-/** What names a new game's options, as the database stores it (`"Game"."ranked"`, the daily's preset). */
-function optionsNames(r: NewGameRecord): OptionsNames {
-  return { preset: r.preset, ranked: r.kind === 'daily-ranked', dailyPreset: r.daily?.preset ?? null };
-}
 
 interface Held {
   record: NewGameRecord;
@@ -70,7 +66,7 @@ export class MemoryGameStore implements GameStore {
       daily: r.daily,
       owner: r.owner,
       options: g.options,
-      ...optionsNames(r),
+      ...optionsNamesOf(r),
       deal: r.deal,
       dealNumber: r.dealNumber,
       version: g.version,
@@ -90,7 +86,7 @@ export class MemoryGameStore implements GameStore {
       dealKey: r.dealKey,
       dealNumber: r.dealNumber,
       options: g.options,
-      ...optionsNames(r),
+      ...optionsNamesOf(r),
     };
   }
 
@@ -103,7 +99,7 @@ export class MemoryGameStore implements GameStore {
     }
     this.games.set(game.id, {
       record: game,
-      options: optionsToStore(optionsNames(game), game.options),
+      options: optionsToStore(optionsNamesOf(game), game.options),
       version: 0,
       status: game.status,
       startedAt: game.startedAt,
@@ -136,7 +132,7 @@ export class MemoryGameStore implements GameStore {
       status: g.status,
       deal: r.deal,
       options: g.options,
-      ...optionsNames(r),
+      ...optionsNamesOf(r),
       player: r.owner === null ? null : { id: r.owner, name: r.owner, bot: false },
       daily: r.daily,
       raceFinished: r.raceCode === null ? null : false,

@@ -10,7 +10,7 @@
  */
 import type { DailyPreset, GameKind } from '@klondike/protocol';
 import type { GameOptions } from '@klondike/rules';
-import type { StoredOptions } from '../db/game-options.js';
+import type { OptionsNames, StoredOptions } from '../db/game-options.js';
 import type { BatchWriter, MoveCommit } from '../db/move-log.js';
 import type { DailyRef, GameFacts, ResultRow } from './policies.js';
 
@@ -75,6 +75,14 @@ export interface NewGameRecord {
   readonly createdAt: number;
   readonly startedAt: number | null;
   readonly endedAt: number | null;
+}
+
+/**
+ * What names a new game's options as the stores keep them: its preset, whether it is a ranked attempt
+ * (`"Game"."ranked"`) and its daily's preset (db/game-options.ts `optionsToStore`).
+ */
+export function optionsNamesOf(r: NewGameRecord): OptionsNames {
+  return { preset: r.preset, ranked: r.kind === 'daily-ranked', dailyPreset: r.daily?.preset ?? null };
 }
 
 /** A finished game's record for its replay; its options: `StoredOptions`, read through `gameOptionsOf`. */
