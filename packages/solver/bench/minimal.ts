@@ -73,7 +73,7 @@ for (const draw of DRAWS) {
     const c0 = cpuNow();
     const stop = (): boolean => cpuNow() - c0 >= CPU_MS;
     // The seventh argument (a stop test) is ignored by versions without it; NODES bounds those.
-    const r = optimalSearch(rules, pos, NODES, STATES, 1, true, stop);
+    const r = optimalSearch(rules, pos, NODES, STATES, { stop });
     const cpuMs = cpuNow() - c0;
     const proven = r.outcome === 'won' && cpuMs <= CPU_MS;
     const one: DealResult = {

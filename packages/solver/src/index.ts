@@ -444,7 +444,20 @@ function fromOptimal(
   rules: EngineRules,
   pos: EnginePosition,
   r: ReturnType<typeof optimalSearch>,
-): { outcome: 'won' | 'exhausted' | 'aborted'; line?: Move[]; lowerBound: number; nodes: number } {
+): {
+  outcome: 'won' | 'exhausted' | 'aborted';
+  line?: Move[];
+  upperLine?: Move[];
+  lowerBound: number;
+  nodes: number;
+} {
+  if (r.outcome === 'aborted' && r.path !== undefined)
+    return {
+      outcome: r.outcome,
+      upperLine: toPublicLine(rules, pos, r.path, r.path.length),
+      lowerBound: r.lowerBound,
+      nodes: r.nodes,
+    };
   if (r.outcome !== 'won' || r.path === undefined)
     return { outcome: r.outcome, lowerBound: r.lowerBound, nodes: r.nodes };
   const line = toPublicLine(rules, pos, r.path, r.path.length);
@@ -504,11 +517,15 @@ export function solveMinimal(
   if (r.verdict === 'impossible')
     return { verdict: 'impossible', optimal: false, nodes, ms: performance.now() - t0 };
   let best = r.verdict === 'won' && r.line !== undefined ? r.line : undefined;
+  // A line the unfinished proof found (O12's branch and bound): an upper bound.
+  const upper = 'upperLine' in a ? a.upperLine : undefined;
+  if (upper !== undefined && (best === undefined || upper.length < best.length) && replaysToWin(state, upper))
+    best = upper;
   // Shorter lines (upper bounds) from weighted passes of the engine search (O6): f = g + w·h.
   const improve = limits.improveNodes ?? Math.floor(maxNodes / 4);
   if (improve > 0 && !(rules.finalSinglePass === true && !state.lastPass)) {
     for (const w of IMPROVE_WEIGHTS) {
-      const o = optimalSearch(rules, pos, improve, maxStates, w);
+      const o = optimalSearch(rules, pos, improve, maxStates, { weight: w });
       nodes += o.nodes;
       if (o.outcome !== 'won' || o.path === undefined) continue;
       const line = toPublicLine(rules, pos, o.path, o.path.length);

@@ -320,7 +320,11 @@ export class BoundModel {
 export interface OptimalResult {
   /** `won`: `path` is a shortest line; `exhausted`: no win exists; `aborted`: a limit was reached. */
   readonly outcome: 'won' | 'exhausted' | 'aborted';
-  /** With `won`: the engine moves of a shortest line (expand with `toPublicLine`). */
+  /**
+   * The engine moves (expand with `toPublicLine`) of a shortest line with `won`; with `aborted`, of the
+   * cheapest line an unfinished branch-and-bound iteration (O12) had found, when it had: a winning line,
+   * not proven shortest (an upper bound).
+   */
   readonly path?: number[];
   /** A proven lower bound on the public moves of every winning line (the line's length when `won`). */
   readonly lowerBound: number;
@@ -339,45 +343,64 @@ export interface OptimalResult {
 const packValue = (b: number, g: number, it: number): number => (b | (g << 12) | (it << 22)) >>> 0;
 
 /**
+ * Settings of `optimalSearch`. Every switch defaults to on; tests turn one off to compare the search with and
+ * without it (same minimum, more positions).
+ */
+export interface OptimalOptions {
+  /** w of f = g + w·h (default 1: the proof; above 1: the weighted passes of O6). */
+  readonly weight?: number;
+  /**
+   * Polled every 4096 positions; when it returns true the search stops as at a limit (a CPU budget for
+   * benchmarks; the bound reached is still proven). Default: never.
+   */
+  readonly stop?: () => boolean;
+  /** O7: P9, partial runs only to free a foundation card. */
+  readonly partialRule?: boolean;
+  /** O9: cards of rank ≤ the lowest foundation + 1 go up automatically and never come down. */
+  readonly lowFoundation?: boolean;
+  /** O10: one card per draw, talon moves stop at the first low talon card that fits. */
+  readonly lowTalon?: boolean;
+  /** O11: O9 and O10 with the closed foundation heights of `Engine.closedHeights`. */
+  readonly safeFoundation?: boolean;
+  /**
+   * O12: thresholds may rise by more than the least f above the last one, and an iteration that finds a
+   * line searches on, depth first, for a cheaper one only. Only with `weight` 1.
+   */
+  readonly jumps?: boolean;
+}
+
+/**
  * IDA* for a shortest winning line in public moves (README.md "Minimal lines"). Thresholds start at h of
  * the start and rise at least to the least f that exceeded the last one (O12: by up to 5 when few children
  * were cut close above it); an iteration that finds a line keeps it and searches on, depth first, for a
  * cheaper one only (branch and bound), so the line kept when it finishes is shortest. Within an iteration
  * a position already visited at the same or a smaller depth is not searched again, and after a position's
- * subtree fails its stored bound rises to the least (cost + bound) of its moves. Stops with `aborted` after
- * `maxNodes` positions or once the table holds `maxStates`; the least f above the last finished iteration
- * (h of the start before one finished) is then a proven lower bound. No clock: answers depend only on the
- * limits.
+ * subtree fails its stored bound rises to the least (cost + bound) of its moves. Once the table holds
+ * `maxStates` positions, new ones are searched without being stored. Stops with `aborted` after `maxNodes`
+ * positions; the least f above the last finished iteration (h of the start before one finished) is then a
+ * proven lower bound, and a line an unfinished iteration found is returned as an upper bound. No clock:
+ * answers depend only on the limits.
  *
  * @param rules the rules of the search; the caller guarantees the last pass (R16) is not on offer (its
  *   macro moves skip targets that draws reach, which is not length-preserving).
- * @param weight w of f = g + w·h (1: the proof; above 1: the weighted passes of O6).
- * @param partialRule use P9 (O7; default true, false for comparisons in tests).
- * @param stop polled every 4096 positions; when it returns true the search stops as at a limit (a CPU
- *   budget for benchmarks; the bound reached is still proven). Default: never.
- * @param lowFoundation use O9 (cards of rank ≤ the lowest foundation + 1 go up automatically and never
- *   come down; default true, false for comparisons in tests).
- * @param lowTalon use O10 (one card per draw: talon moves stop at the first low talon card that fits;
- *   default true, false for comparisons in tests).
- * @param safeFoundation use O11 (O9 and O10 with the closed foundation heights of `Engine.closedHeights`;
- *   default true, false for comparisons in tests).
- * @param jumps use O12 (thresholds may rise by more than the least f above the last one, and an iteration
- *   that finds a line searches on, depth first, for a cheaper one only; default true, false for
- *   comparisons in tests). Only with `weight` 1.
+ * @param maxNodes most positions generated (moves applied) over all iterations
+ * @param maxStates most positions the table stores (its memory: ~28 bytes each)
+ * @param options weight, stop, and the switches of `OptimalOptions` (all on by default)
  */
 export function optimalSearch(
   rules: EngineRules,
   start: EnginePosition,
   maxNodes: number,
   maxStates: number,
-  weight = 1,
-  partialRule = true,
-  stop: () => boolean = () => false,
-  lowFoundation = true,
-  lowTalon = true,
-  safeFoundation = true,
-  jumps = true,
+  options: OptimalOptions = {},
 ): OptimalResult {
+  const weight = options.weight ?? 1;
+  const stop = options.stop ?? ((): boolean => false);
+  const partialRule = options.partialRule ?? true;
+  const lowFoundation = options.lowFoundation ?? true;
+  const lowTalon = options.lowTalon ?? true;
+  const safeFoundation = options.safeFoundation ?? true;
+  const jumps = options.jumps ?? true;
   const e = new Engine(rules, start, {
     partialRule, // O7: P9 keeps a shortest line
     talonRule: false,
@@ -448,10 +471,15 @@ export function optimalSearch(
         e.undo(m, u);
         continue;
       }
-      let slot = table.insert(e.computeKey());
-      let v = table.inserted ? model.bound(e) : table.value(slot);
+      // Once the table is full new positions are searched without being stored (no skip of a repeat, no
+      // learned bound kept): slower, never wrong.
+      const key = e.computeKey();
+      const full = table.full;
+      let slot = full ? table.find(key) : table.insert(key);
+      const fresh = full ? slot < 0 : table.inserted;
+      let v = fresh ? model.bound(e) : table.value(slot);
       let b = v & 4095;
-      if (table.inserted) table.setValue(slot, b);
+      if (fresh && slot >= 0) table.setValue(slot, b);
       const f = weight === 1 ? cg + b : Math.floor(cg + weight * b);
       if (wasteful) {
         // Not searched, but its bound still counts towards this position's learned bound (which must hold
@@ -460,10 +488,10 @@ export function optimalSearch(
         if (f < next) next = f;
         const over = f - threshold;
         if (over < 64) cut[over] = (cut[over] as number) + 1;
-      } else if (v >>> 22 === iter && ((v >>> 12) & 1023) <= cg) {
+      } else if (!fresh && v >>> 22 === iter && ((v >>> 12) & 1023) <= cg) {
         // Visited in this iteration at the same or a smaller depth: searched already (or on the path).
       } else {
-        table.setValue(slot, packValue(b, cg, iter));
+        if (slot >= 0) table.setValue(slot, packValue(b, cg, iter));
         const growths = table.growths;
         cur[depth] = m;
         const r = dfs(cg, end, placed, depth + 1);
@@ -479,14 +507,16 @@ export function optimalSearch(
         }
         if (r > b) {
           b = r;
-          if (table.growths !== growths) slot = table.insert(e.computeKey()); // it moved the entries
-          v = table.value(slot);
-          table.setValue(slot, ((v & ~4095) | b) >>> 0);
+          if (slot >= 0) {
+            if (table.growths !== growths) slot = table.find(e.computeKey()); // it moved the entries
+            v = table.value(slot);
+            table.setValue(slot, ((v & ~4095) | b) >>> 0);
+          }
         }
       }
       if (c + b < best) best = Math.min(INF, c + b);
       e.undo(m, u);
-      if (nodes >= maxNodes || table.full || ((nodes & 4095) === 0 && stop())) {
+      if (nodes >= maxNodes || ((nodes & 4095) === 0 && stop())) {
         aborted = true;
         return 0;
       }
@@ -506,7 +536,13 @@ export function optimalSearch(
     const r = dfs(0, 0, -1, 0);
     const stats = { nodes, states: table.size, tableBytes: table.peakBytes, iterations: iter };
     if (r === FOUND) return { outcome: 'won', path: path.reverse(), lowerBound: foundCost, ...stats };
-    if (aborted) return { outcome: 'aborted', lowerBound: proven, ...stats };
+    if (aborted)
+      return {
+        outcome: 'aborted',
+        lowerBound: proven,
+        ...(bestLine !== null ? { path: bestLine } : {}),
+        ...stats,
+      };
     // O12: the iteration finished with every line of cost below bestCost excluded.
     if (bestLine !== null) return { outcome: 'won', path: bestLine, lowerBound: bestCost, ...stats };
     if (next >= INF) return { outcome: 'exhausted', lowerBound: INF, ...stats };

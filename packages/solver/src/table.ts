@@ -127,8 +127,8 @@ export class KeyTable {
     return slot;
   }
 
-  /** Whether `key[0 .. width-1]` is stored (never inserts). */
-  has(key: Uint32Array): boolean {
+  /** The slot of `key[0 .. width-1]`, or −1 when it is not stored (never inserts). */
+  find(key: Uint32Array): number {
     const w = this.width;
     const st = this.stride;
     const last = ((key[w - 1] as number) | STORED) >>> 0;
@@ -138,7 +138,7 @@ export class KeyTable {
     for (;;) {
       const base = slot * st;
       const s = keys[base + w - 1] as number;
-      if (s === 0) return false;
+      if (s === 0) return -1;
       if (s === last) {
         let same = true;
         for (let i = 0; i < w - 1; i++) {
@@ -147,10 +147,15 @@ export class KeyTable {
             break;
           }
         }
-        if (same) return true;
+        if (same) return slot;
       }
       slot = slot + 1 === cap ? 0 : slot + 1;
     }
+  }
+
+  /** Whether `key[0 .. width-1]` is stored (never inserts). */
+  has(key: Uint32Array): boolean {
+    return this.find(key) >= 0;
   }
 
   /** Whether the last `insert` added the key. */

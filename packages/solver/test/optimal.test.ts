@@ -247,8 +247,8 @@ describe('O7: P9 (partial runs) in the minimal search keeps the minimum', () => 
       const s = nearEnd(c.n, c.o, c.k);
       const rules = rulesOf(c.o);
       const pos = enginePos(s);
-      const on = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true);
-      const off = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, false);
+      const on = optimalSearch(rules, pos, 3_000_000, 2_000_000);
+      const off = optimalSearch(rules, pos, 3_000_000, 2_000_000, { partialRule: false });
       expect(on.outcome).toBe('won');
       expect(off.outcome).toBe('won');
       expect(on.lowerBound).toBe(off.lowerBound);
@@ -270,10 +270,12 @@ describe('O9: low foundation cards go up and stay up in the minimal search, keep
       const s = nearEnd(c.n, c.o, c.k);
       const rules = rulesOf(c.o);
       const pos = enginePos(s);
-      const never = (): boolean => false;
       // O11 generalises O9: off in both, so that O9 alone is compared.
-      const on = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true, never, true, true, false);
-      const off = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true, never, false, true, false);
+      const on = optimalSearch(rules, pos, 3_000_000, 2_000_000, { safeFoundation: false });
+      const off = optimalSearch(rules, pos, 3_000_000, 2_000_000, {
+        lowFoundation: false,
+        safeFoundation: false,
+      });
       expect(on.outcome).toBe('won');
       expect(off.outcome).toBe('won');
       expect(on.lowerBound).toBe(off.lowerBound);
@@ -284,9 +286,12 @@ describe('O9: low foundation cards go up and stay up in the minimal search, keep
     const o = opts(1);
     const pos = enginePos(newGame(deal(7), o));
     const rules = rulesOf(o);
-    const never = (): boolean => false;
     const run = (o9: boolean, o10: boolean) =>
-      optimalSearch(rules, pos, 6_000_000, 6_000_000, 1, true, never, o9, o10, false); // O11 off (it covers O9)
+      optimalSearch(rules, pos, 6_000_000, 6_000_000, {
+        lowFoundation: o9,
+        lowTalon: o10,
+        safeFoundation: false,
+      }); // O11 off (it covers O9)
     const both = run(true, true);
     const noO9 = run(false, true);
     const noO10 = run(true, false);
@@ -336,9 +341,8 @@ describe('O10: draw 1, the talon moves stop at the first low talon card that fit
       const o = opts(1);
       const pos = enginePos(nearEnd(c.n, o, c.k));
       const rules = rulesOf(o);
-      const never = (): boolean => false;
-      const on = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true, never, true, true);
-      const off = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true, never, true, false);
+      const on = optimalSearch(rules, pos, 3_000_000, 2_000_000);
+      const off = optimalSearch(rules, pos, 3_000_000, 2_000_000, { lowTalon: false });
       expect(on.outcome).toBe('won');
       expect(off.outcome).toBe('won');
       expect(on.lowerBound).toBe(off.lowerBound);
@@ -387,9 +391,8 @@ describe('O11: closed foundation heights (O9 and O10 per suit), keeping the mini
     it(`R8 R9 R10: same minimum with and without O11, fewer positions (draw ${c.o.draw}, deal ${c.n}, ${c.k} from the end)`, () => {
       const pos = enginePos(nearEnd(c.n, c.o, c.k));
       const rules = rulesOf(c.o);
-      const never = (): boolean => false;
-      const on = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true, never, true, true, true);
-      const off = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true, never, true, true, false);
+      const on = optimalSearch(rules, pos, 3_000_000, 2_000_000);
+      const off = optimalSearch(rules, pos, 3_000_000, 2_000_000, { safeFoundation: false });
       expect(on.outcome).toBe('won');
       expect(off.outcome).toBe('won');
       expect(on.lowerBound).toBe(off.lowerBound);
@@ -465,9 +468,7 @@ describe('O12: threshold jumps with branch and bound, keeping the minimum', () =
     it(`R8 R10: whole deal ${c.n} (draw ${c.o.draw}) proven minimal (${c.minimum}) with and without O12, fewer positions with it`, () => {
       const pos = enginePos(newGame(deal(c.n), c.o));
       const rules = rulesOf(c.o);
-      const never = (): boolean => false;
-      const run = (jumps: boolean) =>
-        optimalSearch(rules, pos, 6_000_000, 6_000_000, 1, true, never, true, true, true, jumps);
+      const run = (jumps: boolean) => optimalSearch(rules, pos, 6_000_000, 6_000_000, { jumps });
       const on = run(true);
       const off = run(false);
       for (const r of [on, off]) {
@@ -487,9 +488,8 @@ describe('O12: threshold jumps with branch and bound, keeping the minimum', () =
     ] as const) {
       const pos = enginePos(nearEnd(n, o, k));
       const rules = rulesOf(o);
-      const never = (): boolean => false;
-      const on = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true, never, true, true, true, true);
-      const off = optimalSearch(rules, pos, 3_000_000, 2_000_000, 1, true, never, true, true, true, false);
+      const on = optimalSearch(rules, pos, 3_000_000, 2_000_000);
+      const off = optimalSearch(rules, pos, 3_000_000, 2_000_000, { jumps: false });
       expect(on.outcome).toBe('won');
       expect(on.lowerBound).toBe(off.lowerBound);
     }
@@ -498,9 +498,8 @@ describe('O12: threshold jumps with branch and bound, keeping the minimum', () =
   it('a search stopped by its node limit reports a lower bound no higher than the minimum', () => {
     const o = opts(1);
     const pos = enginePos(newGame(deal(18), o));
-    const never = (): boolean => false;
     for (const limit of [50_000, 200_000, 600_000]) {
-      const r = optimalSearch(rulesOf(o), pos, limit, 2_000_000, 1, true, never);
+      const r = optimalSearch(rulesOf(o), pos, limit, 2_000_000);
       expect(r.outcome).toBe('aborted');
       expect(r.lowerBound).toBeLessThanOrEqual(108);
       expect(r.lowerBound).toBeGreaterThan(52);
@@ -611,6 +610,45 @@ describe('whole deals proven minimal (pinned)', () => {
       expect(small.optimal).toBe(false);
       expect(small.lowerBound).toBeLessThan(c.minimum);
     });
+});
+
+describe('optimalSearch limits: a full table, an unfinished iteration', () => {
+  it('R8 R10: a table too small for the proof keeps searching without storing, to the same minimum', () => {
+    const o = opts(1);
+    const pos = enginePos(nearEnd(1, o, 65));
+    const roomy = optimalSearch(rulesOf(o), pos, 3_000_000, 2_000_000);
+    const small = optimalSearch(rulesOf(o), pos, 3_000_000, 200);
+    expect(roomy.outcome).toBe('won');
+    expect(small.outcome).toBe('won');
+    expect(small.lowerBound).toBe(roomy.lowerBound);
+    expect(small.states).toBeLessThanOrEqual(200);
+    expect(roomy.states).toBeGreaterThan(200);
+    // The positions it could not store are searched again when reached again.
+    expect(small.nodes).toBeGreaterThan(roomy.nodes);
+  });
+
+  it('R8 R10: a line found by an iteration the node limit stopped comes back as an upper bound (draw 1 deal 18)', () => {
+    const c = PINNED.find((x) => x.name === 'draw 1 deal 18');
+    if (c === undefined) throw new Error('pinned deal missing');
+    const d = parseDeal(c.deal);
+    if (!d.ok) throw new Error(d.error.message);
+    const s = newGame(d.value, c.o);
+    // 700 000 positions: the last iteration has found a line and is still looking for a cheaper one.
+    const r = optimalSearch(rulesOf(c.o), enginePos(s), 700_000, 2_000_000);
+    expect(r.outcome).toBe('aborted');
+    expect(r.path).toBeDefined();
+    const fallback = { maxNodes: 200_000, timeLimitMs: 600_000, shortenMs: 0 };
+    const m = solveMinimal(d.value, c.o, { maxNodes: 700_000, improveNodes: 0, fallback });
+    const plain = solve(d.value, c.o, fallback);
+    expect(m.verdict).toBe('won');
+    expect(m.optimal).toBe(false);
+    expect(m.lowerBound).toBe(r.lowerBound);
+    expect(m.lowerBound).toBeLessThan(c.minimum);
+    expect(m.line?.length).toBeGreaterThanOrEqual(c.minimum);
+    // Far shorter than the fallback's line, which is all an unfinished proof returned before.
+    expect(m.line?.length).toBeLessThan(plain.line?.length ?? 0);
+    expect(replayStatus(s, m.line ?? [])).toBe('won');
+  });
 });
 
 describe('solveMinimal on whole deals (node limits)', () => {
