@@ -7,9 +7,10 @@
  * server's is secret —; the daily is the first candidate `solve` wins within `CERTIFY_NODES` positions
  * (default 100 000, the server's CERTIFY_NODES); its par is proven when the minimal search with the daily's
  * node budget (`NODES`, default the server's `parNodes(SOLVE_MS)` with `SOLVE_MS` default 3 000, its
- * DAILY_SOLVE_MS: 60 000 000) and `solveMinimal`'s table bound for that budget (the larger of
- * 2 000 000 and NODES / 2) finishes. Prints one line per daily (proven or not, the lower bound reached,
- * solve's line, positions, CPU ms of the proof) and per preset the count proven, the median and p90 CPU ms
+ * DAILY_SOLVE_MS: 60 000 000) and `solveMinimal`'s table bound for that budget (`STATES`, default the
+ * larger of 2 000 000 and NODES / 8) finishes. Prints one line per daily (proven or not, the lower bound
+ * reached, solve's line, positions generated and stored, the table's peak MB, CPU ms of the proof) and per
+ * preset the count proven, the median and p90 CPU ms
  * of the proof (unproven dailies count as their whole search) and the load average.
  */
 import { createHmac } from 'node:crypto';
@@ -27,7 +28,7 @@ const parNodes = (ms: number): number =>
   Math.min(60_000_000, Math.round(1000 * ms * Math.max(1, ms / 300) ** 2));
 const NODES = Number(process.env.NODES ?? parNodes(SOLVE_MS));
 const CERTIFY_NODES = Number(process.env.CERTIFY_NODES ?? 100_000);
-const STATES = Math.max(DEFAULT_MINIMAL_STATES, Math.ceil(NODES / 2));
+const STATES = Number(process.env.STATES ?? Math.max(DEFAULT_MINIMAL_STATES, Math.ceil(NODES / 8)));
 const cpuNow = (): number => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
@@ -74,7 +75,8 @@ for (const preset of PRESETS) {
       times.push(cpuMs);
       console.log(
         `${preset} ${date} candidate ${k}: ${m.outcome === 'won' ? 'par proven' : 'not proven'}, ` +
-          `lower bound ${m.lowerBound}, solve's line ${r.line.length}, ${m.nodes} nodes, ${cpuMs} CPU ms`,
+          `lower bound ${m.lowerBound}, solve's line ${r.line.length}, ${m.nodes} nodes, ${m.states} states ` +
+          `(${(m.tableBytes / 1e6).toFixed(0)} MB), ${cpuMs} CPU ms`,
       );
       break;
     }

@@ -391,12 +391,12 @@ export function hint(state: GameState, options: GameOptions, limits: SolveLimits
 
 /** Limits of `solveMinimal`. Node and state limits make its verdicts independent of machine load. */
 export interface MinimalLimits {
-  /** Most positions the A* search generates. Default 200 000. */
+  /** Most positions the minimal search generates. Default 2 000 000. */
   readonly maxNodes?: number;
   /**
    * Most distinct positions the minimal search stores (the memory bound: ~28 bytes each in the engine
    * search's table, ~1 KB each in the GameState A* of the last pass). Default: the larger of 2 000 000
-   * and `maxNodes / 2` (300 000 for the GameState A*).
+   * and `maxNodes / 8` (300 000 for the GameState A*).
    */
   readonly maxStates?: number;
   /**
@@ -492,8 +492,9 @@ export function solveMinimal(
   const pos = toEnginePosition(state); // also validates the position
   const rules = engineRules(options);
   const maxNodes = limits.maxNodes ?? DEFAULT_MINIMAL_NODES;
-  // A proof stores about one position per two to five generated: a larger node budget gets a larger table.
-  const maxStates = limits.maxStates ?? Math.max(DEFAULT_MINIMAL_STATES, Math.ceil(maxNodes / 2));
+  // A proof stores the positions it expands (O13), about one per six to twenty-eight generated: a larger node
+  // budget gets a larger table.
+  const maxStates = limits.maxStates ?? Math.max(DEFAULT_MINIMAL_STATES, Math.ceil(maxNodes / 8));
   const a =
     rules.finalSinglePass === true && !state.lastPass
       ? aStarMinimal({ ...state, history: null }, maxNodes, limits.maxStates ?? DEFAULT_ASTAR_STATES)

@@ -367,6 +367,8 @@ export interface OptimalOptions {
    * line searches on, depth first, for a cheaper one only. Only with `weight` 1.
    */
   readonly jumps?: boolean;
+  /** O13: children that h alone cuts are neither looked up in the table nor stored. */
+  readonly leaves?: boolean;
 }
 
 /**
@@ -401,6 +403,7 @@ export function optimalSearch(
   const lowTalon = options.lowTalon ?? true;
   const safeFoundation = options.safeFoundation ?? true;
   const jumps = options.jumps ?? true;
+  const leaves = options.leaves ?? true;
   const e = new Engine(rules, start, {
     partialRule, // O7: P9 keeps a shortest line
     talonRule: false,
@@ -471,12 +474,12 @@ export function optimalSearch(
         e.undo(m, u);
         continue;
       }
-      // Once the table is full new positions are searched without being stored (no skip of a repeat, no
-      // learned bound kept): slower, never wrong.
+      // O13: a position is stored when it is expanded, not when it is cut (a cut position's learned bound is
+      // its h until it is expanded). Once the table is full new positions are searched without being stored
+      // (no skip of a repeat, no learned bound kept): slower, never wrong.
       const key = e.computeKey();
-      const full = table.full;
-      let slot = full ? table.find(key) : table.insert(key);
-      const fresh = full ? slot < 0 : table.inserted;
+      let slot = leaves || table.full ? table.find(key) : table.insert(key);
+      const fresh = leaves || table.full ? slot < 0 : table.inserted;
       let v = fresh ? model.bound(e) : table.value(slot);
       let b = v & 4095;
       if (fresh && slot >= 0) table.setValue(slot, b);
@@ -491,6 +494,7 @@ export function optimalSearch(
       } else if (!fresh && v >>> 22 === iter && ((v >>> 12) & 1023) <= cg) {
         // Visited in this iteration at the same or a smaller depth: searched already (or on the path).
       } else {
+        if (slot < 0 && !table.full) slot = table.insert(e.computeKey());
         if (slot >= 0) table.setValue(slot, packValue(b, cg, iter));
         const growths = table.growths;
         cur[depth] = m;

@@ -612,6 +612,39 @@ describe('whole deals proven minimal (pinned)', () => {
     });
 });
 
+describe('O13: only expanded positions are stored', () => {
+  const cases: { o: GameOptions; n: number; k: number }[] = [
+    { o: opts(1), n: 2, k: 65 },
+    { o: opts(3), n: 4, k: 55 },
+  ];
+  for (const c of cases)
+    it(`R8 R10: the same positions, minimum and iterations, fewer stored (draw ${c.o.draw}, deal ${c.n}, ${c.k} from the end)`, () => {
+      const s = nearEnd(c.n, c.o, c.k);
+      const pos = enginePos(s);
+      const on = optimalSearch(rulesOf(c.o), pos, 3_000_000, 2_000_000);
+      const off = optimalSearch(rulesOf(c.o), pos, 3_000_000, 2_000_000, { leaves: false });
+      expect(on.outcome).toBe('won');
+      expect(on.lowerBound).toBe(off.lowerBound);
+      expect(on.nodes).toBe(off.nodes);
+      expect(on.iterations).toBe(off.iterations);
+      expect(on.states).toBeLessThan(off.states);
+    });
+
+  it('R8 R10: whole deal 7 (draw 1) proven minimal (105) with a third of the stored positions', () => {
+    const o = opts(1);
+    const pos = enginePos(newGame(deal(7), o));
+    const on = optimalSearch(rulesOf(o), pos, 3_000_000, 2_000_000);
+    const off = optimalSearch(rulesOf(o), pos, 3_000_000, 2_000_000, { leaves: false });
+    expect(on.outcome).toBe('won');
+    expect(off.outcome).toBe('won');
+    expect(on.lowerBound).toBe(105);
+    expect(off.lowerBound).toBe(105);
+    expect(on.nodes).toBe(off.nodes);
+    // 52 969 against 177 210 positions stored.
+    expect(on.states * 3).toBeLessThan(off.states);
+  });
+});
+
 describe('optimalSearch limits: a full table, an unfinished iteration', () => {
   it('R8 R10: a table too small for the proof keeps searching without storing, to the same minimum', () => {
     const o = opts(1);

@@ -54,8 +54,9 @@ export const MINIMAL_NODES_PER_MS = 1000;
 /** Above this `timeLimitMs` (ms) the par proof's node budget grows with its cube (see `parNodes`). */
 export const PAR_SCALE_MS = 300;
 /**
- * Most positions of a daily's par proof: ~30 s of one core. Its table holds up to half of them (solver
- * `solveMinimal`), ~28 bytes each: up to ~0.85 GB while the proof runs.
+ * Most positions of a daily's par proof: ~30 s of one core. Its table holds up to an eighth of them (solver
+ * `solveMinimal`: the positions it expands), ~28 bytes each: up to ~0.21 GB while the proof runs (~0.31 GB
+ * for a moment while the table grows to that size).
  */
 export const PAR_MAX_NODES = 60_000_000;
 
