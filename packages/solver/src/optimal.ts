@@ -1,5 +1,5 @@
 /**
- * The minimal search on the engine (README.md "Minimal lines", O1 … O11): IDA* over the engine's compact
+ * The minimal search on the engine (README.md "Minimal lines", O1 … O13): IDA* over the engine's compact
  * position and stock macro moves (P3), each move weighted by the public moves it stands for, with the
  * admissible, consistent bound of `BoundModel` and a packed transposition table (`KeyTable`) that keeps,
  * per position, a learned lower bound on the moves still needed and the depth of its last visit.
