@@ -367,7 +367,7 @@ export interface OptimalOptions {
    * line searches on, depth first, for a cheaper one only. Only with `weight` 1.
    */
   readonly jumps?: boolean;
-  /** O13: children that h alone cuts are neither looked up in the table nor stored. */
+  /** O13: a position is stored only when it is expanded; a cut child is looked up, never inserted. */
   readonly leaves?: boolean;
 }
 
@@ -494,7 +494,7 @@ export function optimalSearch(
       } else if (!fresh && v >>> 22 === iter && ((v >>> 12) & 1023) <= cg) {
         // Visited in this iteration at the same or a smaller depth: searched already (or on the path).
       } else {
-        if (slot < 0 && !table.full) slot = table.insert(e.computeKey());
+        if (slot < 0 && !table.full) slot = table.insert(key);
         if (slot >= 0) table.setValue(slot, packValue(b, cg, iter));
         const growths = table.growths;
         cur[depth] = m;
