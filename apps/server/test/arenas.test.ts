@@ -334,7 +334,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('arena schedule: two nodes make
   let a: FastifyInstance;
   let b: FastifyInstance;
   beforeAll(async () => {
-    const url = withSchema(TEST_DATABASE_URL ?? '', testSchemaName());
+    const url = withSchema(TEST_DATABASE_URL ?? 'postgresql://unused', testSchemaName());
     const db = {
       kind: 'postgres' as const,
       config: () => ({ databaseUrl: url, dataDir: 'memory://' }),

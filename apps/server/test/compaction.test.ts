@@ -245,7 +245,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined)(
   'compaction: SIGKILL in the middle of a batch [Postgres]',
   () => {
     const GAMES = 600;
-    const url = withSchema(TEST_DATABASE_URL ?? '', testSchemaName());
+    const url = withSchema(TEST_DATABASE_URL ?? 'postgresql://unused', testSchemaName());
     const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
     let server: ServerProcess | undefined;
     afterAll(async () => {

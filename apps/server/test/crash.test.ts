@@ -64,7 +64,7 @@ describeEachDatabase('crash: SIGKILL and restart', (db) => {
       cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
       env = { DATA_DIR: dir };
     } else {
-      const url = withSchema(TEST_DATABASE_URL ?? '', testSchemaName());
+      const url = withSchema(TEST_DATABASE_URL ?? 'postgresql://unused', testSchemaName());
       cleanups.push(() => dropSchema(url));
       env = { DATABASE_URL: url };
     }
@@ -149,7 +149,7 @@ describeEachDatabase('crash: SIGKILL and restart', (db) => {
       cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
       env = { DATA_DIR: dir, WS_FRAMES_PER_SECOND: '0' };
     } else {
-      const url = withSchema(TEST_DATABASE_URL ?? '', testSchemaName());
+      const url = withSchema(TEST_DATABASE_URL ?? 'postgresql://unused', testSchemaName());
       cleanups.push(() => dropSchema(url));
       env = { DATABASE_URL: url, WS_FRAMES_PER_SECOND: '0' };
     }

@@ -251,7 +251,7 @@ function postgresTarget(baseUrl: string): Target {
 function eachTarget(title: string, body: (target: () => Target) => void): void {
   describe(`${title} [PGlite]`, () => body(pgliteTarget));
   describe.skipIf(TEST_DATABASE_URL === undefined)(`${title} [Postgres]`, () =>
-    body(() => postgresTarget(TEST_DATABASE_URL ?? '')),
+    body(() => postgresTarget(TEST_DATABASE_URL ?? 'postgresql://unused')),
   );
 }
 

@@ -9,15 +9,20 @@ import { join } from 'node:path';
 import { ServerFrameSchema, type ServerFrame } from '@klondike/protocol';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { describe } from 'vitest';
+import { describe, inject } from 'vitest';
 import WebSocket from 'ws';
 import { type BuildAppOptions, buildApp } from '../src/app.js';
 import type { AppConfig } from '../src/config.js';
 import { splitSchemaParam } from '../src/db/database.js';
 import { DEFAULT_MIGRATIONS_DIR } from '../src/db/migrator.js';
 
-/** Postgres for tests (CI: postgresql://postgres@127.0.0.1:5432/klondike_test); unset = PGlite only. */
-export const TEST_DATABASE_URL: string | undefined = process.env.TEST_DATABASE_URL || undefined;
+/**
+ * Postgres for tests: `TEST_DATABASE_URL`, else the standard local server's `klondike_test` database
+ * (test/services.ts finds it in the global setup); undefined where none answered (PGlite only).
+ */
+export const TEST_DATABASE_URL: string | undefined = inject('testDatabaseUrl') ?? undefined;
+/** Redis for the multi-node tests: `TEST_REDIS_URL`, else `redis://127.0.0.1:6379`; undefined where none answered. */
+export const TEST_REDIS_URL: string | undefined = inject('testRedisUrl') ?? undefined;
 
 /** A database the tests of one file run on. */
 export interface TestDatabase {
@@ -88,15 +93,15 @@ function postgresDatabase(baseUrl: string): TestDatabase {
 }
 
 /**
- * Declares the same suite on PGlite and on Postgres. The Postgres variant needs a Postgres server, which
- * CI and the dev machines provide through TEST_DATABASE_URL; where it is unset there is nothing to run
- * against, so that variant is skipped (PGlite still runs).
+ * Declares the same suite on PGlite and on Postgres. The Postgres variant needs a Postgres server
+ * (TEST_DATABASE_URL, else the standard local one); where none answers there is nothing to run against,
+ * so that variant is skipped (PGlite still runs) and the summary of `pnpm test` names it.
  */
 export function describeEachDatabase(title: string, body: (db: TestDatabase) => void): void {
   describe(`${title} [PGlite]`, () => body(pgliteDatabase()));
-  // Skipped without TEST_DATABASE_URL: no Postgres server to talk to (see above).
+  // Skipped where no Postgres answered (test/services.ts): nothing to talk to; the summary says so.
   describe.skipIf(TEST_DATABASE_URL === undefined)(`${title} [Postgres]`, () =>
-    body(postgresDatabase(TEST_DATABASE_URL ?? '')),
+    body(postgresDatabase(TEST_DATABASE_URL ?? 'postgresql://unused')),
   );
 }
 

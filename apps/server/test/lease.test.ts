@@ -1,14 +1,15 @@
 /**
  * The cluster lease (src/bus/lease.ts) that the race sweeper and the daily job run under: on a real Redis,
  * of several nodes trying for the same duty exactly one holds it, and when the holder gives it up another
- * takes it within one try interval. One node alone always holds it. Needs TEST_REDIS_URL (CI sets it).
+ * takes it within one try interval. One node alone always holds it. Needs Redis (TEST_REDIS_URL, else the standard local one).
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { LocalLease, RedisLease } from '../src/bus/lease.js';
 
-const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
+/** TEST_REDIS_URL, else the standard local Redis (test/services.ts); undefined where none answered. */
+const TEST_REDIS_URL = inject('testRedisUrl') ?? undefined;
 const TTL_MS = 600;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -22,7 +23,7 @@ describe('one node alone', () => {
   });
 });
 
-// Skipped without TEST_REDIS_URL: there is no Redis to share a lease through.
+// Skipped where no Redis answered: there is none to share a lease through.
 describe.skipIf(TEST_REDIS_URL === undefined)('several nodes on one Redis', () => {
   const clients: Redis[] = [];
   afterAll(async () => {

@@ -2,18 +2,24 @@
  * Quick pairing across two server processes on one Postgres schema and one Redis (docs/ratings.md "Quick
  * race"): the pool lives in the database, so players waiting on different nodes are paired with each
  * other, a socket on one node hears the `paired` made on the other, and players entering on both nodes at
- * once are each paired at most once. Needs TEST_DATABASE_URL and TEST_REDIS_URL (CI sets both).
+ * once are each paired at most once. Needs Postgres and Redis (TEST_DATABASE_URL / TEST_REDIS_URL, else the standard local ones).
  */
 import { randomBytes } from 'node:crypto';
 import { PairingStatusSchema, PlayerCreatedSchema, RaceSchema, type PairingStatus } from '@klondike/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DATABASE_URL, WsClient, dropSchema, testSchemaName, withSchema } from './helpers.js';
+import {
+  TEST_DATABASE_URL,
+  TEST_REDIS_URL,
+  WsClient,
+  dropSchema,
+  testSchemaName,
+  withSchema,
+} from './helpers.js';
 import { type ServerProcess, startServerProcess } from './processes.js';
 
-const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
 const SKIP =
   TEST_DATABASE_URL === undefined || TEST_REDIS_URL === undefined
-    ? 'needs TEST_DATABASE_URL and TEST_REDIS_URL'
+    ? 'needs Postgres and Redis (test/services.ts found none)'
     : null;
 
 type Player = ReturnType<typeof PlayerCreatedSchema.parse>;

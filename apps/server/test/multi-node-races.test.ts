@@ -7,7 +7,7 @@
  *   lease, being the first node up) is killed -9: the racers reconnect to B and play on, no acknowledged
  *   move is lost, the racer who never comes back forfeits on time, and the race ends at its time limit on
  *   time — the timers A ran move to B.
- * Needs TEST_DATABASE_URL and TEST_REDIS_URL (CI sets both).
+ * Needs Postgres and Redis (TEST_DATABASE_URL / TEST_REDIS_URL, else the standard local ones).
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -22,13 +22,19 @@ import {
 import { PRESETS, dealFromNumber, type Move } from '@klondike/rules';
 import { solve } from '@klondike/solver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DATABASE_URL, WsClient, dropSchema, testSchemaName, withSchema } from './helpers.js';
+import {
+  TEST_DATABASE_URL,
+  TEST_REDIS_URL,
+  WsClient,
+  dropSchema,
+  testSchemaName,
+  withSchema,
+} from './helpers.js';
 import { type ServerProcess, killProcess, startServerProcess } from './processes.js';
 
-const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
 const SKIP =
   TEST_DATABASE_URL === undefined || TEST_REDIS_URL === undefined
-    ? 'needs TEST_DATABASE_URL and TEST_REDIS_URL'
+    ? 'needs Postgres and Redis (test/services.ts found none)'
     : null;
 /** Node heartbeat: a node silent for 3 of these (1.5 s) is gone, and the sweeper's lease moves. */
 const HEARTBEAT_MS = 500;

@@ -3,7 +3,7 @@
  * game played over REST on node A — every state frame, in version order — and B, whose copy of the game is
  * then behind, catches up from the database and takes the next move itself, which A's socket hears; and the
  * HTTP and player-creation limits are counted in Redis, so a client gets 429 after the same count whichever
- * node it hits. Needs TEST_DATABASE_URL and TEST_REDIS_URL (CI sets both).
+ * node it hits. Needs Postgres and Redis (TEST_DATABASE_URL / TEST_REDIS_URL, else the standard local ones).
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -15,13 +15,19 @@ import {
 } from '@klondike/protocol';
 import type { Move } from '@klondike/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DATABASE_URL, WsClient, dropSchema, testSchemaName, withSchema } from './helpers.js';
+import {
+  TEST_DATABASE_URL,
+  TEST_REDIS_URL,
+  WsClient,
+  dropSchema,
+  testSchemaName,
+  withSchema,
+} from './helpers.js';
 import { type ServerProcess, startServerProcess } from './processes.js';
 
-const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
 const SKIP =
   TEST_DATABASE_URL === undefined || TEST_REDIS_URL === undefined
-    ? 'needs TEST_DATABASE_URL and TEST_REDIS_URL'
+    ? 'needs Postgres and Redis (test/services.ts found none)'
     : null;
 const PLAYER_LIMIT = 3;
 const HTTP_LIMIT = 150;

@@ -231,7 +231,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('daily ratings: two nodes settl
   let b: FastifyInstance;
 
   beforeAll(async () => {
-    url = withSchema(TEST_DATABASE_URL ?? '', testSchemaName());
+    url = withSchema(TEST_DATABASE_URL ?? 'postgresql://unused', testSchemaName());
     const db = {
       kind: 'postgres' as const,
       config: () => ({ databaseUrl: url, dataDir: 'memory://' }),

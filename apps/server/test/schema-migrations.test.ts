@@ -135,7 +135,7 @@ describe('prisma/ layout', () => {
 });
 
 const scratchFor = (kind: 'pglite' | 'postgres') =>
-  kind === 'pglite' ? pgliteScratch() : postgresScratch(TEST_DATABASE_URL ?? '');
+  kind === 'pglite' ? pgliteScratch() : postgresScratch(TEST_DATABASE_URL ?? 'postgresql://unused');
 
 describeEachDatabase('schema.prisma vs migrations', (db) => {
   let s: Scratch;

@@ -42,7 +42,7 @@ function pnpmVerify(args: readonly string[]): Promise<{ status: number | null; o
 
 // A server process needs a database it can share with this one: Postgres (TEST_DATABASE_URL), else nothing to run.
 describe.skipIf(TEST_DATABASE_URL === undefined)('pnpm verify against pnpm start [Postgres]', () => {
-  const url = withSchema(TEST_DATABASE_URL ?? '', testSchemaName());
+  const url = withSchema(TEST_DATABASE_URL ?? 'postgresql://unused', testSchemaName());
   let server: ServerProcess | undefined;
   afterAll(async () => {
     if (server) await killProcess(server);

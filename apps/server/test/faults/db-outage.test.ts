@@ -55,7 +55,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('fault: Postgres unreachable un
   const players: Player[] = [];
 
   beforeAll(async () => {
-    const base = new URL(TEST_DATABASE_URL ?? '');
+    const base = new URL(TEST_DATABASE_URL ?? 'postgresql://unused');
     proxy = await startTcpProxy(base.hostname, Number(base.port || 5432));
     base.port = String(proxy.port);
     url = withSchema(base.toString(), testSchemaName());
@@ -96,7 +96,9 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('fault: Postgres unreachable un
     proxy?.restore();
     await proxy?.close();
     if (url)
-      await dropSchema(withSchema(TEST_DATABASE_URL ?? '', new URL(url).searchParams.get('schema') ?? ''));
+      await dropSchema(
+        withSchema(TEST_DATABASE_URL ?? 'postgresql://unused', new URL(url).searchParams.get('schema') ?? ''),
+      );
   }, 60_000);
 
   /** One socket's loop: a move every MOVE_EVERY_MS, waiting for its answer, until `stop()` says so. */

@@ -7,7 +7,7 @@
  * the proxy (its moves alternate between the nodes) while Bob's panel of her climbs; both see the results,
  * and Bob follows Alice's rematch. nginx's log shows that both nodes served race requests and moves.
  *
- * Needs TEST_DATABASE_URL, TEST_REDIS_URL and /usr/sbin/nginx (`apt-get install -y nginx`; .ci/run does).
+ * Needs Postgres, Redis (TEST_DATABASE_URL / TEST_REDIS_URL, else the standard local ones) and /usr/sbin/nginx (`apt-get install -y nginx`; .ci/run does).
  */
 import { RaceSchema, SolveResponseSchema, StateResponseSchema } from '@klondike/protocol';
 import type { Move } from '@klondike/rules';
@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   apiCall,
   freePort,
@@ -30,12 +30,13 @@ import {
 } from './harness';
 import { NGINX, startNginx } from '../../../server/bench/nginx';
 
-const DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
-const REDIS_URL = process.env.TEST_REDIS_URL || undefined;
+// TEST_DATABASE_URL / TEST_REDIS_URL, else the standard local servers (test/global-setup.ts found them).
+const DATABASE_URL = inject('testDatabaseUrl') ?? undefined;
+const REDIS_URL = inject('testRedisUrl') ?? undefined;
 const SKIP =
   skipReason() ??
   (DATABASE_URL === undefined || REDIS_URL === undefined
-    ? 'needs TEST_DATABASE_URL and TEST_REDIS_URL'
+    ? 'needs Postgres and Redis (none answered)'
     : !existsSync(NGINX)
       ? `${NGINX} is missing (apt-get install -y nginx)`
       : null);
