@@ -137,4 +137,15 @@ describeEachDatabase('a revoked token’s socket', (db) => {
     expect(stays.closeCode).toBeUndefined();
     expect(unrelated.closeCode).toBeUndefined();
   });
+
+  it('a revocation whose bus message was lost (Redis away): the bus coming back closes the socket', async () => {
+    const p = await create('Missed One');
+    const id = await ownGame(p.token);
+    const c = await playing(p.token, id);
+    // Another node signed the player out while Redis was away: the rows are gone, no message came.
+    await app.prisma.playerToken.deleteMany({ where: { playerId: p.id } });
+    await app.tokenRevocations.recheck(); // what every node runs when its bus is back
+    expect(await c.closed(1000)).toBe(TOKEN_REVOKED_CLOSE_CODE);
+    expect(await versionOf(id)).toEqual({ version: 0, status: 'playing' });
+  });
 });
