@@ -13,6 +13,7 @@ import type { ArenaService } from './arenas/service.js';
 import type { RaceService } from './races/service.js';
 import type { RatingService } from './ratings/service.js';
 import type { GameRooms } from './rooms/game-rooms.js';
+import type { TokenRevocations } from './players/token-revocation.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -33,6 +34,11 @@ declare module 'fastify' {
      * burst of look-ups of one token (HTTP or a socket's `auth`) costs one database read.
      */
     playerOfToken: (token: string) => Promise<AuthedPlayer | null>;
+    /**
+     * Token revocations (plugin `auth`): rotation and sign-out tell every node, which forget the player's
+     * cached tokens and close the sockets authenticated with a revoked token.
+     */
+    tokenRevocations: TokenRevocations;
     /** The live games (plugin `game-rooms`). */
     rooms: GameRooms;
     /** The solver's worker pool (plugin `solver`). */

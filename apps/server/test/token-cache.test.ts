@@ -1,4 +1,7 @@
-/** The bearer-token cache of plugin `auth`: hits expire after TOKEN_CACHE_MS; a rename forgets them. */
+/**
+ * The bearer-token cache of plugin `auth`: hits expire after TOKEN_CACHE_MS; a rename forgets them; a look-up
+ * that raced a revocation is not remembered.
+ */
 import { describe, expect, it } from 'vitest';
 import { PlayerTokenCache, TOKEN_CACHE_MS } from '../src/players/token-cache.js';
 
@@ -24,5 +27,19 @@ describe('PlayerTokenCache', () => {
     expect(cache.get('a1')).toBeUndefined();
     expect(cache.get('a2')).toBeUndefined();
     expect(cache.get('b1')).toEqual({ id: 'b', name: 'B', bot: false });
+  });
+});
+
+describe('PlayerTokenCache and revocations during a look-up', () => {
+  it('a token revoked while its look-up was on its way is not remembered', () => {
+    const cache = new PlayerTokenCache(() => 0);
+    const began = cache.generation; // the look-up starts, reads the token (still there) from the database …
+    cache.forget('a'); // … the token is revoked meanwhile …
+    cache.set('a1', { id: 'a', name: 'A', bot: false }, began); // … and its stale answer arrives
+    expect(cache.get('a1')).toBeUndefined();
+    cache.set('a2', { id: 'a', name: 'A', bot: false }, cache.generation);
+    expect(cache.get('a2')).toEqual({ id: 'a', name: 'A', bot: false });
+    cache.clear();
+    expect(cache.get('a2')).toBeUndefined();
   });
 });

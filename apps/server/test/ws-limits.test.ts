@@ -74,6 +74,7 @@ describe('socket lifecycle and limits', () => {
       pairing: { listen: () => () => {} } as unknown as PairingService,
       arenas: { leaveAll: () => {} } as unknown as ArenaService,
       playerOfToken: async () => null,
+      tokens: { register: () => () => {}, count: 0 },
       log: { warn() {}, error() {}, debug() {} } as unknown as FastifyBaseLogger,
       framesPerSecond: 0,
       raceLookups: 0,

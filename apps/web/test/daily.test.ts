@@ -24,7 +24,7 @@ import {
   shareText,
 } from '../src/lib/daily';
 import { buildReplay, clampFrame, stepDelay, type ReplayStep } from '../src/lib/replay';
-import { dailyLeaderboardPath, playerPath, replayPath, takeToken } from '../src/lib/route';
+import { dailyLeaderboardPath, playerPath, replayPath, takeSignIn } from '../src/lib/route';
 
 describe('countdown', () => {
   it('formats h:mm:ss, rounding partial seconds up, never negative', () => {
@@ -128,20 +128,20 @@ describe('routes of the daily pages', () => {
     expect(playerPath('a b')).toBe('/players/a%20b');
     expect(replayPath('x')).toBe('/replay/x');
   });
-  it('takes a sign-in token out of the URL, keeping the rest', () => {
-    expect(takeToken('/', '?token=abc')).toEqual({ token: 'abc', code: null, cleanUrl: '/' });
-    expect(takeToken('/daily', '?deal=5&token=t%2B1', '#x')).toEqual({
-      token: 't+1',
+  it('takes a sign-in code out of the URL; a token in the URL is stripped, never taken', () => {
+    expect(takeSignIn('/', '?token=abc')).toEqual({ code: null, hadToken: true, cleanUrl: '/' });
+    expect(takeSignIn('/daily', '?deal=5&token=t%2B1', '#x')).toEqual({
       code: null,
+      hadToken: true,
       cleanUrl: '/daily?deal=5#x',
     });
-    expect(takeToken('/', '?deal=5')).toEqual({ token: null, code: null, cleanUrl: '/?deal=5' });
-    expect(takeToken('/', '?token=')).toEqual({ token: null, code: null, cleanUrl: '/' });
-    // Today's links: a single-use code in the fragment.
-    expect(takeToken('/', '', '#signin=0A1B2C')).toEqual({ token: null, code: '0A1B2C', cleanUrl: '/' });
-    expect(takeToken('/', '', '#signin=bad code')).toEqual({
-      token: null,
+    expect(takeSignIn('/', '?deal=5')).toEqual({ code: null, hadToken: false, cleanUrl: '/?deal=5' });
+    expect(takeSignIn('/', '?token=')).toEqual({ code: null, hadToken: true, cleanUrl: '/' });
+    // Sign-in links: a single-use code in the fragment.
+    expect(takeSignIn('/', '', '#signin=0A1B2C')).toEqual({ code: '0A1B2C', hadToken: false, cleanUrl: '/' });
+    expect(takeSignIn('/', '', '#signin=bad code')).toEqual({
       code: null,
+      hadToken: false,
       cleanUrl: '/#signin=bad code',
     });
   });

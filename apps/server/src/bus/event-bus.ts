@@ -1,7 +1,8 @@
 /**
  * The event bus between server nodes: what one node publishes on a channel reaches every OTHER node
  * listening to that channel. Channels in use: `game:<id>` (a game's committed `state` frames, so sockets on
- * any node follow a game whichever node wrote it) and `race:<code>` (a race room's events).
+ * any node follow a game whichever node wrote it), `race:<code>` (a race room's events) and `tokens`
+ * (revoked tokens: players/token-revocation.ts).
  *
  * Two implementations: `SingleNodeBus` (the default, no `REDIS_URL`: there is no other node, so nothing is
  * delivered) and `RedisBus` (Redis pub/sub through ioredis: one connection publishes, one listens). A

@@ -300,7 +300,9 @@ export function asyncApiDocument(server: AsyncApiServer = { host: 'localhost:300
         "connection's frames are handled one at a time, in order; `requestId` (up to 64 characters) is echoed " +
         'on the answer to a write. The REST half of the API is the OpenAPI document at `/docs/json`.\n\n' +
         'Close codes: `1008` the connection flooded frames past its budget; `1009` a frame larger than the ' +
-        'hard limit; `1012` the server is restarting: reconnect and `subscribe` again at the version you hold.',
+        'hard limit; `1012` the server is restarting: reconnect and `subscribe` again at the version you hold; ' +
+        '`4401` the token sent with `auth` was revoked (rotated, or the player signed out everywhere), after an ' +
+        '`unknown-token` error frame: sign in again.',
       license: { name: API_LICENSE.name, url: API_LICENSE.url },
       contact: API_CONTACT,
     },

@@ -12,6 +12,7 @@ const TOKEN_CACHE_SIZE = 10_000;
 /** Players of recently seen bearer tokens (hits only: an unknown token is looked up every time). */
 export class PlayerTokenCache {
   private readonly entries = new Map<string, { player: AuthedPlayer; until: number }>();
+  private forgets = 0;
 
   /** `now` is the clock in ms. */
   constructor(private readonly now: () => number = Date.now) {}
@@ -25,8 +26,20 @@ export class PlayerTokenCache {
     return undefined;
   }
 
-  /** Remembers `token` → `player` for TOKEN_CACHE_MS. */
-  set(token: string, player: AuthedPlayer): void {
+  /**
+   * How many times tokens were forgotten so far: a look-up that began before a `forget` may have read a token
+   * revoked meanwhile, so it passes the count it saw to `set`, which then remembers nothing.
+   */
+  get generation(): number {
+    return this.forgets;
+  }
+
+  /**
+   * Remembers `token` → `player` for TOKEN_CACHE_MS; nothing when `generation` (the count the look-up began
+   * at) is given and tokens were forgotten since.
+   */
+  set(token: string, player: AuthedPlayer, generation?: number): void {
+    if (generation !== undefined && generation !== this.forgets) return;
     this.entries.delete(token);
     this.entries.set(token, { player, until: this.now() + TOKEN_CACHE_MS });
     if (this.entries.size > TOKEN_CACHE_SIZE) {
@@ -37,6 +50,13 @@ export class PlayerTokenCache {
 
   /** Forgets every cached token of a player (after a rename, a token rotation or a sign-out). */
   forget(playerId: string): void {
+    this.forgets++;
     for (const [token, e] of this.entries) if (e.player.id === playerId) this.entries.delete(token);
+  }
+
+  /** Forgets every cached token (a revocation may have been missed: the bus was away). */
+  clear(): void {
+    this.forgets++;
+    this.entries.clear();
   }
 }

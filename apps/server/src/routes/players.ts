@@ -24,6 +24,7 @@ import {
   bearerToken,
   createPlayer,
   createTransferCode,
+  hashToken,
   redeemTransferCode,
   renamePlayer,
   rotateToken,
@@ -172,14 +173,18 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
         security: TOKEN_REQUIRED,
         tags: ['players'],
         summary: 'Rotate the token',
-        description: 'A new token for this device; the token sent with this request stops working at once.',
+        description:
+          'A new token for this device; the token sent with this request stops working at once, and every ' +
+          'socket authenticated with it, on any node, gets an `unknown-token` error frame and is closed with ' +
+          'code 4401 within a second.',
         response: { 200: RotatedTokenSchema, ...errors(401) },
       },
     },
     async (req) => {
       const player = requirePlayer(req);
-      const token = await rotateToken(app.prisma, bearerToken(req.headers.authorization) ?? '', app.now());
-      app.playerTokens.forget(player.id);
+      const old = bearerToken(req.headers.authorization) ?? '';
+      const token = await rotateToken(app.prisma, old, app.now());
+      app.tokenRevocations.revoke({ playerId: player.id, tokenHash: hashToken(old) });
       return { token };
     },
   );
@@ -193,14 +198,16 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['players'],
         summary: 'Sign out every device',
         description:
-          'Every token of the player (this one included) and every open sign-in code stop working.',
+          'Every token of the player (this one included) and every open sign-in code stop working; every ' +
+          'socket authenticated as the player, on any node, gets an `unknown-token` error frame and is closed ' +
+          'with code 4401 within a second.',
         response: { 200: SignedOutSchema, ...errors(401) },
       },
     },
     async (req) => {
       const player = requirePlayer(req);
       const devices = await signOutEverywhere(app.prisma, player.id);
-      app.playerTokens.forget(player.id);
+      app.tokenRevocations.revoke({ playerId: player.id });
       return { devices };
     },
   );

@@ -11,6 +11,8 @@
  * - `auth {token}` identifies the connection as a player (`authed {playerId, name}`, or an `unauthorized`
  *   error frame): needed to play a game created for a player, and to subscribe to a daily game of a day
  *   still open (its player only). Without it such frames get `unauthorized`; as another player, `forbidden`.
+ *   When that token is revoked (rotation, sign-out everywhere; on any node) the connection gets an
+ *   `unknown-token` error frame and is closed with TOKEN_REVOKED_CLOSE_CODE; frames still queued are dropped.
  * - `watch-leaderboard {date, preset}` answers with a `leaderboard` frame (the current row count) and then
  *   sends one whenever a row is added to that daily's leaderboard.
  * - `race-subscribe {code}` joins a race room's live channel: as its racer when the connection has sent `auth`
@@ -30,7 +32,8 @@ import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import type { DailyService } from '../daily/service.js';
 import { ApiError, apiErrorOf } from '../errors.js';
-import type { AuthedPlayer } from '../players/players.js';
+import { type AuthedPlayer, hashToken } from '../players/players.js';
+import type { TokenHolder, TokenRevocations } from '../players/token-revocation.js';
 import type { PairingService } from '../pairing/service.js';
 import type { ArenaService } from '../arenas/service.js';
 import type { RaceService } from '../races/service.js';
@@ -63,6 +66,8 @@ export interface ConnectionDeps {
   readonly daily: DailyService;
   /** The player of a token, or null (the token cache of plugin `auth`: app.playerOfToken). */
   readonly playerOfToken: (token: string) => Promise<AuthedPlayer | null>;
+  /** Where an authenticated connection registers its token, to hear it revoked (app.tokenRevocations). */
+  readonly tokens: Pick<TokenRevocations, 'register' | 'count'>;
   readonly log: FastifyBaseLogger;
   /** Frames per second before `rate-limited` error frames; 0 = no limit. */
   readonly framesPerSecond: number;
@@ -82,13 +87,18 @@ export interface ConnectionDeps {
 /** Close code for a connection cut for flooding (RFC 6455 1008: policy violation). */
 export const FLOOD_CLOSE_CODE = 1008;
 
+/** Close code for a connection whose token was revoked (4401, reason `token-revoked`): sign in again. */
+export const TOKEN_REVOKED_CLOSE_CODE = 4401;
+
 /** One client connection: a subscriber of the games it subscribed to. */
-export class Connection implements Subscriber {
+export class Connection implements Subscriber, TokenHolder {
   private readonly games = new Set<string>();
   private unknownRaces = 0;
   private authAttempts = 0;
   /** Stops hearing `paired` frames (set once the connection sent `auth`). */
   private stopPairing: (() => void) | undefined;
+  /** Stops hearing its token revoked (set once the connection sent `auth`). */
+  private stopRevocation: (() => void) | undefined;
   /** The last frame's handling (frames are handled one after another, in order). */
   private queue: Promise<void> = Promise.resolve();
   /** Frames received and not yet handled to the end. */
@@ -225,9 +235,16 @@ export class Connection implements Subscriber {
               'rate-limited',
               `at most ${this.deps.maxAuthAttempts} auth frames per connection`,
             );
-          const player = await this.deps.playerOfToken(frame.token);
+          const heard = this.deps.tokens.count;
+          let player = await this.deps.playerOfToken(frame.token);
+          // A revocation heard during the look-up may be of this token: look again, after it.
+          if (player !== null && this.deps.tokens.count !== heard)
+            player = await this.deps.playerOfToken(frame.token);
           if (player === null) throw new ApiError('unknown-token', 'unknown player token');
+          if (this.closed) return;
           this.player = player;
+          this.stopRevocation?.();
+          this.stopRevocation = this.deps.tokens.register(player.id, hashToken(frame.token), this);
           this.stopPairing?.();
           this.stopPairing = this.deps.pairing.listen(player.id, this);
           this.sendFrame({ type: 'authed', playerId: player.id, name: player.name });
@@ -313,6 +330,16 @@ export class Connection implements Subscriber {
     }
   }
 
+  /** See `TokenHolder.revoked`: says so in an error frame and closes the socket (4401). */
+  revoked(): void {
+    if (this.closed) return;
+    this.error(
+      new ApiError('unknown-token', 'this token was revoked (signed out or rotated): sign in again'),
+    );
+    this.socket.close(TOKEN_REVOKED_CLOSE_CODE, 'token-revoked');
+    this.close();
+  }
+
   /** Forgets every subscription and leaderboard watch (the socket closed). */
   close(): void {
     if (this.closed) return;
@@ -323,6 +350,7 @@ export class Connection implements Subscriber {
     this.deps.races.leaveAll(this);
     this.deps.arenas.leaveAll(this);
     this.stopPairing?.();
+    this.stopRevocation?.();
   }
 }
 
@@ -333,6 +361,7 @@ export const wsRoutes: FastifyPluginAsync = async (app) => {
       rooms: app.rooms,
       daily: app.daily,
       playerOfToken: app.playerOfToken,
+      tokens: app.tokenRevocations,
       log: req.log,
       framesPerSecond: app.config.wsFramesPerSecond,
       races: app.races,

@@ -1,8 +1,10 @@
 /**
  * Who is playing: the player token (kept in localStorage, sent as a bearer token on every REST call and as the
  * `auth` frame on every (re)connection of the socket), the player's own record (GET /api/me), sign-up, rename,
- * the sign-in link for another device, and `?token=…` links (read, checked, stripped from the URL). App-wide
- * state; the player dialog's open/closed state lives here too so any page can ask for a sign-up.
+ * the sign-in link for another device and opening one (`#signin=…`: asks first when this device is signed in
+ * as someone, and keeps that token unless the player agrees to drop it). A token is never taken from a URL:
+ * `?token=…` is stripped from the address and ignored. App-wide state; the player dialog's open/closed state
+ * lives here too so any page can ask for a sign-up.
  */
 import type { MeSchema } from '@klondike/protocol';
 import { computed, ref, shallowRef } from 'vue';
@@ -19,7 +21,8 @@ import {
   signOutEverywhere,
 } from '../lib/api';
 import { tr } from '../i18n';
-import { takeToken } from '../lib/route';
+import { takeSignIn } from '../lib/route';
+import { askConfirm } from './useConfirm';
 import { useNotify } from './useNotify';
 import type { Socket } from './useSocket';
 
@@ -76,8 +79,9 @@ async function refresh(): Promise<void> {
 }
 
 /**
- * Starts identity handling once: adopts a `?token=` from the URL (strips it at once, then checks it), else the
- * stored token; wires the socket's auth.
+ * Starts identity handling once: the stored token; a sign-in link's code from the URL (stripped at once, then
+ * offered: `offerSignIn`); a `?token=` in the URL stripped and ignored; wires the socket's auth, and checks the
+ * token again when the socket says it was revoked.
  */
 function start(socket: Socket): void {
   if (started) return;
@@ -92,51 +96,54 @@ function start(socket: Socket): void {
   socket.onFrame((f) => {
     if (f.type === 'authed' && me.value && f.playerId === me.value.id && f.name !== me.value.name)
       me.value = { ...me.value, name: f.name };
+    // The server closes a socket whose token was revoked (signed out everywhere, rotated): REST confirms it
+    // (a 401 signs this device out) before anything is dropped.
+    if (f.type === 'error' && f.code === 'unknown-token' && token.value) void refresh();
   });
-  const { token: fromUrl, code, cleanUrl } = takeToken(location.pathname, location.search, location.hash);
-  if (fromUrl || code) history.replaceState(history.state, '', cleanUrl);
-  if (code) signingIn = redeem(code);
-  else if (fromUrl) signingIn = adopt(fromUrl);
+  const { code, hadToken, cleanUrl } = takeSignIn(location.pathname, location.search, location.hash);
+  if (code || hadToken) history.replaceState(history.state, '', cleanUrl);
   const stored = readStored();
-  if (stored && !fromUrl && !code) {
-    setToken(stored);
-    void refresh();
-  }
+  if (stored) setToken(stored);
+  if (hadToken) toast(tr('player.tokenLinkIgnored'), 'info', 8000);
+  if (code) signingIn = offerSignIn(code);
+  else if (stored) void refresh();
 }
 
-/** Signs this device in with a sign-in link's single-use code (exchanged for a token of its own). */
+/**
+ * Opens a sign-in link: at once on a device signed in as nobody; else only after the player agrees, in the
+ * app's confirmation dialog, to drop this device's token for the link's player. Refused, nothing changes
+ * (the code stays unused until it expires).
+ */
+async function offerSignIn(code: string): Promise<void> {
+  if (token.value) {
+    await refresh(); // who is signed in here (a token the server no longer knows is dropped by this)
+    if (token.value) {
+      const name = me.value?.name;
+      const question =
+        name !== undefined ? tr('player.switchConfirm', { name }) : tr('player.switchConfirmUnnamed');
+      if (!(await askConfirm(question, tr('player.switchAccount')))) {
+        useNotify().toast(tr('player.switchKept'), 'info');
+        return;
+      }
+    }
+  }
+  await redeem(code);
+}
+
+/**
+ * Signs this device in with a sign-in link's single-use code (exchanged for a token of its own); the token
+ * held until then is replaced only once the exchange succeeded.
+ */
 async function redeem(code: string): Promise<void> {
   const { toast } = useNotify();
-  const previous = readStored();
   try {
     const created = await redeemTransfer(code);
     setToken(created.token);
+    me.value = null;
     void refresh(); // signed in now (`settled`); the player's record follows when the server sends it
     toast(tr('player.signedInAs', { name: created.name }), 'info');
   } catch {
     toast(tr('player.linkExpired'));
-    if (previous) {
-      setToken(previous);
-      void refresh();
-    }
-  }
-}
-
-/** Signs this device in with a token from an older sign-in link (kept only when the server knows it). */
-async function adopt(t: string): Promise<void> {
-  const { toast } = useNotify();
-  const previous = readStored();
-  try {
-    const who = await getMe(t);
-    setToken(t);
-    me.value = who;
-    toast(tr('player.signedInAs', { name: who.name }), 'info');
-  } catch {
-    toast(tr('player.linkInvalid'));
-    if (previous) {
-      setToken(previous);
-      void refresh();
-    }
   }
 }
 

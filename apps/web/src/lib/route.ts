@@ -1,6 +1,6 @@
 /**
  * The client's URLs as paths (the routes themselves are in router.ts), and the sign-in link's code, which any
- * URL may carry (`#signin=…`, or an older link's `?token=…`): `takeToken` reads and strips it. Pure.
+ * URL may carry (`#signin=…`): `takeSignIn` reads and strips it. Pure.
  */
 import { DAILY_PRESETS } from '@klondike/protocol/constants';
 import { isPresetName, type PresetName } from '@klondike/rules';
@@ -9,23 +9,24 @@ import { isPresetName, type PresetName } from '@klondike/rules';
 export type DailyPreset = (typeof DAILY_PRESETS)[number];
 
 /**
- * What a sign-in link carries, and the same URL without it: a single-use code in the fragment
- * (`#signin=…`, today's links: a fragment never reaches a server or its logs) or, from older links, a token in
- * the query (`?token=…`). `cleanUrl` is path + remaining query + remaining fragment.
+ * What a sign-in link carries, and the same URL without it: a single-use code in the fragment (`#signin=…`: a
+ * fragment never reaches a server or its logs). A token in the query (`?token=…`, what very old links carried,
+ * or what someone may send to swap this device's account) is never taken: it is only stripped from the
+ * address (`hadToken` says there was one). `cleanUrl` is path + remaining query + remaining fragment.
  */
-export function takeToken(
+export function takeSignIn(
   pathname: string,
   search: string,
   hash = '',
-): { token: string | null; code: string | null; cleanUrl: string } {
+): { code: string | null; hadToken: boolean; cleanUrl: string } {
   const params = new URLSearchParams(search);
-  const token = params.get('token');
+  const hadToken = params.has('token');
   params.delete('token');
   const q = params.toString();
   const m = /^#signin=([A-Za-z0-9]{1,64})$/.exec(hash);
   return {
-    token: token && token.trim() ? token.trim() : null,
     code: m ? (m[1] as string) : null,
+    hadToken,
     cleanUrl: `${pathname}${q ? `?${q}` : ''}${m ? '' : hash}`,
   };
 }

@@ -366,7 +366,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the token
-         * @description A new token for this device; the token sent with this request stops working at once.
+         * @description A new token for this device; the token sent with this request stops working at once, and every socket authenticated with it, on any node, gets an `unknown-token` error frame and is closed with code 4401 within a second.
          */
         post: operations["rotateToken"];
         delete?: never;
@@ -386,7 +386,7 @@ export interface paths {
         put?: never;
         /**
          * Sign out every device
-         * @description Every token of the player (this one included) and every open sign-in code stop working.
+         * @description Every token of the player (this one included) and every open sign-in code stop working; every socket authenticated as the player, on any node, gets an `unknown-token` error frame and is closed with code 4401 within a second.
          */
         post: operations["signOutEverywhere"];
         delete?: never;
