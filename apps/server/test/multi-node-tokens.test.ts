@@ -14,13 +14,19 @@ import {
 } from '@klondike/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_REVOKED_CLOSE_CODE } from '../src/routes/ws.js';
-import { TEST_DATABASE_URL, WsClient, dropSchema, testSchemaName, withSchema } from './helpers.js';
+import {
+  TEST_DATABASE_URL,
+  TEST_REDIS_URL,
+  WsClient,
+  dropSchema,
+  testSchemaName,
+  withSchema,
+} from './helpers.js';
 import { type ServerProcess, startServerProcess } from './processes.js';
 
-const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
 const SKIP =
   TEST_DATABASE_URL === undefined || TEST_REDIS_URL === undefined
-    ? 'needs TEST_DATABASE_URL and TEST_REDIS_URL'
+    ? 'needs Postgres and Redis (test/services.ts found none)'
     : null;
 /** What the issue allows between a revocation on one node and its sockets on another going quiet, ms. */
 const WITHIN_MS = 1000;
