@@ -122,18 +122,27 @@ describeEachDatabase('race commitments hide, and the race verifier', (db) => {
       'preimage-hash',
       'preimage-fields',
       'key-deals-deal',
+      'race-options',
       'racer-replay',
     ]);
     expect(report.ok).toBe(true);
   });
 
-  /** The failed checks when the verifier reads the race's results rewritten by `tamper`. */
-  async function failing(tamper: (results: Record<string, unknown>) => void): Promise<RaceCheckName[]> {
+  /**
+   * The failed checks when the verifier reads race `code`'s results (or, with `what` = 'room', its room)
+   * rewritten by `tamper`.
+   */
+  async function failing(
+    tamper: (body: Record<string, unknown>) => void,
+    what: 'results' | 'room' = 'results',
+    race = honest,
+  ): Promise<RaceCheckName[]> {
+    const path = what === 'results' ? `/api/races/${race.code}/results` : `/api/races/${race.code}`;
     const doFetch: typeof fetch = async (input, init) => {
       const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
       const r = await fetch(url, init);
       let text = await r.text();
-      if (url.pathname === `/api/races/${honest.code}/results`) {
+      if (url.pathname === path) {
         const j = JSON.parse(text) as Record<string, unknown>;
         tamper(j);
         text = JSON.stringify(j);
@@ -142,8 +151,8 @@ describeEachDatabase('race commitments hide, and the race verifier', (db) => {
     };
     const report = await verifyRace({
       server: base,
-      code: honest.code,
-      commitment: honest.commitment,
+      code: race.code,
+      commitment: race.commitment,
       fetch: doFetch,
     });
     expect(report.ok).toBe(false);
@@ -176,6 +185,20 @@ describeEachDatabase('race commitments hide, and the race verifier', (db) => {
       if (first) first.progress.foundationCards += 4;
     });
     expect(failed).toEqual(['racer-replay']);
+  });
+
+  it('an unrated race with hints on, shown as rated: race-options fails, and only it', async () => {
+    const aided = await finishedRace({ options: { hints: true } });
+    const honestReport = await verifyRace({ server: base, code: aided.code, commitment: aided.commitment });
+    expect(honestReport.ok, JSON.stringify(honestReport.checks)).toBe(true);
+    const failed = await failing(
+      (room) => {
+        room.rated = true;
+      },
+      'room',
+      aided,
+    );
+    expect(failed).toEqual(['race-options']);
   });
 
   it('a race stored before salts keeps its unsalted commitment, and still verifies', async () => {

@@ -15,6 +15,8 @@
  *   <salt>`) with the race's code and the revealed key or number and salt, the salt 64 hex digits (256 bits);
  *   a race stored before salts (`salt` null) has the same preimage without `|<salt>`, reported as unsalted;
  * - `key-deals-deal`: `dealFromKey(key)` (or `dealFromNumber(number)`) deals exactly the revealed deal;
+ * - `race-options`: a rated race is unaided and of a rated pool: preset `classic-draw1` or `classic-draw3`,
+ *   exactly that preset's options with hints off (rules package `PRESETS`), and not a known deal;
  * - `racer-replay`: every racer's game (GET /api/games/:id/replay) is that racer's, plays the race's deal with
  *   the race's options (undo off for a berserk racer), replays legally, and ends with the stored result's
  *   cards on the foundations, face-down cards, moves and status (and its score, for untimed scoring).
@@ -25,6 +27,7 @@ import {
   type Deal,
   type GameOptions,
   type GameState,
+  PRESETS,
   type Result,
   applyMove,
   currentScore,
@@ -45,6 +48,7 @@ export const RACE_CHECKS = [
   'preimage-hash',
   'preimage-fields',
   'key-deals-deal',
+  'race-options',
   'racer-replay',
 ] as const;
 /** A race check's name. */
@@ -134,6 +138,21 @@ function racerProblem(r: RacerResult, replay: Replay, race: RaceView, deal: stri
   return null;
 }
 
+/** The presets of the rated race pools (docs/ratings.md). */
+const RATED_PRESETS: ReadonlySet<string> = new Set(['classic-draw1', 'classic-draw3']);
+
+/** Why a rated race's settings are not those of rated play, or null when they are (or it is unrated). */
+function ratedProblem(race: RaceView): string | null {
+  if (!race.rated) return null;
+  if (race.knownDeal) return 'a rated race of a known deal (a deal number the host chose)';
+  if (race.preset === null || !RATED_PRESETS.has(race.preset))
+    return `a rated race of preset ${race.preset ?? 'none'}, not of a rated pool`;
+  const unaided: GameOptions = { ...PRESETS[race.preset], hints: false };
+  if (!sameOptions(race.options, { ...unaided }))
+    return `a rated race with options ${JSON.stringify(race.options)}, rated play has ${JSON.stringify(unaided)}`;
+  return null;
+}
+
 /** The deal a revealed key (v2) or deal number (v1) deals, formatted, or why there is none. */
 function dealOf(reveal: NonNullable<RaceResults['dealReveal']>): string | Error {
   let dealt: Result<Deal, { message: string }>;
@@ -211,6 +230,13 @@ export async function verifyRace(options: RaceVerifyOptions): Promise<RaceVerify
     dealt instanceof Error
       ? dealt.message
       : `${reveal.algorithm === 'deal-v2' ? 'dealFromKey(key)' : 'dealFromNumber(number)'} = ${dealt}`,
+  );
+
+  const rated = ratedProblem(race);
+  record(
+    'race-options',
+    rated === null,
+    rated ?? (race.rated ? `rated ${race.preset ?? ''} with its options, hints off` : 'unrated: any options'),
   );
 
   // ---------- every racer's game ----------
