@@ -91,6 +91,13 @@ describeEachDatabase('race commitments hide, and the race verifier', (db) => {
     for (let n = 1; n <= GUESSES && found === null; n++)
       if (sha256(`klondike-race|${r.code}|deal-v1|${n}`) === r.dealCommitment) found = n;
     expect(found, 'the deal number was recovered from the commitment').toBeNull();
+    // Nor is the salt to be read before the end: not in the room, not as results.
+    const { dealSalt } = await app.prisma.race.findUniqueOrThrow({ where: { code: r.code } });
+    expect(dealSalt).toMatch(/^[0-9a-f]{64}$/);
+    for (const url of [`/api/races/${r.code}`, `/api/races/${r.code}/results`]) {
+      const body = (await call(app, 'GET', url, { as: host })).body;
+      expect(body.includes(dealSalt ?? 'none'), `the salt in ${url}`).toBe(false);
+    }
   });
 
   it('every commitment carries its own 256-bit salt, revealed with the results', async () => {
