@@ -218,7 +218,7 @@ describeEachDatabase('race routes', (db) => {
         .update(reveal?.preimage ?? '')
         .digest('hex'),
     ).toBe(r.dealCommitment);
-    expect(reveal?.preimage).toBe(`klondike-race|${r.code}|deal-v2|${reveal?.key}`);
+    expect(reveal?.preimage).toBe(`klondike-race|${r.code}|deal-v2|${reveal?.key}|${reveal?.salt}`);
     expect(formatDeal(dealOfKey(reveal?.key ?? ''))).toBe(results.deal);
     expectError(await call(app, 'POST', `/api/races/${r.code}/join`, { as: other }), 409, 'conflict');
     expectError(

@@ -16,10 +16,15 @@
  * - `par`: par = that line's length (and = its proven lower bound when `parProven`);
  * - `export-file`: GET /api/exports lists the day, and the file's SHA-256 and size are the listed ones;
  * - `export-games`: every line of the day's preset parses and plays the revealed deal;
+ * - `export-options`: every game's options are the preset's ranked options (`rankedOptions`: the preset's,
+ *   undo and hints off);
  * - `export-replay`: every game's moves replay legally, and its status, moves, time and score follow;
  * - `export-ranks`: every game's rank follows from the leaderboard order on its board;
  * - `leaderboard`: the server's leaderboards (people, bots; provisional rows included) hold exactly the
- *   export's results, at the same ranks.
+ *   export's results, at the same ranks;
+ * - `export-players`: every game's player (`playerId`, `name`, `bot`, `provisional`) is the one the
+ *   leaderboard shows for that game, and the player's page (GET /api/players/:id) agrees: the same name and
+ *   bot flag, and `provisional` exactly when the account was created on the day or later.
  */
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
@@ -30,6 +35,7 @@ import {
   ExportGameSchema,
   ExportListSchema,
   LeaderboardSchema,
+  PlayerPageSchema,
 } from '@klondike/protocol';
 import {
   type GameOptions,
@@ -46,6 +52,17 @@ import {
   parseDeal,
   resign,
 } from '@klondike/rules';
+import { getJsonFrom } from './verify-fetch.js';
+
+export { getJsonFrom } from './verify-fetch.js';
+export {
+  RACE_CHECKS,
+  type RaceCheckName,
+  type RaceCheckResult,
+  type RaceVerifyOptions,
+  type RaceVerifyReport,
+  verifyRace,
+} from './verify-race.js';
 
 /** Names of the verifier's checks, in the order they run (module comment). */
 export const CHECKS = [
@@ -57,9 +74,11 @@ export const CHECKS = [
   'par',
   'export-file',
   'export-games',
+  'export-options',
   'export-replay',
   'export-ranks',
   'leaderboard',
+  'export-players',
 ] as const;
 /** A check's name. */
 export type CheckName = (typeof CHECKS)[number];
@@ -93,6 +112,23 @@ export interface VerifyReport {
 }
 
 const sha256 = (data: string | Uint8Array): string => createHash('sha256').update(data).digest('hex');
+
+/** One row of a daily leaderboard. */
+type LeaderboardEntry = ReturnType<typeof LeaderboardSchema.parse>['entries'][number];
+
+/**
+ * Ranked play (docs/features.md "Ranked rules"): the daily preset's options with undo and hints off, from the
+ * rules package; null for a name that is not a preset.
+ */
+export function rankedOptions(preset: string): GameOptions | null {
+  return isPresetName(preset) ? { ...PRESETS[preset], undo: false, hints: false } : null;
+}
+
+/** True when `a` and `b` have the same keys, each with the same value. */
+function sameOptions(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean {
+  const keys = Object.keys(b);
+  return keys.length === Object.keys(a).length && keys.every((k) => a[k] === b[k]);
+}
 
 /** Leaderboard order: winners first, score high first, then time, moves, finishing time, player id. */
 function compareResults(a: ExportGame, b: ExportGame): number {
@@ -166,12 +202,7 @@ export async function verifyDaily(options: VerifyOptions): Promise<VerifyReport>
       if (!results.some((r) => r.check === check)) record(check, false, `not run: ${reason}`);
     return { ok: false, checks: results };
   };
-  async function getJson(path: string): Promise<unknown> {
-    const r = await doFetch(`${base}${path}`);
-    const text = await r.text();
-    if (!r.ok) throw new Error(`GET ${path} → ${r.status} ${text.slice(0, 200)}`);
-    return JSON.parse(text) as unknown;
-  }
+  const getJson = (path: string): Promise<unknown> => getJsonFrom(doFetch, base, path);
 
   // ---------- commitment and deal ----------
   let reveal;
@@ -283,7 +314,19 @@ export async function verifyDaily(options: VerifyOptions): Promise<VerifyReport>
       ? `${games.length} games of ${preset}, all on the revealed deal`
       : `${wrongDeal.length} games not on the revealed deal: ${wrongDeal[0]?.gameId}`,
   );
-  const closesAtMs = Date.parse(`${date}T00:00:00.000Z`) + 86_400_000;
+  const ranked = rankedOptions(preset);
+  const offRules = games.filter((g) => ranked === null || !sameOptions(g.options, { ...ranked }));
+  record(
+    'export-options',
+    ranked !== null && offRules.length === 0,
+    ranked === null
+      ? `${preset} is not a preset of the rules package`
+      : offRules.length === 0
+        ? `${games.length} games with ${preset}'s ranked options (undo and hints off)`
+        : `${offRules.length} games with other options: ${offRules[0]?.gameId} has ${JSON.stringify(offRules[0]?.options)}`,
+  );
+  const dayStartMs = Date.parse(`${date}T00:00:00.000Z`);
+  const closesAtMs = dayStartMs + 86_400_000;
   const problems = games.map((g) => replayProblem(g, closesAtMs)).filter((p) => p !== null);
   record(
     'export-replay',
@@ -308,6 +351,8 @@ export async function verifyDaily(options: VerifyOptions): Promise<VerifyReport>
 
   // ---------- the server's leaderboards ----------
   const lbProblems: string[] = [];
+  /** The leaderboards' rows by game id (for `export-players`). */
+  const rows = new Map<string, LeaderboardEntry>();
   try {
     for (const board of ['humans', 'bots'] as const) {
       const mine = new Map(games.filter((g) => g.bot === (board === 'bots')).map((g) => [g.gameId, g]));
@@ -320,6 +365,7 @@ export async function verifyDaily(options: VerifyOptions): Promise<VerifyReport>
         );
         for (const e of lb.entries) {
           seen++;
+          rows.set(e.gameId, e);
           const g = mine.get(e.gameId);
           const r = g?.result;
           if (r === undefined) lbProblems.push(`${board}: ${e.gameId} is not in the export`);
@@ -347,10 +393,60 @@ export async function verifyDaily(options: VerifyOptions): Promise<VerifyReport>
     lbProblems.length === 0,
     lbProblems.length === 0 ? 'both boards hold exactly the recomputed results' : (lbProblems[0] ?? ''),
   );
+  const playerProblems = await playerProblemsOf(games, rows, dayStartMs, getJson);
+  record(
+    'export-players',
+    playerProblems.length === 0,
+    playerProblems.length === 0
+      ? `${games.length} games' players match the leaderboards and the players' pages`
+      : `${playerProblems.length} problems: ${playerProblems[0]}`,
+  );
   return { ok: results.every((r) => r.ok), checks: results };
 }
 
 /** The options of a preset's games, from the rules package (null for an unknown preset). */
 function presetOptions(preset: string): GameOptions | null {
   return isPresetName(preset) ? PRESETS[preset] : null;
+}
+
+/**
+ * Why the exported games' players do not match (the `export-players` check): each game's `playerId`, `name`,
+ * `bot` and `provisional` against its leaderboard row (`rows`, by game id), then each player's page: the same
+ * name and bot flag, and `provisional` = created at or after `dayStartMs` (ms). Empty when all match.
+ */
+async function playerProblemsOf(
+  games: readonly ExportGame[],
+  rows: ReadonlyMap<string, LeaderboardEntry>,
+  dayStartMs: number,
+  getJson: (path: string) => Promise<unknown>,
+): Promise<string[]> {
+  const problems: string[] = [];
+  const players = new Map<string, ExportGame>();
+  for (const g of games) {
+    const e = rows.get(g.gameId);
+    if (e === undefined) problems.push(`${g.gameId}: no leaderboard row`);
+    else
+      for (const field of ['playerId', 'name', 'bot', 'provisional'] as const)
+        if (g[field] !== e[field])
+          problems.push(`${g.gameId}: ${field} ${String(g[field])}, the leaderboard has ${String(e[field])}`);
+    if (!players.has(g.playerId)) players.set(g.playerId, g);
+  }
+  for (const [id, g] of players) {
+    let page;
+    try {
+      page = PlayerPageSchema.parse(await getJson(`/api/players/${encodeURIComponent(id)}`));
+    } catch (e) {
+      problems.push(`player ${id}: ${(e as Error).message}`);
+      continue;
+    }
+    const provisional = Date.parse(page.createdAt) >= dayStartMs;
+    if (page.name !== g.name) problems.push(`player ${id}: exported as ${g.name}, named ${page.name}`);
+    if (page.bot !== g.bot)
+      problems.push(`player ${id}: exported bot ${g.bot}, the account's is ${page.bot}`);
+    if (provisional !== g.provisional)
+      problems.push(
+        `player ${id}: exported provisional ${g.provisional}, created ${page.createdAt} (provisional ${provisional})`,
+      );
+  }
+  return problems;
 }

@@ -144,9 +144,9 @@ export const RaceResultsSchema = z.object({
   /** The host chose a known deal (see RaceSchema.knownDeal). */
   knownDeal: z.boolean(),
   /**
-   * The reveal of the room's `dealCommitment`: the exact preimage (SHA-256 of it = the commitment), and the
-   * v2 key the deal follows from (rules package `dealFromKey`) or the v1 deal number. Null for a room that
-   * never had a keyed or numbered deal.
+   * The reveal of the room's `dealCommitment`: the exact preimage (SHA-256 of it = the commitment), the
+   * v2 key the deal follows from (rules package `dealFromKey`) or the v1 deal number, and the salt. Null for a
+   * room that never had a keyed or numbered deal.
    */
   dealReveal: z
     .object({
@@ -155,6 +155,15 @@ export const RaceResultsSchema = z.object({
       algorithm: z.enum(['deal-v2', 'deal-v1']),
       key: z.string().nullable(),
       dealNumber: z.number().int().nullable(),
+      /**
+       * The room's 256-bit random salt (64 lower-case hex), the preimage's last field: it keeps the commitment
+       * from giving the deal away before the end (docs/fairness.md "Race commitments are salted"). Null for a
+       * race stored before salts, whose preimage has no salt.
+       */
+      salt: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .nullable(),
     })
     .nullable(),
   results: z.array(

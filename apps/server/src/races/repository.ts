@@ -6,6 +6,7 @@
 import { type Deal, type GameOptions, type PresetName, formatDeal } from '@klondike/rules';
 import { ApiError } from '../errors.js';
 import type { DealEmbargo } from '../fairness/embargo.js';
+import { newRaceSalt } from '../fairness/race-commitment.js';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import type { RaceProgress } from './events.js';
 
@@ -110,7 +111,8 @@ export interface InsertContext {
 }
 
 /**
- * Stores a new room and its racers in the lobby (a fresh code; retried on the rare collision). With
+ * Stores a new room and its racers in the lobby (a fresh code; retried on the rare collision), with a fresh
+ * salt for its deal's commitment (fairness/race-commitment.ts). With
  * `rematchOf`, the old room's `rematchCode` is set (and its version bumped) in the same transaction;
  * returns null when another request set it first. Returns the new room's code.
  */
@@ -140,6 +142,7 @@ export async function insertRace(c: InsertContext, r: NewRace, rematchOf?: strin
             knownDeal,
             dealNumber: r.dealNumber === null ? null : BigInt(r.dealNumber),
             dealKey: r.dealKey,
+            dealSalt: newRaceSalt(),
             dealHash,
             deal: formatDeal(r.deal),
             maxPlayers: r.maxPlayers,

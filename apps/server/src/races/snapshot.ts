@@ -73,7 +73,7 @@ export type RaceResults = z.infer<typeof RaceResultsSchema>;
 
 /**
  * The results of a finished race: placements, final progress and game ids, and the reveal of its deal's
- * commitment (none for a known deal).
+ * commitment: its preimage, key or deal number, and salt (null for a room stored before salts).
  */
 export function resultsOf(row: RaceRow): RaceResults {
   const results = row.racers
@@ -100,6 +100,7 @@ export function resultsOf(row: RaceRow): RaceResults {
           algorithm: row.dealKey !== null ? ('deal-v2' as const) : ('deal-v1' as const),
           key: row.dealKey,
           dealNumber: row.dealKey === null && row.dealNumber !== null ? Number(row.dealNumber) : null,
+          salt: row.dealSalt,
         };
   return { code: row.code, deal: row.deal, knownDeal: row.knownDeal, dealReveal, results };
 }

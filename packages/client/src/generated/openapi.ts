@@ -5915,6 +5915,7 @@ export interface operations {
                             algorithm: "deal-v2" | "deal-v1";
                             key: string | null;
                             dealNumber: number | null;
+                            salt: string | null;
                         } | null;
                         results: {
                             placement: number;
