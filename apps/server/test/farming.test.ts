@@ -3,9 +3,11 @@
  * rated rematches again and again, one of them throwing every race; a fresh second account asking for a rated
  * room; the pairwise rule of a race of three. Both databases.
  */
-import { RaceResultsSchema } from '@klondike/protocol';
+import { PairingStatusSchema, RaceResultsSchema, type PairingStatus } from '@klondike/protocol';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REMATCH_AFTER_MS, type ArenaWaiting, pairArena } from '../src/arenas/pairing.js';
+import { ANYONE_AFTER_MS, type WaitingPlayer, metKey, pairUp } from '../src/pairing/matching.js';
 import { type WsClient, describeEachDatabase, testApp } from './helpers.js';
 import {
   type RaceFrame,
@@ -22,14 +24,54 @@ import {
 const NOON = Date.parse('2026-12-01T12:00:00Z');
 const DAY_MS = 86_400_000;
 
+describe('pairing and arenas avoid repeat opponents while others wait (pure)', () => {
+  const p = (id: string, rating = 1500, enteredAt = NOON): WaitingPlayer => ({
+    playerId: id,
+    preset: 'classic-draw1',
+    bot: false,
+    rating,
+    enteredAt,
+  });
+
+  it('quick pairing: two who met today are not paired while a third waits; alone, they are', () => {
+    const met = new Set([metKey('classic-draw1', 'b', 'a')]);
+    // a and b have the same rating; c is far, not yet acceptable: nobody is paired.
+    expect(pairUp([p('a'), p('b'), p('c', 1900)], NOON, met)).toEqual([]);
+    // Once c is acceptable, the longest waiter takes c, not b.
+    const later = NOON + ANYONE_AFTER_MS;
+    const pairs = pairUp([p('a', 1500, NOON - 1), p('b'), p('c', 1900)], later, met);
+    expect(pairs.map((x) => x.map((y) => y.playerId))).toEqual([['a', 'c']]);
+    // The only two waiting in their pool and kind meet again (their result does not count).
+    expect(pairUp([p('a'), p('b')], NOON, met)).toHaveLength(1);
+    // Meeting in another pool does not count in this one.
+    expect(
+      pairUp([p('a'), p('b'), p('c', 1900)], NOON, new Set([metKey('classic-draw3', 'a', 'b')])),
+    ).toHaveLength(1);
+  });
+
+  it('arenas: last opponents wait while anyone else of the arena is racing, even after waiting', () => {
+    const w = (id: string, last: string): ArenaWaiting => ({
+      playerId: id,
+      points: 0,
+      rating: 1500,
+      lastOpponent: last,
+      waitingSince: NOON - REMATCH_AFTER_MS,
+    });
+    expect(pairArena([w('a', 'b'), w('b', 'a')], NOON, 2)).toEqual([]);
+    expect(pairArena([w('a', 'b'), w('b', 'a')], NOON, 0)).toHaveLength(1);
+  });
+});
+
 describeEachDatabase('no farming: a pair counts once per pool per day', (db) => {
   let app: FastifyInstance;
   const clients: WsClient[] = [];
   const started = Date.now();
+  /** Added to the clock: the pairing windows widen with the time waited. */
+  let skew = 0;
 
   beforeAll(async () => {
     app = await testApp(db, {
-      now: () => NOON + (Date.now() - started),
+      now: () => NOON + (Date.now() - started) + skew,
       config: {
         raceCountdownMs: 30,
         raceCertifyMs: 2000,
@@ -107,6 +149,70 @@ describeEachDatabase('no farming: a pair counts once per pool per day', (db) => 
       (await call(app, 'GET', `/api/races/${code}/results`, { as: booster })).json(),
     ).results;
     for (const x of results) expect(x.rating ?? null).toBeNull();
+  });
+
+  async function pairing(method: 'GET' | 'POST', as: TestPlayer, preset?: string): Promise<PairingStatus> {
+    const r = await app.inject({
+      method,
+      url: '/api/pairing',
+      headers: { authorization: `Bearer ${as.token}` },
+      ...(preset !== undefined ? { payload: { preset } } : {}),
+    });
+    expect(r.statusCode, r.body).toBe(200);
+    return PairingStatusSchema.parse(r.json());
+  }
+
+  it('quick pairing does not pair the same two accounts again while someone else waits', async () => {
+    const booster = await newPlayer(app, 'qboost');
+    const thrower = await newPlayer(app, 'qthrow');
+    const stranger = await newPlayer(app, 'qstrange');
+    expect((await pairing('POST', booster, 'classic-draw1')).status).toBe('waiting');
+    const first = await pairing('POST', thrower, 'classic-draw1');
+    if (first.status !== 'paired') throw new Error(`not paired: ${JSON.stringify(first)}`);
+    // The paired race: the thrower walks away, the booster resigns and places first; it counts.
+    const boosterSock = await raceSocket(app, first.code, booster, clients);
+    const throwerSock = await raceSocket(app, first.code, thrower, clients);
+    await boosterSock.waitFor(isRace((r) => r.code === first.code && r.status === 'running'));
+    const game = raceOf(await call(app, 'GET', `/api/races/${first.code}`, { as: booster })).yourGameId;
+    throwerSock.close();
+    await call(app, 'POST', `/api/games/${game}/resign`, { as: booster, payload: {} });
+    await boosterSock.waitFor(
+      isRace((x) => x.code === first.code && x.status === 'finished'),
+      0,
+      10_000,
+    );
+    boosterSock.close();
+    // A stranger far above them waits; the two enter again.
+    await app.prisma.rating.create({
+      data: {
+        playerId: stranger.id,
+        pool: 'race-classic-draw1',
+        rating: 2600,
+        deviation: 60,
+        volatility: 0.06,
+        games: 30,
+        period: '2026-11-30',
+      },
+    });
+    expect((await pairing('POST', stranger, 'classic-draw1')).status).toBe('waiting');
+    expect((await pairing('POST', booster, 'classic-draw1')).status).toBe('waiting');
+    expect((await pairing('POST', thrower, 'classic-draw1')).status).toBe('waiting');
+    // Their ratings are within each other's window after 20 s: still not paired with each other.
+    skew += 20_000;
+    expect((await pairing('GET', booster)).status).toBe('waiting');
+    expect((await pairing('GET', thrower)).status).toBe('waiting');
+    // Once the stranger is acceptable, the stranger is paired with one of them; the other waits alone.
+    skew += ANYONE_AFTER_MS;
+    const s = await pairing('GET', stranger);
+    if (s.status !== 'paired') throw new Error(`not paired: ${JSON.stringify(s)}`);
+    const them = [await pairing('GET', booster), await pairing('GET', thrower)];
+    expect(them.filter((x) => x.status === 'paired' && x.code === s.code)).toHaveLength(1);
+    expect(them.filter((x) => x.status === 'waiting')).toHaveLength(1);
+    const race = await app.prisma.race.findUniqueOrThrow({
+      where: { code: s.code },
+      include: { racers: true },
+    });
+    expect(race.racers.map((r) => r.playerId)).toContain(stranger.id);
   });
 
   it('a race of three rates each pair that has not counted today, and only those', async () => {
