@@ -3,7 +3,13 @@
  * rated rematches again and again, one of them throwing every race; a fresh second account asking for a rated
  * room; the pairwise rule of a race of three. Both databases.
  */
-import { PairingStatusSchema, RaceResultsSchema, type PairingStatus } from '@klondike/protocol';
+import {
+  type Arena,
+  ArenaSchema,
+  PairingStatusSchema,
+  RaceResultsSchema,
+  type PairingStatus,
+} from '@klondike/protocol';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REMATCH_AFTER_MS, type ArenaWaiting, pairArena } from '../src/arenas/pairing.js';
@@ -359,5 +365,92 @@ describeEachDatabase('no farming: who may sit in a custom rated room', (db) => {
     expect(await app.races.closeStaleLobbies(0)).toBeGreaterThan(0);
     expectError(await call(app, 'POST', `/api/races/${rated.code}/rematch`, { as: guest }), 403, 'forbidden');
     expect((await app.prisma.race.findUnique({ where: { code: rated.code } }))?.rematchCode).toBeNull();
+  });
+});
+
+describeEachDatabase('no farming: an arena does not re-pair last opponents while others race', (db) => {
+  let app: FastifyInstance;
+  let offset = 0;
+
+  beforeAll(async () => {
+    app = await testApp(db, {
+      now: () => Date.now() + offset,
+      config: { raceCountdownMs: 50, raceCertifyMs: 3000 },
+    });
+  });
+  afterAll(async () => {
+    await app.close();
+    await db.cleanup();
+  });
+
+  async function arena(id: string, as: TestPlayer): Promise<Arena> {
+    const r = await call(app, 'GET', `/api/arenas/${id}`, { as });
+    expect(r.statusCode, r.body).toBe(200);
+    return ArenaSchema.parse(r.json());
+  }
+  /** The race `player` is paired into, after ticks (a race takes a moment to be made). */
+  async function pairedRace(id: string, player: TestPlayer): Promise<string> {
+    for (let i = 0; i < 100; i++) {
+      await app.arenas.tick();
+      const code = (await arena(id, player)).me?.pairedRace;
+      if (code != null) return code;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`${player.id} was not paired`);
+  }
+  /** Both racers of `code` resign (the race ends), and the arena scores it. */
+  async function finish(code: string, racers: readonly TestPlayer[]): Promise<void> {
+    for (let i = 0; i < 100; i++) {
+      const rows = await app.prisma.raceRacer.findMany({ where: { raceCode: code } });
+      if (rows.every((r) => r.gameId !== null)) {
+        for (const r of rows) {
+          const as = racers.find((p) => p.id === r.playerId) as TestPlayer;
+          const res = await call(app, 'POST', `/api/games/${r.gameId}/resign`, { as, payload: {} });
+          expect([200, 422], res.body).toContain(res.statusCode);
+        }
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    for (let i = 0; i < 100; i++) {
+      if ((await app.prisma.race.findUniqueOrThrow({ where: { code } })).status === 'finished') break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await app.arenas.tick();
+  }
+
+  it('two who just raced wait, even past the rematch delay, while the other pair races', async () => {
+    const players = [
+      await newPlayer(app, 'arA'),
+      await newPlayer(app, 'arB'),
+      await newPlayer(app, 'arC'),
+      await newPlayer(app, 'arD'),
+    ];
+    const made = await call(app, 'POST', '/api/arenas', {
+      as: players[0],
+      payload: { preset: 'classic-draw1', durationMs: 10 * 60_000, inviteOnly: true },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const { id } = ArenaSchema.parse(made.json());
+    const inviteCode = (await arena(id, players[0] as TestPlayer)).me?.inviteCode ?? undefined;
+    for (const p of players) {
+      const r = await call(app, 'POST', `/api/arenas/${id}/join`, { as: p, payload: { inviteCode } });
+      expect(r.statusCode, r.body).toBe(200);
+    }
+    const codes = await Promise.all(players.map((p) => pairedRace(id, p)));
+    const first = codes[0] as string;
+    const pair = players.filter((_, i) => codes[i] === first);
+    const others = players.filter((_, i) => codes[i] !== first);
+    expect(pair).toHaveLength(2);
+    await finish(first, pair);
+    // The pair has waited past the rematch delay; the other race is still on.
+    offset += REMATCH_AFTER_MS + 1000;
+    for (let i = 0; i < 5; i++) await app.arenas.tick();
+    for (const p of pair) expect((await arena(id, p)).me?.pairedRace ?? null).toBeNull();
+    // Once the others are back, everyone meets someone new.
+    await finish(codes[players.indexOf(others[0] as TestPlayer)] as string, others);
+    const next = await Promise.all(players.map((p) => pairedRace(id, p)));
+    const [x, y] = pair as [TestPlayer, TestPlayer];
+    expect(next[players.indexOf(x)]).not.toBe(next[players.indexOf(y)]);
   });
 });
