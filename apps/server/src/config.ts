@@ -147,6 +147,16 @@ export interface AppConfig {
   readonly raceRateMax: number;
   /** Solver time per candidate deal of a `certified` race, ms (env RACE_CERTIFY_MS, default 1000). */
   readonly raceCertifyMs: number;
+  /**
+   * How old an account must be to create, join or rematch a custom rated race, ms (env
+   * RATED_MIN_ACCOUNT_AGE_MS, default 1 day; 0 = no minimum). docs/ratings.md "No farming".
+   */
+  readonly ratedMinAccountAgeMs: number;
+  /**
+   * How many finished games (won, blocked or resigned, with at least one move made) an account needs to
+   * create, join or rematch a custom rated race (env RATED_MIN_FINISHED_GAMES, default 3; 0 = none).
+   */
+  readonly ratedMinFinishedGames: number;
 }
 
 /** Default folder of the built web client: `<repo>/apps/web/dist`. */
@@ -238,6 +248,8 @@ const EnvSchema = z.object({
   RACE_AWAY_FORFEIT_MS: z.coerce.number().int().min(1).default(60_000),
   RACE_RATE_MAX: z.coerce.number().int().min(0).default(30),
   RACE_CERTIFY_MS: z.coerce.number().int().min(1).max(MAX_SOLVE_TIME_MS).default(1_000),
+  RATED_MIN_ACCOUNT_AGE_MS: z.coerce.number().int().min(0).default(86_400_000),
+  RATED_MIN_FINISHED_GAMES: z.coerce.number().int().min(0).max(1000).default(3),
 });
 
 /**
@@ -296,5 +308,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     raceAwayForfeitMs: e.RACE_AWAY_FORFEIT_MS,
     raceRateMax: e.RACE_RATE_MAX,
     raceCertifyMs: e.RACE_CERTIFY_MS,
+    ratedMinAccountAgeMs: e.RATED_MIN_ACCOUNT_AGE_MS,
+    ratedMinFinishedGames: e.RATED_MIN_FINISHED_GAMES,
   };
 }

@@ -38,7 +38,10 @@ describeEachDatabase('race routes', (db) => {
   const clients: WsClient[] = [];
 
   beforeAll(async () => {
-    app = await testApp(db, { config: { raceCountdownMs: 30, raceCertifyMs: 2000 } });
+    app = await testApp(db, {
+      // Fresh accounts race rated here; who may sit in a rated room is tested in farming.test.ts.
+      config: { raceCountdownMs: 30, raceCertifyMs: 2000, ratedMinAccountAgeMs: 0, ratedMinFinishedGames: 0 },
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     host = await newPlayer(app, 'host');
     guest = await newPlayer(app, 'guest');

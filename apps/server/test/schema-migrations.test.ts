@@ -111,6 +111,7 @@ describe('prisma/ layout', () => {
       'RacePresence',
       'RaceRacer',
       'RatedDaily',
+      'RatedPair',
       'Rating',
       'RatingHistory',
       'ServerNode',

@@ -382,7 +382,8 @@ export class ArenaService {
             lastOpponent: p.lastOpponent,
             waitingSince: p.waitingSince?.getTime() ?? now,
           }));
-          for (const [a, b] of pairArena(waiting, now)) {
+          const racing = [...scores.values()].filter((p) => !p.paused && p.raceCode !== null).length;
+          for (const [a, b] of pairArena(waiting, now, racing)) {
             await tx.arenaPlayer.updateMany({
               where: { arenaId: arena.id, playerId: { in: [a.playerId, b.playerId] } },
               data: { raceCode: '', waitingSince: new Date(now) },

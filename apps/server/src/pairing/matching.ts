@@ -7,6 +7,10 @@
  * the same kind (bots only with bots), are not the same player, and their ratings differ by no more than the
  * wider of their two windows (the longer waiter's patience decides). Longest waiters are served first: each
  * takes the closest-rated acceptable player still unpaired (ties: the one waiting longer).
+ *
+ * Repeat opponents (docs/ratings.md "No farming"): two players who already met today in the pool (`met`,
+ * `metKey`) are not paired while anyone else of their pool and kind waits unpaired; left the only two, they
+ * are paired again (their result does not count: ratings/farming.ts).
  */
 
 /** Rating window of a player who has just entered, points. */
@@ -46,12 +50,23 @@ export function acceptable(a: WaitingPlayer, b: WaitingPlayer, now: number): boo
   return Math.abs(a.rating - b.rating) <= Math.max(wa, wb);
 }
 
+/** The key of two players who met in pool `preset` (either order), as `pairUp`'s `met` holds it. */
+export function metKey(preset: string, a: string, b: string): string {
+  return a < b ? `${preset}|${a}|${b}` : `${preset}|${b}|${a}`;
+}
+
 /**
  * The pairs to make now among `waiting` (any order; a player listed twice counts once): longest waiter
- * first, each with the closest-rated acceptable player left. Every player is in at most one pair, never
- * with themself. Cost O(n²) comparisons for n waiting players of one pool.
+ * first, each with the closest-rated acceptable player left whom they have not met (`met`: `metKey`s of the
+ * pairs who already met today). Then, of each pool and kind, two players left alone unpaired are paired
+ * even when they met (see the module comment). Every player is in at most one pair, never with themself.
+ * Cost O(n²) comparisons for n waiting players of one pool.
  */
-export function pairUp(waiting: readonly WaitingPlayer[], now: number): [WaitingPlayer, WaitingPlayer][] {
+export function pairUp(
+  waiting: readonly WaitingPlayer[],
+  now: number,
+  met: ReadonlySet<string> = new Set(),
+): [WaitingPlayer, WaitingPlayer][] {
   const seen = new Set<string>();
   const queue = [...waiting]
     .sort((x, y) => x.enteredAt - y.enteredAt || (x.playerId < y.playerId ? -1 : 1))
@@ -63,12 +78,24 @@ export function pairUp(waiting: readonly WaitingPlayer[], now: number): [Waiting
     let best: WaitingPlayer | null = null;
     for (const b of queue) {
       if (taken.has(b.playerId) || !acceptable(a, b, now)) continue;
+      if (met.has(metKey(a.preset, a.playerId, b.playerId))) continue;
       if (best === null || Math.abs(a.rating - b.rating) < Math.abs(a.rating - best.rating)) best = b;
     }
     if (best === null) continue;
     taken.add(a.playerId);
     taken.add(best.playerId);
     pairs.push([a, best]);
+  }
+  // Two met players left alone in their pool and kind: nobody else waits, so they meet again.
+  const left = new Map<string, WaitingPlayer[]>();
+  for (const p of queue)
+    if (!taken.has(p.playerId)) {
+      const group = `${p.preset}|${p.bot ? 'bot' : 'person'}`;
+      left.set(group, [...(left.get(group) ?? []), p]);
+    }
+  for (const group of left.values()) {
+    const [a, b] = group;
+    if (group.length === 2 && a !== undefined && b !== undefined && acceptable(a, b, now)) pairs.push([a, b]);
   }
   return pairs;
 }

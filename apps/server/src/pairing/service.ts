@@ -16,6 +16,9 @@
  * empty pool costs nothing, and a node's death leaves its players to the ticks of the others (their clients
  * poll their status while they wait).
  *
+ * Two players whose rated result already counted today in the pool (ratings/farming.ts) are not paired
+ * again while someone else waits (pairing/matching.ts, pairing/opponents.ts).
+ *
  * A pair is told through `paired` frames on every socket that sent `auth` as one of them, on any node (the
  * bus channel `pairing`), and through the status itself.
  */
@@ -26,6 +29,7 @@ import { ApiError } from '../errors.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { AuthedPlayer } from '../players/players.js';
 import { type WaitingPlayer, pairUp, windowPoints } from './matching.js';
+import { metToday } from './opponents.js';
 
 /** A pairing preset. */
 export type PairingPreset = 'classic-draw1' | 'classic-draw3';
@@ -231,6 +235,7 @@ export class PairingService {
         data: { status: 'waiting', claimedAt: null },
       });
       const rows = await tx.pairingEntry.findMany({ where: { status: 'waiting' } });
+      const met = await metToday(tx, rows, now);
       const waiting: WaitingPlayer[] = rows.map((r) => ({
         playerId: r.playerId,
         preset: r.preset,
@@ -239,7 +244,7 @@ export class PairingService {
         enteredAt: r.enteredAt.getTime(),
       }));
       const made: [WaitingPlayer, WaitingPlayer][] = [];
-      for (const [a, b] of pairUp(waiting, now)) {
+      for (const [a, b] of pairUp(waiting, now, met)) {
         const claimed = await tx.pairingEntry.updateMany({
           where: { playerId: { in: [a.playerId, b.playerId] }, status: 'waiting' },
           data: { status: 'matching', claimedAt: new Date(now) },

@@ -14,6 +14,7 @@
 import fp from 'fastify-plugin';
 import { type Lease, clusterLease } from '../bus/lease.js';
 import { BusRaceEvents, InProcessRaceEvents } from '../races/events.js';
+import { RatedEligibility } from '../races/eligibility.js';
 import { RaceService } from '../races/service.js';
 import '../types.js';
 
@@ -25,6 +26,14 @@ export const racesPlugin = fp(
     const races = new RaceService({
       prisma: app.prisma,
       ratings: app.ratings,
+      eligibility: new RatedEligibility({
+        prisma: app.prisma,
+        now: app.now,
+        rules: {
+          minAccountAgeMs: app.config.ratedMinAccountAgeMs,
+          minFinishedGames: app.config.ratedMinFinishedGames,
+        },
+      }),
       rooms: app.rooms,
       solver: app.solver,
       events: multiNode ? new BusRaceEvents(app.bus) : new InProcessRaceEvents(),

@@ -50,6 +50,7 @@ import type { AuthedPlayer } from '../players/players.js';
 import type { SolverPool } from '../solver/task.js';
 import type { Actor, CommittedAction, GameRooms, Subscriber } from '../rooms/game-rooms.js';
 import { type DealKind, pickDeal, raceSettings } from './deals.js';
+import type { RatedEligibility } from './eligibility.js';
 import { raceGameSpecs } from './games.js';
 import type { RaceEvents } from './events.js';
 import { TERMINAL, newRaceCode, progressOf } from './ranking.js';
@@ -93,6 +94,8 @@ export interface RaceServiceOptions {
   readonly prisma: PrismaClient;
   /** Rates rated races when they end (plugin `ratings`); none: no race is ever rated. */
   readonly ratings?: RatingService;
+  /** Who may sit in a custom rated room (eligibility.ts); none: anyone. */
+  readonly eligibility?: RatedEligibility;
   readonly rooms: GameRooms;
   readonly solver: SolverPool;
   readonly events: RaceEvents;
@@ -174,10 +177,12 @@ export class RaceService {
 
   /**
    * Creates a room hosted by `host` (POST /api/races), who takes the first seat.
-   * Errors: `solver-busy` when no certified deal was found (or the solver queue is full).
+   * Errors: `solver-busy` when no certified deal was found (or the solver queue is full); `forbidden` for
+   * a rated room whose host is not eligible (eligibility.ts).
    */
   async create(host: AuthedPlayer, body: CreateRaceBody): Promise<Race> {
     const { preset, options, kind } = raceSettings(body);
+    await this.opts.eligibility?.assert(body.rated, [host.id]);
     const picked = await pickDeal(
       this.opts,
       kind,
@@ -249,9 +254,10 @@ export class RaceService {
    * Takes a seat (POST /api/races/:code/join); a racer already seated gets the room as is.
    * Bots race only other bots: a room hosted by a bot seats only bots, any other room only people.
    * Errors: `not-found`; `conflict` when the room is full or the race has started or finished; `forbidden`
-   * for a bot joining people's room or a person joining a bots' room.
+   * for a bot joining people's room or a person joining a bots' room, or an ineligible account a rated one.
    */
   async join(code: string, player: AuthedPlayer): Promise<Race> {
+    await this.opts.eligibility?.assertJoin(code, player.id);
     const { row } = await this.writer.mutate(code, (race, tx) => joinChange(tx, race, player, this.rules));
     return this.viewOf(row, player.id);
   }
@@ -292,7 +298,7 @@ export class RaceService {
    * certified, anything else → random: never a deal anyone knows), hosted by the caller
    * (POST /api/races/:code/rematch).
    * Returns the room and whether it is new (a second request gets the first rematch).
-   * Errors: `not-found`; `forbidden` for a non-racer; `conflict` before the race has finished.
+   * Errors: `not-found`; `forbidden` for a non-racer or (rated) an ineligible racer; `conflict` before the end.
    */
   async rematch(code: string, player: AuthedPlayer): Promise<{ race: Race; created: boolean }> {
     const row = await raceRow(this.opts.prisma, code);
@@ -300,6 +306,7 @@ export class RaceService {
       throw new ApiError('forbidden', 'only a racer of this race may ask for a rematch');
     if (row.status !== 'finished') throw new ApiError('conflict', 'a rematch follows a finished race');
     if (row.rematchCode !== null) return { race: await this.get(row.rematchCode, player.id), created: false };
+    await this.opts.eligibility?.assertRematch(row);
     const options = GameOptionsSchema.parse(row.options);
     const kind: DealKind = row.dealKind === 'certified' ? 'certified' : 'random';
     const picked = await pickDeal(this.opts, kind, options, player.id);

@@ -277,7 +277,8 @@ export async function rateIn(
     data: { ratedAt: new Date(now) },
   });
   if (claimed.count !== 1) return;
-  const moved = await c.ratings.rateRaceIn(tx, pool, new Date(now).toISOString().slice(0, 10), placements);
+  const day = new Date(now).toISOString().slice(0, 10);
+  const moved = await c.ratings.rateRaceIn(tx, pool, day, race.code, placements);
   for (const m of moved)
     await tx.raceRacer.update({
       where: { raceCode_playerId: { raceCode: race.code, playerId: m.playerId } },

@@ -14,6 +14,7 @@ import type { Board, RatingPool } from '@klondike/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { ApiError } from '../errors.js';
+import { claimPairs, pairKey } from './farming.js';
 import { DAY_MS, startOfDate } from '../dates.js';
 import {
   NEW_RATING,
@@ -201,47 +202,58 @@ export class RatingService {
    * runs once): every racer plays every other racer, scoring 1 against each racer placed below, ½ against
    * an equal place, 0 against each above (docs/ratings.md "Races"), all in one rating period (the race),
    * from their ratings as of `date`. Racers without a placement are left out; fewer than two: nothing.
+   * No farming (ratings/farming.ts): a pair of racers whose result already counted in `pool` on `date` (an
+   * earlier race of theirs that day) plays no game here; a racer left without a game is not rated by this
+   * race (absent from the answer, their rating untouched).
    * Returns each rated racer's rating before and after (Glicko scale, unrounded).
    */
   async rateRaceIn(
     tx: Prisma.TransactionClient,
     pool: RatingPool,
     date: string,
+    raceCode: string,
     placements: readonly { playerId: string; placement: number }[],
   ): Promise<{ playerId: string; before: number; after: number }[]> {
     if (placements.length < 2) return [];
     await tx.$executeRawUnsafe('SELECT pg_advisory_xact_lock(hashtext($1))', `rating:${pool}`);
+    const counts = await claimPairs(
+      tx,
+      pool,
+      date,
+      raceCode,
+      placements.map((p) => p.playerId),
+    );
+    const games = placements.map((p) =>
+      placements.filter((q) => q.playerId !== p.playerId && counts.has(pairKey(p.playerId, q.playerId))),
+    );
+    const rated = placements.flatMap((p, i) => ((games[i] ?? []).length > 0 ? [p] : []));
+    if (rated.length < 2) return [];
     const stored = await tx.rating.findMany({
-      where: { pool, playerId: { in: placements.map((p) => p.playerId) } },
+      where: { pool, playerId: { in: rated.map((p) => p.playerId) } },
     });
     const byPlayer = new Map(stored.map((r) => [r.playerId, r]));
-    const priors = placements.map((p) => asOf(byPlayer.get(p.playerId), date));
+    const prior = new Map(rated.map((p) => [p.playerId, asOf(byPlayer.get(p.playerId), date)]));
+    const priors = rated.map((p) => prior.get(p.playerId) as Rated);
     const after = ratePeriod(
       priors,
-      placements.map((p, i) =>
-        placements.flatMap((q, j) =>
-          i === j
-            ? []
-            : [
-                {
-                  opponent: priors[j] as Rated,
-                  score: p.placement < q.placement ? 1 : p.placement === q.placement ? 0.5 : 0,
-                },
-              ],
-        ),
+      rated.map((p) =>
+        (games[placements.indexOf(p)] ?? []).map((q) => ({
+          opponent: prior.get(q.playerId) as Rated,
+          score: p.placement < q.placement ? 1 : p.placement === q.placement ? 0.5 : 0,
+        })),
       ),
     );
     await this.write(
       tx,
       pool,
       date,
-      placements.map((p, i) => ({
+      rated.map((p, i) => ({
         playerId: p.playerId,
         rated: after[i] as Rated,
         games: (byPlayer.get(p.playerId)?.games ?? 0) + 1,
       })),
     );
-    return placements.map((p, i) => ({
+    return rated.map((p, i) => ({
       playerId: p.playerId,
       before: (priors[i] as Rated).rating,
       after: (after[i] as Rated).rating,

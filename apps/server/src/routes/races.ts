@@ -36,9 +36,10 @@ export const raceRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'The caller hosts and takes the first seat. `deal`: `random`, `{"dealNumber"}` or `certified` (a random ' +
           'deal the solver proved winnable; 503 when none was found in time). Returns the room with its invite ' +
-          '`code` and share `url`.',
+          '`code` and share `url`. A rated room needs an account old enough with enough finished games ' +
+          '(docs/ratings.md "No farming"): 403 otherwise.',
         body: CreateRaceBodySchema,
-        response: { 201: RaceSchema, ...errors(400, 401, 429, 503) },
+        response: { 201: RaceSchema, ...errors(400, 401, 403, 429, 503) },
       },
     },
     async (req, reply) => reply.code(201).send(await app.races.create(requirePlayer(req), req.body)),
@@ -70,9 +71,11 @@ export const raceRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['races'],
         summary: 'Take a seat (needs a token)',
         description:
-          '409 when the room is full or the race has started or finished; a seated racer gets the room.',
+          '409 when the room is full or the race has started or finished; a seated racer gets the room. 403 for ' +
+          'a bot in people’s room (or a person in bots’), and for an account not eligible for a rated room ' +
+          '(docs/ratings.md "No farming").',
         params: RaceParamsSchema,
-        response: { 200: RaceSchema, ...errors(400, 401, 404, 409, 429) },
+        response: { 200: RaceSchema, ...errors(400, 401, 403, 404, 409, 429) },
       },
     },
     async (req) => app.races.join(req.params.code, requirePlayer(req)),
@@ -137,7 +140,8 @@ export const raceRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'A new room with the same racers and a new deal of the same kind (a racer)',
         description:
           '201 with the new room (the caller hosts; everyone seated, nobody ready); once made, the old room’s ' +
-          '`rematchCode` points to it and asking again answers 200 with it. 409 before the race has finished.',
+          '`rematchCode` points to it and asking again answers 200 with it. 409 before the race has finished; 403 ' +
+          'for a rated race when a racer is not eligible for a rated room (docs/ratings.md "No farming").',
         params: RaceParamsSchema,
         response: { 200: RaceSchema, 201: RaceSchema, ...errors(400, 401, 403, 404, 409, 429, 503) },
       },

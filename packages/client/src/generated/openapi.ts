@@ -660,7 +660,7 @@ export interface paths {
         put?: never;
         /**
          * Create a race room (needs a token)
-         * @description The caller hosts and takes the first seat. `deal`: `random`, `{"dealNumber"}` or `certified` (a random deal the solver proved winnable; 503 when none was found in time). Returns the room with its invite `code` and share `url`.
+         * @description The caller hosts and takes the first seat. `deal`: `random`, `{"dealNumber"}` or `certified` (a random deal the solver proved winnable; 503 when none was found in time). Returns the room with its invite `code` and share `url`. A rated room needs an account old enough with enough finished games (docs/ratings.md "No farming"): 403 otherwise.
          */
         post: operations["createRace"];
         delete?: never;
@@ -697,7 +697,7 @@ export interface paths {
         put?: never;
         /**
          * Take a seat (needs a token)
-         * @description 409 when the room is full or the race has started or finished; a seated racer gets the room.
+         * @description 409 when the room is full or the race has started or finished; a seated racer gets the room. 403 for a bot in people’s room (or a person in bots’), and for an account not eligible for a rated room (docs/ratings.md "No farming").
          */
         post: operations["joinRace"];
         delete?: never;
@@ -774,7 +774,7 @@ export interface paths {
         put?: never;
         /**
          * A new room with the same racers and a new deal of the same kind (a racer)
-         * @description 201 with the new room (the caller hosts; everyone seated, nobody ready); once made, the old room’s `rematchCode` points to it and asking again answers 200 with it. 409 before the race has finished.
+         * @description 201 with the new room (the caller hosts; everyone seated, nobody ready); once made, the old room’s `rematchCode` points to it and asking again answers 200 with it. 409 before the race has finished; 403 for a rated race when a racer is not eligible for a rated room (docs/ratings.md "No farming").
          */
         post: operations["rematchRace"];
         delete?: never;
@@ -5348,6 +5348,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `forbidden` (not yours, or not yet public) or `deal-embargoed` */
+            403: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `rate-limited`: retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -5535,6 +5552,23 @@ export interface operations {
             };
             /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
             401: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden` (not yours, or not yet public) or `deal-embargoed` */
+            403: {
                 headers: {
                     /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
                     "RateLimit-Policy"?: string;
