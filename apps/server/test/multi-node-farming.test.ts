@@ -16,14 +16,21 @@ import {
 } from '@klondike/protocol';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DATABASE_URL, WsClient, dropSchema, testApp, testSchemaName, withSchema } from './helpers.js';
+import {
+  TEST_DATABASE_URL,
+  TEST_REDIS_URL,
+  WsClient,
+  dropSchema,
+  testApp,
+  testSchemaName,
+  withSchema,
+} from './helpers.js';
 import { type ServerProcess, startServerProcess } from './processes.js';
 import { newPlayer as newTestPlayer } from './race-helpers.js';
 
-const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
 const SKIP =
   TEST_DATABASE_URL === undefined || TEST_REDIS_URL === undefined
-    ? 'needs TEST_DATABASE_URL and TEST_REDIS_URL'
+    ? 'needs Postgres and Redis (test/services.ts found none)'
     : null;
 
 type Player = ReturnType<typeof PlayerCreatedSchema.parse>;
