@@ -1050,7 +1050,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "bad-request" | "not-found" | "forbidden" | "unauthorized" | "unknown-token" | "conflict" | "stale-version" | "illegal-move" | "rate-limited" | "frame-too-large" | "not-subscribed" | "solver-busy" | "unavailable" | "deal-embargoed" | "overloaded" | "commit-failed" | "internal";
+                code: "bad-request" | "not-found" | "forbidden" | "unauthorized" | "unknown-token" | "conflict" | "stale-version" | "illegal-move" | "rate-limited" | "frame-too-large" | "body-too-large" | "bad-media-type" | "not-subscribed" | "solver-busy" | "unavailable" | "deal-embargoed" | "overloaded" | "commit-failed" | "internal";
                 message: string;
                 version?: number;
                 /** @enum {string} */
@@ -1829,6 +1829,40 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `body-too-large`: the body is over 16 KiB; nothing was read or changed */
+            413: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `bad-media-type`: the body is not `application/json`; nothing was read or changed */
+            415: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `rate-limited`: retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -2087,6 +2121,40 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `body-too-large`: the body is over 16 KiB; nothing was read or changed */
+            413: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `bad-media-type`: the body is not `application/json`; nothing was read or changed */
+            415: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `illegal-move`: `reason` names the rule, `version` is the current one; nothing changed */
             422: {
                 headers: {
@@ -2263,6 +2331,40 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `body-too-large`: the body is over 16 KiB; nothing was read or changed */
+            413: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `bad-media-type`: the body is not `application/json`; nothing was read or changed */
+            415: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `illegal-move`: `reason` names the rule, `version` is the current one; nothing changed */
             422: {
                 headers: {
@@ -2424,6 +2526,40 @@ export interface operations {
             };
             /** @description `stale-version` (with the current `version`), `conflict` or `not-subscribed` */
             409: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `body-too-large`: the body is over 16 KiB; nothing was read or changed */
+            413: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `bad-media-type`: the body is not `application/json`; nothing was read or changed */
+            415: {
                 headers: {
                     /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
                     "RateLimit-Policy"?: string;
@@ -2957,6 +3093,40 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `body-too-large`: the body is over 16 KiB; nothing was read or changed */
+            413: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `bad-media-type`: the body is not `application/json`; nothing was read or changed */
+            415: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `rate-limited`: retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -3350,6 +3520,40 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `body-too-large`: the body is over 16 KiB; nothing was read or changed */
+            413: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `bad-media-type`: the body is not `application/json`; nothing was read or changed */
+            415: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `rate-limited`: retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -3535,6 +3739,40 @@ export interface operations {
             };
             /** @description `stale-version` (with the current `version`), `conflict` or `not-subscribed` */
             409: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `body-too-large`: the body is over 16 KiB; nothing was read or changed */
+            413: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `bad-media-type`: the body is not `application/json`; nothing was read or changed */
+            415: {
                 headers: {
                     /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
                     "RateLimit-Policy"?: string;
@@ -3750,6 +3988,40 @@ export interface operations {
             };
             /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
             401: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `body-too-large`: the body is over 16 KiB; nothing was read or changed */
+            413: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `bad-media-type`: the body is not `application/json`; nothing was read or changed */
+            415: {
                 headers: {
                     /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
                     "RateLimit-Policy"?: string;
@@ -5348,6 +5620,40 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `body-too-large`: the body is over 16 KiB; nothing was read or changed */
+            413: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `bad-media-type`: the body is not `application/json`; nothing was read or changed */
+            415: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `rate-limited`: retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -5709,6 +6015,40 @@ export interface operations {
             };
             /** @description `stale-version` (with the current `version`), `conflict` or `not-subscribed` */
             409: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `body-too-large`: the body is over 16 KiB; nothing was read or changed */
+            413: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `bad-media-type`: the body is not `application/json`; nothing was read or changed */
+            415: {
                 headers: {
                     /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
                     "RateLimit-Policy"?: string;
@@ -6328,6 +6668,40 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `body-too-large`: the body is over 16 KiB; nothing was read or changed */
+            413: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `bad-media-type`: the body is not `application/json`; nothing was read or changed */
+            415: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `rate-limited`: retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -6554,6 +6928,40 @@ export interface operations {
             };
             /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
             401: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `body-too-large`: the body is over 16 KiB; nothing was read or changed */
+            413: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `bad-media-type`: the body is not `application/json`; nothing was read or changed */
+            415: {
                 headers: {
                     /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
                     "RateLimit-Policy"?: string;
@@ -6796,6 +7204,40 @@ export interface operations {
             };
             /** @description `stale-version` (with the current `version`), `conflict` or `not-subscribed` */
             409: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `body-too-large`: the body is over 16 KiB; nothing was read or changed */
+            413: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `bad-media-type`: the body is not `application/json`; nothing was read or changed */
+            415: {
                 headers: {
                     /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
                     "RateLimit-Policy"?: string;
