@@ -839,7 +839,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An arena: status, standings, the caller, the podium once finished */
+        /**
+         * An arena: status, standings, the caller, the podium once finished
+         * @description An invite-only arena is answered only to its creator and players; to anyone else it is 404 `not-found`, as a missing arena is.
+         */
         get: operations["getArena"];
         put?: never;
         post?: never;
@@ -858,7 +861,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Join an arena, or come back from a pause (needs a token) */
+        /**
+         * Join an arena, or come back from a pause (needs a token)
+         * @description An invite-only arena needs its `inviteCode` from a player not yet in it; without the right code it is 404 `not-found`, as a missing arena is.
+         */
         post: operations["joinArena"];
         delete?: never;
         options?: never;
