@@ -87,7 +87,8 @@ function statusOf(e: unknown): number | undefined {
 
 /**
  * The global error handler: ApiError as is (every 503 with Retry-After); an unreachable database as 503 `unavailable` with Retry-After; zod/Fastify validation and malformed bodies as 400
- * `bad-request`; rate limiting as 429 `rate-limited`; everything else as 500 `internal` (logged).
+ * `bad-request`; rate limiting as 429 `rate-limited`; a body over BODY_LIMIT as 413 `body-too-large`; a body
+ * that is not JSON by its content type as 415 `bad-media-type`; everything else as 500 `internal` (logged).
  */
 function handleError(error: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply {
   const known = apiErrorOf(error);
@@ -111,6 +112,16 @@ function handleError(error: unknown, req: FastifyRequest, reply: FastifyReply): 
     const message =
       isFastifyError(error) && typeof error.message === 'string' ? error.message : 'rate limit exceeded';
     return reply.code(429).send(errorBody('rate-limited', message));
+  }
+  if (status === 413)
+    return reply
+      .code(413)
+      .send(errorBody('body-too-large', `request bodies are limited to ${BODY_LIMIT} bytes`));
+  if (status === 415) {
+    const type = req.headers['content-type'] ?? 'none';
+    return reply
+      .code(415)
+      .send(errorBody('bad-media-type', `bodies are application/json, not ${type.slice(0, 100)}`));
   }
   if (!isResponseSerializationError(error) && status !== undefined && status >= 400 && status < 500) {
     if (status === 404) return reply.code(404).send(errorBody('not-found', 'not found'));
@@ -153,6 +164,9 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(handleError);
+  // Bodies are JSON only: a text/plain body would be read as a string and refused as a bad request (400),
+  // where the honest answer is 415 (issue 53).
+  app.removeContentTypeParser('text/plain');
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '';
     const api = isApiPath(req.url);

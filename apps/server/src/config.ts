@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { MAX_SOLVE_TIME_MS } from '@klondike/protocol';
 import { z } from 'zod';
+import { DAILY_SECRET_HOWTO, dailySecretProblem } from './daily/secret-strength.js';
 
 /** Log levels of Fastify's logger (pino). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -228,7 +229,17 @@ const EnvSchema = z.object({
   SOLVER_JOBS_PER_CLIENT: z.coerce.number().int().min(1).default(2),
   DAILY_SECRET: z.preprocess(
     emptyToUndefined,
-    z.string().min(16, 'DAILY_SECRET needs 16+ characters').optional(),
+    z
+      .string()
+      .superRefine((secret, ctx) => {
+        const problem = dailySecretProblem(secret);
+        if (problem !== null)
+          ctx.addIssue({
+            code: 'custom',
+            message: `DAILY_SECRET needs 32 random bytes (43+ base64 or 64+ hex characters), but ${problem}: ${DAILY_SECRET_HOWTO}`,
+          });
+      })
+      .optional(),
   ),
   DAILY_ARCHIVE_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
   DAILY_SOLVE_MS: z.coerce.number().int().min(1).max(MAX_SOLVE_TIME_MS).default(3_000),

@@ -28,7 +28,8 @@ import { TEST_DATABASE_URL, dropSchema, testApp, testSchemaName, withSchema } fr
 import { SERVER_DIR, type ServerProcess, killProcess, startServerProcess } from './processes.js';
 
 const ROOT = resolve(SERVER_DIR, '../..');
-const SECRET = 'test-verify-start-secret-0123456789';
+/** Passed as DAILY_SECRET to the built server too, so it must be as strong as start-up demands. */
+const SECRET = 'gX2q7VnR0bT8wYk4Lc1Zs9Hj5Mf3Pd6Ea_uNoKiQyW-r';
 const PRESETS = ['classic-draw1', 'classic-draw3'] as const;
 
 /** Runs `pnpm verify -- ARGS` at the repository root. */

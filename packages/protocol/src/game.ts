@@ -128,6 +128,8 @@ export const API_ERROR_CODES = [
   'illegal-move',
   'rate-limited',
   'frame-too-large',
+  'body-too-large',
+  'bad-media-type',
   'not-subscribed',
   'solver-busy',
   'unavailable',
@@ -152,6 +154,10 @@ export const API_ERROR_STATUS = {
   'illegal-move': 422,
   'rate-limited': 429,
   'frame-too-large': 413,
+  /** An HTTP request body over the server's limit (16 KiB); nothing was read or changed. */
+  'body-too-large': 413,
+  /** An HTTP request body that is not `application/json`; nothing was read or changed. */
+  'bad-media-type': 415,
   'not-subscribed': 409,
   'solver-busy': 503,
   unavailable: 503,

@@ -27,6 +27,7 @@ import { racePool } from '../ratings/service.js';
 import { type ArenaWaiting, pairArena } from './pairing.js';
 import { type ArenaScore, addRace, onFire } from './scoring.js';
 import { type ScheduleEntry, slotsAhead } from './schedule.js';
+import { canSeeArena, noArena } from './visibility.js';
 
 /** How often a node pairs and scores while it knows of a running arena, ms. */
 export const ARENA_TICK_MS = 1000;
@@ -159,30 +160,24 @@ export class ArenaService {
   /** An arena as `viewer` sees it (GET /api/arenas/:id). Errors: `not-found`. */
   async get(id: string, viewer: string | null): Promise<Arena> {
     const row = await this.load(id);
-    if (row === null) throw new ApiError('not-found', `no arena ${id}`);
+    if (row === null || !canSeeArena(row, viewer)) throw new ApiError('not-found', noArena(id));
     return this.view(row, viewer);
   }
 
   /**
-   * Joins (or comes back from a pause: POST /api/arenas/:id/join): waiting from now. Errors: `not-found`;
-   * `conflict` once it has ended; `forbidden` for a wrong invite code, or a bot in people's arena (and the
-   * other way round).
+   * Joins (or comes back from a pause: POST /api/arenas/:id/join): waiting from now. Errors: `not-found`,
+   * also for an invite-only arena the caller is not in and has not the right code for (arenas/visibility.ts);
+   * `conflict` once it has ended; `forbidden` for a bot in people's arena (and the other way round).
    */
   async join(id: string, player: AuthedPlayer, inviteCode?: string): Promise<Arena> {
     const row = await this.load(id);
-    if (row === null) throw new ApiError('not-found', `no arena ${id}`);
+    if (row === null || (!canSeeArena(row, player.id) && inviteCode !== row.inviteCode))
+      throw new ApiError('not-found', noArena(id));
     const now = this.opts.now();
     if (statusOf(row, now) === 'finished') throw new ApiError('conflict', 'the arena has ended');
     if (row.bots !== player.bot)
       throw new ApiError('forbidden', player.bot ? 'bots join bot arenas only' : 'this arena is for bots');
     const mine = row.players.find((p) => p.playerId === player.id);
-    if (
-      row.inviteCode !== null &&
-      mine === undefined &&
-      row.createdBy !== player.id &&
-      inviteCode !== row.inviteCode
-    )
-      throw new ApiError('forbidden', 'this arena needs its invite code');
     // One arena at a time: joining pauses the player in any other.
     await this.opts.prisma.arenaPlayer.updateMany({
       where: { playerId: player.id, arenaId: { not: id }, paused: false },
@@ -204,7 +199,7 @@ export class ArenaService {
   /** Pauses (POST /api/arenas/:id/leave): no new pairings; a race under way still counts. Errors: `not-found`. */
   async leave(id: string, player: AuthedPlayer): Promise<Arena> {
     const row = await this.load(id);
-    if (row === null) throw new ApiError('not-found', `no arena ${id}`);
+    if (row === null || !canSeeArena(row, player.id)) throw new ApiError('not-found', noArena(id));
     await this.opts.prisma.arenaPlayer.updateMany({
       where: { arenaId: id, playerId: player.id },
       data: { paused: true, waitingSince: null },

@@ -3,8 +3,9 @@
  * `swagger`): what holds for every operation alike is added here once, rather than in every route.
  *
  * - Every /api operation answers 401 `unknown-token` to an unknown or revoked token (plugin `auth`), and,
- *   unless its route turns the rate limit off, 429 `rate-limited` with the rate-limit headers: both are added
- *   where a route did not list them.
+ *   unless its route turns the rate limit off, 429 `rate-limited` with the rate-limit headers; one that takes
+ *   a body answers 413 `body-too-large` and 415 `bad-media-type` (app.ts): all are added where a
+ *   route did not list them.
  * - 429 and 503 answers carry `Retry-After`; every answer of a rate-limited route carries the RateLimit
  *   headers (IETF draft-ietf-httpapi-ratelimit-headers, as @fastify/rate-limit sends them).
  * - Each answer's description says what its status means in this API (instead of "Default Response").
@@ -58,6 +59,8 @@ const STATUS_DESCRIPTIONS: Record<string, string> = {
   '403': '`forbidden` (not yours, or not yet public) or `deal-embargoed`',
   '404': '`not-found`',
   '409': '`stale-version` (with the current `version`), `conflict` or `not-subscribed`',
+  '413': '`body-too-large`: the body is over 16 KiB; nothing was read or changed',
+  '415': '`bad-media-type`: the body is not `application/json`; nothing was read or changed',
   '422': '`illegal-move`: `reason` names the rule, `version` is the current one; nothing changed',
   '429': '`rate-limited`: retry after `Retry-After` seconds',
   '503':
@@ -107,6 +110,10 @@ function addCommonResponses(path: string, op: OperationObject): void {
   if (!path.startsWith('/api/')) return;
   const responses = (op.responses ??= {});
   responses['401'] ??= { description: '', content: ERROR_CONTENT };
+  if (op.requestBody !== undefined) {
+    responses['413'] ??= { description: '', content: ERROR_CONTENT };
+    responses['415'] ??= { description: '', content: ERROR_CONTENT };
+  }
   if (rateLimited) responses['429'] ??= { description: '', content: ERROR_CONTENT };
   const sorted = Object.keys(responses).sort();
   for (const status of sorted) {

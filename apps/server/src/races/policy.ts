@@ -11,7 +11,7 @@ import type { RaceService } from './service.js';
 export function racePolicy(races: RaceService): GamePolicy {
   return {
     checkRead(game, actor, what) {
-      races.guard(game.id, game.raceCode, actor, what);
+      return races.guard(game.id, game.raceCode, actor, what);
     },
     checkReplay(game) {
       if (game.raceFinished !== true)

@@ -21,12 +21,17 @@ export function indexEntryOf(
   return { code: row.code, status: row.status, startsAt: row.startsAt?.getTime() ?? null, gameIds };
 }
 
+/** How many codes of finished rooms an index remembers (oldest forgotten first). */
+export const ENDED_REMEMBERED = 10_000;
+
 /** The unfinished rooms this node knows of. */
 export class RaceIndex {
   /** code → where the room stands. */
   private readonly known = new Map<string, RaceIndexEntry>();
   /** game id → its race's code. */
   private readonly raceOfGame = new Map<string, string>();
+  /** Codes of rooms known to have finished (or gone), oldest first: a finished race never runs again. */
+  private readonly ended = new Set<string>();
 
   /** `onForget`: called with a room's code when it leaves the index (finished, or gone). */
   constructor(private readonly onForget: (code: string) => void) {}
@@ -39,16 +44,28 @@ export class RaceIndex {
     }
     const old = this.known.get(e.code);
     if (old) for (const g of Object.values(old.gameIds)) this.raceOfGame.delete(g);
+    this.ended.delete(e.code);
     this.known.set(e.code, e);
     for (const g of Object.values(e.gameIds)) this.raceOfGame.set(g, e.code);
   }
 
-  /** Drops a room. */
+  /** Drops a room (it has finished, or is gone). */
   forget(code: string): void {
     const old = this.known.get(code);
     if (old) for (const g of Object.values(old.gameIds)) this.raceOfGame.delete(g);
     this.known.delete(code);
+    this.remember(code);
     this.onForget(code);
+  }
+
+  /** Remembers room `code` as finished (bounded: the oldest code is forgotten past ENDED_REMEMBERED). */
+  private remember(code: string): void {
+    this.ended.delete(code);
+    this.ended.add(code);
+    if (this.ended.size > ENDED_REMEMBERED) {
+      const oldest = this.ended.values().next().value;
+      if (oldest !== undefined) this.ended.delete(oldest);
+    }
   }
 
   /** Where room `code` stands, or undefined when it is not an unfinished room known here. */
@@ -111,17 +128,47 @@ export class RaceIndex {
 
   /**
    * While a race is on, a racer's game is readable by that racer only, and its deal by nobody. `raceCode`:
-   * the game's race (GameFacts.raceCode). Errors: `forbidden`, `unauthorized` (no actor).
+   * the game's race (GameFacts.raceCode). A room the index misses is neither assumed finished nor allowed:
+   * unless remembered as finished, it is looked up in the rows (its announcement may be late or lost), so
+   * the read is decided as on a node that knows the room. Errors: `forbidden`, `unauthorized` (no actor).
    */
-  guard(gameId: string, raceCode: string | null, actor: Actor, what: 'read' | 'reveal'): void {
+  async guard(
+    prisma: PrismaClient,
+    gameId: string,
+    raceCode: string | null,
+    actor: Actor,
+    what: 'read' | 'reveal',
+  ): Promise<void> {
     const code = raceCode ?? this.raceOfGame.get(gameId);
-    const race = code === undefined ? undefined : this.known.get(code);
-    // Not in the index of unfinished races: finished.
+    if (code === undefined) return; // a game of no race
+    const race = this.known.get(code) ?? (this.ended.has(code) ? undefined : await this.lookUp(prisma, code));
     if (!race || race.status === 'finished') return;
     if (what === 'reveal')
       throw new ApiError('forbidden', 'the deal of a race stays secret until the race has finished');
     if (actor === null) throw new ApiError('unauthorized', "this is a racer's game: send that racer's token");
     const owner = Object.entries(race.gameIds).find(([, g]) => g === gameId)?.[0];
     if (owner !== actor) throw new ApiError('forbidden', "another racer's game cannot be seen");
+  }
+
+  /**
+   * Room `code` from its rows, for a read the index missed: its entry while unfinished (not recorded: a
+   * newer announcement may be on its way, and the index stays fed by announcements and reloads only), else
+   * undefined, remembering it as finished.
+   */
+  private async lookUp(prisma: PrismaClient, code: string): Promise<RaceIndexEntry | undefined> {
+    const row = await prisma.race.findUnique({
+      where: { code },
+      select: {
+        code: true,
+        status: true,
+        startsAt: true,
+        racers: { select: { playerId: true, gameId: true } },
+      },
+    });
+    if (row === null || row.status === 'finished') {
+      this.remember(code);
+      return undefined;
+    }
+    return indexEntryOf(row);
   }
 }

@@ -390,10 +390,11 @@ export class RaceService {
 
   /**
    * GameRooms' access guard: while a race is on, a racer's game is readable by that racer only, and its
-   * deal by nobody. `raceCode`: the game's race (GameFacts.raceCode).
+   * deal by nobody; a room this node's index misses is looked up (races/room-index.ts). `raceCode`: the
+   * game's race (GameFacts.raceCode). Errors (rejects): `forbidden`, `unauthorized`.
    */
-  guard(gameId: string, raceCode: string | null, actor: Actor, what: 'read' | 'reveal'): void {
-    this.index.guard(gameId, raceCode, actor, what);
+  guard(gameId: string, raceCode: string | null, actor: Actor, what: 'read' | 'reveal'): Promise<void> {
+    return this.index.guard(this.opts.prisma, gameId, raceCode, actor, what);
   }
 
   // ---------- lifecycle ----------

@@ -192,7 +192,7 @@ export class GameRooms {
   async get(id: string, actor: Actor = null): Promise<GameResponse> {
     const room = await this.current(id);
     const now = this.now();
-    this.checkRead(room, actor, now);
+    await this.checkRead(room, actor, now);
     return this.response(room, this.view(room, now));
   }
 
@@ -203,7 +203,7 @@ export class GameRooms {
   async legalMoves(id: string, actor: Actor = null): Promise<{ version: number; moves: Move[] }> {
     const room = await this.current(id);
     const now = this.now();
-    this.checkRead(room, actor, now);
+    await this.checkRead(room, actor, now);
     const over = this.policy(room).over?.(room, now) ?? false;
     return { version: room.version, moves: over ? [] : legalMoves(room.state) };
   }
@@ -217,7 +217,7 @@ export class GameRooms {
     const room = await this.current(id);
     const policy = this.policy(room);
     const now = this.now();
-    policy.checkRead?.(room, null, 'reveal', now);
+    await policy.checkRead?.(room, null, 'reveal', now);
     if (policy.reveal) {
       policy.reveal(room, now);
       return { deal: room.deal, dealNumber: room.dealNumber };
@@ -351,7 +351,7 @@ export class GameRooms {
    */
   async subscribe(id: string, subscriber: Subscriber, actor: Actor = null): Promise<void> {
     const room = await this.current(id);
-    this.checkRead(room, actor, this.now());
+    await this.checkRead(room, actor, this.now());
     await this.exclusive(room, async () => {
       room.subscribers.add(subscriber);
       this.listen(room);
@@ -383,7 +383,7 @@ export class GameRooms {
     actor: Actor = null,
   ): Promise<{ state: GameState; version: number; status: GameStatus; deal: string; casual: boolean }> {
     const room = await this.current(id);
-    this.checkRead(room, actor, this.now());
+    await this.checkRead(room, actor, this.now());
     return {
       state: { ...room.state, history: null },
       version: room.version,
@@ -437,8 +437,8 @@ export class GameRooms {
   // ---------- internals ----------
 
   /** The read rule of the game's kind (a daily game of an open day, a race game during its race). */
-  private checkRead(room: Room, actor: Actor, now: number): void {
-    this.policy(room).checkRead?.(room, actor, 'read', now);
+  private async checkRead(room: Room, actor: Actor, now: number): Promise<void> {
+    await this.policy(room).checkRead?.(room, actor, 'read', now);
   }
 
   /** A game created for a player takes actions only from that player. */

@@ -96,10 +96,11 @@ export interface Ending {
 /** The rules one kind of game adds to the game log. Every member is optional: absent = no extra rule. */
 export interface GamePolicy {
   /**
-   * Refuses (throws an `ApiError`) a read by `actor` at server time `now`: `read` = the view, legal moves,
-   * hints, a subscription; `reveal` = the deal.
+   * Refuses (throws an `ApiError`, or returns a promise that rejects with one) a read by `actor` at server
+   * time `now`: `read` = the view, legal moves, hints, a subscription; `reveal` = the deal. A promise is
+   * for a rule that may need to look a fact up (a race the node's index misses).
    */
-  checkRead?(game: GameFacts, actor: Actor, what: 'read' | 'reveal', now: number): void;
+  checkRead?(game: GameFacts, actor: Actor, what: 'read' | 'reveal', now: number): void | Promise<void>;
   /** Refuses (throws an `ApiError` carrying `version`) another action at `now`, before it is applied. */
   checkWrite?(game: GameFacts, now: number, version: number): void;
   /**

@@ -63,6 +63,9 @@ export const arenaRoutes: FastifyPluginAsyncZod = async (app) => {
         security: TOKEN_OPTIONAL,
         tags: ['arenas'],
         summary: 'An arena: status, standings, the caller, the podium once finished',
+        description:
+          'An invite-only arena is answered only to its creator and players; to anyone else it is 404 ' +
+          '`not-found`, as a missing arena is.',
         params: ArenaParamsSchema,
         response: { 200: ArenaSchema, ...errors(400, 401, 404, 429) },
       },
@@ -78,6 +81,9 @@ export const arenaRoutes: FastifyPluginAsyncZod = async (app) => {
         security: TOKEN_REQUIRED,
         tags: ['arenas'],
         summary: 'Join an arena, or come back from a pause (needs a token)',
+        description:
+          'An invite-only arena needs its `inviteCode` from a player not yet in it; without the right code ' +
+          'it is 404 `not-found`, as a missing arena is.',
         params: ArenaParamsSchema,
         body: JoinArenaBodySchema,
         response: { 200: ArenaSchema, ...errors(400, 401, 403, 404, 409, 429) },

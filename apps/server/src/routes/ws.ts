@@ -190,6 +190,8 @@ export class Connection implements Subscriber, TokenHolder {
       this.refusedInRow = 0;
     }
     if (byteLength(data) > MAX_FRAME_BYTES) {
+      // Debug only: any client can send these at will (issue 53), so they must not fill the log.
+      this.log.debug({ bytes: byteLength(data) }, 'websocket frame too large');
       this.error(new ApiError('frame-too-large', `frames are limited to ${MAX_FRAME_BYTES} bytes`));
       return;
     }

@@ -19,6 +19,11 @@ export interface ArenaState {
   readonly arena: Readonly<Ref<Arena | null>>;
   readonly error: Readonly<Ref<string | null>>;
   readonly busy: Readonly<Ref<boolean>>;
+  /**
+   * The arena answered 404: missing, or invite-only and the caller not in it (the server answers both
+   * alike). Joining with its invite code still works and shows it.
+   */
+  readonly hidden: Readonly<Ref<boolean>>;
   join(inviteCode?: string): Promise<void>;
   pause(): Promise<void>;
 }
@@ -30,11 +35,13 @@ export function useArena(id: string, follow = true): ArenaState {
   const arena = shallowRef<Arena | null>(null);
   const error = ref<string | null>(null);
   const busy = ref(false);
+  const hidden = ref(false);
   let gone = false;
 
   function apply(a: Arena): void {
     if (gone || a.id !== id) return;
     arena.value = a;
+    hidden.value = false;
     const code = a.me?.pairedRace;
     if (follow && code && a.status !== 'finished') go(code);
   }
@@ -58,7 +65,10 @@ export function useArena(id: string, follow = true): ArenaState {
     else if (f.type === 'paired' && follow && arena.value?.me?.joined) go(f.code);
   });
   subscribe();
-  getArena(id).then(apply, (e: unknown) => fail(e, 'arena.loadFailed'));
+  getArena(id).then(apply, (e: unknown) => {
+    if (e instanceof ApiError && e.code === 'not-found') hidden.value = true;
+    else fail(e, 'arena.loadFailed');
+  });
 
   async function act(fn: () => Promise<Arena>, key: string): Promise<void> {
     busy.value = true;
@@ -83,6 +93,7 @@ export function useArena(id: string, follow = true): ArenaState {
     arena,
     error,
     busy,
+    hidden,
     join: (code) => act(() => joinArena(id, code), 'arena.joinFailed'),
     pause: () => act(() => pauseArena(id), 'arena.pauseFailed'),
   };
