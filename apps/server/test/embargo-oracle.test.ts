@@ -8,7 +8,8 @@
  * referenced deal to a new game or to the solver is tried with several arrangements, the true one among
  * them: `POST /api/games {deal}`, `POST /api/solve` (two presets), `sameDealAs` and the hint and badge of a
  * casual game of that deal. Each must answer the same status, code and message. A deal with other face-up
- * cards is not the competition's and still works.
+ * cards is not the competition's and still works. Typed-deal games draw on the solver's allowance, so the
+ * probes are also counted.
  */
 import { createHmac } from 'node:crypto';
 import { ErrorBodySchema, GameResponseSchema } from '@klondike/protocol';
@@ -232,6 +233,55 @@ describeEachDatabase('no oracle: the deal embargo answers alike whatever the hid
     expect(await app.embargo.rehashLiveRaces()).toBe(1);
     expect(await app.embargo.rehashLiveRaces()).toBe(0);
     expectOneRefusal(await probe(faceDownArrangements(race.deal)));
+  });
+});
+
+describeEachDatabase('typed deals draw on the solver allowance', (db) => {
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    app = await testApp(db, { config: { rateLimitMax: 1000, solveRateMax: 4 } });
+  });
+  afterAll(async () => {
+    await app.close();
+    await db.cleanup();
+  });
+
+  const deal = (n: number): string => {
+    const d = dealFromNumber(n);
+    if (!d.ok) throw new Error(`deal ${n}`);
+    return formatDeal(d.value);
+  };
+  const post = (url: string, payload: object, remoteAddress: string) =>
+    app.inject({ method: 'POST', url, payload, remoteAddress });
+
+  it('typed-deal games and solves share SOLVE_RATE_MAX per client; other games do not count', async () => {
+    const ip = '10.53.0.1';
+    const statuses: number[] = [];
+    statuses.push((await post('/api/games', { deal: deal(1) }, ip)).statusCode);
+    statuses.push((await post('/api/solve', { deal: deal(2), timeLimitMs: 50 }, ip)).statusCode);
+    statuses.push((await post('/api/games', { deal: deal(3) }, ip)).statusCode);
+    statuses.push((await post('/api/games', { deal: deal(4) }, ip)).statusCode);
+    expect(statuses).toEqual([201, 200, 201, 201]);
+    const typed = await post('/api/games', { deal: deal(5) }, ip);
+    expect(typed.statusCode, typed.body).toBe(429);
+    expect(ErrorBodySchema.parse(typed.json()).error.code).toBe('rate-limited');
+    expect(Number(typed.headers['retry-after'])).toBeGreaterThan(0);
+    const solve = await post('/api/solve', { deal: deal(6), timeLimitMs: 50 }, ip);
+    expect(solve.statusCode, solve.body).toBe(429);
+    expect(ErrorBodySchema.parse(solve.json()).error.code).toBe('rate-limited');
+    // A random deal and a deal number are not typed deals: the global limit only.
+    expect((await post('/api/games', {}, ip)).statusCode).toBe(201);
+    expect((await post('/api/games', { dealNumber: 7 }, ip)).statusCode).toBe(201);
+    // Another client has its own allowance.
+    expect((await post('/api/games', { deal: deal(8) }, '10.53.0.2')).statusCode).toBe(201);
+  });
+
+  it('typed-deal games alone use up the allowance (the probes of the attack are counted)', async () => {
+    const ip = '10.53.0.3';
+    const statuses: number[] = [];
+    for (let n = 10; n < 16; n++) statuses.push((await post('/api/games', { deal: deal(n) }, ip)).statusCode);
+    expect(statuses).toEqual([201, 201, 201, 201, 429, 429]);
   });
 });
 
