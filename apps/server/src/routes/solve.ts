@@ -16,6 +16,7 @@ import {
 import { DEFAULT_PRESET, dealFromNumber, parseDeal, resolveOptions } from '@klondike/rules';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { TOKEN_OPTIONAL } from '../http/api-security.js';
+import { SOLVER_WINDOW_MS } from '../http/solver-allowance.js';
 import { ApiError } from '../errors.js';
 import { KnownLines } from '../solver/known-lines.js';
 import '../types.js';
@@ -34,8 +35,13 @@ const HINT_CACHE_SIZE = 2000;
 
 /** Registers POST /api/solve and GET /api/games/:id/hint. */
 export const solveRoutes: FastifyPluginAsyncZod = async (app) => {
-  // The solver's allowance (shared with typed-deal games) in place of the global limit; 0 = the global limit.
-  const solveOwnLimit = app.config.solveRateMax > 0;
+  // POST /api/solve: the solver's allowance (onRequest, shared with typed-deal games) in place of the global
+  // limit; 0 = the global limit. The route's own limiter counts nothing (`allowList`): it is there so that the
+  // global one stays off and the quota is named (RateLimit-Policy, the OpenAPI document's 429 and headers).
+  const solveLimit =
+    app.config.solveRateMax > 0
+      ? { max: app.config.solveRateMax, timeWindow: SOLVER_WINDOW_MS, allowList: () => true }
+      : undefined;
   // The hints: a stricter per-client limit in place of the global one (searches are expensive).
   const rateLimit =
     app.config.solveRateMax > 0 ? { max: app.config.solveRateMax, timeWindow: 60_000 } : undefined;
@@ -48,7 +54,7 @@ export const solveRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/solve',
     {
-      config: { rateLimit: solveOwnLimit ? false : undefined },
+      config: { rateLimit: solveLimit },
       onRequest: app.solverAllowance,
       schema: {
         operationId: 'solveDeal',
