@@ -17,56 +17,22 @@ import { dealFromNumber, formatDeal } from '@klondike/rules';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEAL_HASH_KEY } from '../src/fairness/embargo.js';
+import {
+  FACE_DOWN,
+  FACE_UP,
+  STOCK,
+  faceDownArrangements,
+  rearranged,
+  reverse,
+  stockArrangements,
+  swap,
+} from './embargo-helpers.js';
 import { describeEachDatabase, testApp } from './helpers.js';
 import { type TestPlayer, call, newPlayer, raceOf } from './race-helpers.js';
 
 const SECRET = 'embargo-oracle-test-secret-0123456789';
 const DAY = '2025-06-10';
 const at = (date: string, time = '12:00:00.000'): number => Date.parse(`${date}T${time}Z`);
-
-/** Deal positions (deal order, 0-based) of the top card of each tableau pile: face up at the deal (R2). */
-const FACE_UP = [0, 7, 13, 18, 22, 25, 27];
-/** Deal positions of the 21 tableau cards dealt face down. */
-const FACE_DOWN = Array.from({ length: 28 }, (_, i) => i).filter((i) => !FACE_UP.includes(i));
-/** Deal positions of the stock (card 29 drawn first). */
-const STOCK = Array.from({ length: 24 }, (_, i) => 28 + i);
-
-/** `deal` (public notation) with the cards at `positions` put in the order `arrange` gives them. */
-function rearranged(deal: string, positions: number[], arrange: (cards: string[]) => string[]): string {
-  const codes = deal.split(' ');
-  const moved = arrange(positions.map((p) => codes[p] as string));
-  positions.forEach((p, i) => (codes[p] = moved[i] as string));
-  return codes.join(' ');
-}
-
-const swap = (i: number, j: number) => (cards: string[]) => {
-  const out = [...cards];
-  [out[i], out[j]] = [out[j] as string, out[i] as string];
-  return out;
-};
-const rotate = (cards: string[]) => [...cards.slice(1), cards[0] as string];
-const reverse = (cards: string[]) => [...cards].reverse();
-
-/**
- * The attacker's guesses: the true deal and four other arrangements of its face-down cards (the issue's two
- * cards swapped, two others swapped, all rotated, all reversed). Everything else is the true deal's.
- */
-function faceDownArrangements(deal: string): string[] {
-  const out = [
-    deal,
-    rearranged(deal, FACE_DOWN, swap(0, 1)),
-    rearranged(deal, FACE_DOWN, swap(19, 20)),
-    rearranged(deal, FACE_DOWN, rotate),
-    rearranged(deal, FACE_DOWN, reverse),
-  ];
-  expect(new Set(out).size).toBe(out.length);
-  return out;
-}
-
-/** Other arrangements of the stock (a draw-3 player, or one with few passes, may not have seen it all). */
-function stockArrangements(deal: string): string[] {
-  return [rearranged(deal, STOCK, swap(0, 23)), rearranged(deal, STOCK, reverse)];
-}
 
 /** An answer as the attacker sees it: status, error code and message. */
 function answer(r: LightMyRequestResponse): string {
