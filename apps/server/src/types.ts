@@ -1,5 +1,6 @@
 /** Fastify decorations of this server (see the plugins that add them). */
 import type { EventBus } from './bus/event-bus.js';
+import type { SolverAllowance } from './http/solver-allowance.js';
 import type { AppConfig } from './config.js';
 import type { DailyService } from './daily/service.js';
 import type { Database } from './db/database.js';
@@ -41,6 +42,11 @@ declare module 'fastify' {
     tokenRevocations: TokenRevocations;
     /** The live games (plugin `game-rooms`). */
     rooms: GameRooms;
+    /**
+     * Counts a request against its client's solver allowance (`SOLVE_RATE_MAX` a minute, shared by
+     * POST /api/solve and typed-deal games); 429 `rate-limited` over it (plugin `rate-limit`).
+     */
+    solverAllowance: SolverAllowance;
     /** The solver's worker pool (plugin `solver`). */
     solver: SolverPool;
     /** Daily deals, their schedule and leaderboards (plugin `daily`). */

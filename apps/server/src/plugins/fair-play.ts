@@ -3,10 +3,16 @@ import fp from 'fastify-plugin';
 import { DealEmbargo } from '../fairness/embargo.js';
 import '../types.js';
 
-/** Registers the deal embargo. */
+/**
+ * Registers the deal embargo, and brings the stored hashes of the races still on to the embargo's key
+ * (`DealEmbargo.rehashLiveRaces`: a no-op unless they were stored by an older server).
+ */
 export const fairPlayPlugin = fp(
   async (app) => {
-    app.decorate('embargo', new DealEmbargo(app.prisma, app.now));
+    const embargo = new DealEmbargo(app.prisma, app.now);
+    app.decorate('embargo', embargo);
+    const rewritten = await embargo.rehashLiveRaces();
+    if (rewritten > 0) app.log.info({ races: rewritten }, 'deal embargo: live races rehashed');
   },
   { name: 'fair-play', fastify: '5.x', dependencies: ['config', 'db'] },
 );

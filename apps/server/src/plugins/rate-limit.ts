@@ -8,19 +8,26 @@
  * Bot accounts also have a limit of their own per token (`botRateLimitMax` per window): it is checked after
  * the `auth` plugin has found the caller (preHandler), on top of the per-address limit, which still runs
  * first so that made-up tokens are counted before they cost a database look-up.
+ *
+ * Decorates `app.solverAllowance` (http/solver-allowance.ts): `SOLVE_RATE_MAX` per client per minute shared
+ * by `POST /api/solve` and typed-deal games; a no-op while rate limits are off or `SOLVE_RATE_MAX` is 0.
  */
 import rateLimit from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
 import { RedisBus } from '../bus/event-bus.js';
 import { ApiError } from '../errors.js';
 import { redisWithLocalFallback } from '../http/rate-limit-store.js';
+import { NO_SOLVER_ALLOWANCE, solverAllowance } from '../http/solver-allowance.js';
 import { isApiPath } from '../http/paths.js';
 import '../types.js';
 
 /** Registers the global rate limit (API paths only) and the per-bot limit. */
 export const rateLimitPlugin = fp(
   async (app) => {
-    if (app.config.rateLimitMax === 0) return;
+    if (app.config.rateLimitMax === 0) {
+      app.decorate('solverAllowance', NO_SOLVER_ALLOWANCE);
+      return;
+    }
     await app.register(rateLimit, {
       global: true,
       max: app.config.rateLimitMax,
@@ -51,6 +58,10 @@ export const rateLimitPlugin = fp(
       const windowMs = typeof own?.timeWindow === 'number' ? own.timeWindow : app.config.rateLimitWindowMs;
       reply.header('ratelimit-policy', `${max};w=${Math.round(windowMs / 1000)}`);
     });
+    app.decorate(
+      'solverAllowance',
+      app.config.solveRateMax > 0 ? solverAllowance(app, app.config.solveRateMax) : NO_SOLVER_ALLOWANCE,
+    );
     const perBot = app.createRateLimit({
       max: app.config.botRateLimitMax,
       timeWindow: app.config.rateLimitWindowMs,

@@ -22,7 +22,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { PUBLIC, TOKEN_OPTIONAL } from '../http/api-security.js';
 import '../types.js';
 
-const errors = (...codes: (400 | 401 | 403 | 404 | 409 | 422 | 503)[]) =>
+const errors = (...codes: (400 | 401 | 403 | 404 | 409 | 422 | 429 | 503)[]) =>
   Object.fromEntries(codes.map((c) => [c, ErrorBodySchema]));
 
 /** POST /api/games, GET /api/games/:id, moves, undo, resign, legal-moves, deal. */
@@ -40,10 +40,16 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
           'space-separated), or `dealNumber` (1…2^32−1, echoed in the response), or `sameDealAs` (the deal of another ' +
           'game, which stays hidden; without `preset`/`options` also its rules), or a fresh random deal (keyed, never ' +
           'identified in any response) when none is given. 403 `deal-embargoed` for the deal of an open daily or of a ' +
-          'race that is still on. Created with a player token, the game belongs to that player: it takes that ' +
+          'race that is still on (matched on the seven cards face up at the deal, docs/fairness.md). A typed `deal` ' +
+          'draws on the solver allowance shared with POST /api/solve (`SOLVE_RATE_MAX` a minute per client; 429 ' +
+          '`rate-limited` over it). Created with a player token, the game belongs to that player: it takes that ' +
           'player\'s moves only and counts in their statistics and history (docs/features.md "Statistics").',
         body: CreateGameBodySchema.nullish(),
-        response: { 201: GameResponseSchema, ...errors(400, 403, 404) },
+        response: { 201: GameResponseSchema, ...errors(400, 403, 404, 429) },
+      },
+      // A typed deal is a question about a deal, like a solve: it shares the solver's allowance.
+      preHandler: async (req, reply) => {
+        if (req.body?.deal !== undefined) await app.solverAllowance(req, reply);
       },
     },
     async (req, reply) =>

@@ -2,7 +2,8 @@
  * Solver routes: POST /api/solve (a verdict and winning line for any deal), GET /api/games/:id/hint (the
  * next move of a winning line from a game's position) and GET /api/games/:id/winnable (the same answer for
  * the "still winnable?" badge, with an allowance of its own). Searches run on the solver's worker threads;
- * each route has its own, stricter rate limit.
+ * each route has its own, stricter rate limit: POST /api/solve draws on the solver's allowance, shared with
+ * typed-deal games (`app.solverAllowance`, http/solver-allowance.ts).
  */
 import {
   ErrorBodySchema,
@@ -15,6 +16,7 @@ import {
 import { DEFAULT_PRESET, dealFromNumber, parseDeal, resolveOptions } from '@klondike/rules';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { TOKEN_OPTIONAL } from '../http/api-security.js';
+import { SOLVER_WINDOW_MS } from '../http/solver-allowance.js';
 import { ApiError } from '../errors.js';
 import { KnownLines } from '../solver/known-lines.js';
 import '../types.js';
@@ -33,7 +35,14 @@ const HINT_CACHE_SIZE = 2000;
 
 /** Registers POST /api/solve and GET /api/games/:id/hint. */
 export const solveRoutes: FastifyPluginAsyncZod = async (app) => {
-  // A stricter per-client limit in place of the global one (searches are expensive); 0 = the global limit.
+  // POST /api/solve: the solver's allowance (onRequest, shared with typed-deal games) in place of the global
+  // limit; 0 = the global limit. The route's own limiter counts nothing (`allowList`): it is there so that the
+  // global one stays off and the quota is named (RateLimit-Policy, the OpenAPI document's 429 and headers).
+  const solveLimit =
+    app.config.solveRateMax > 0
+      ? { max: app.config.solveRateMax, timeWindow: SOLVER_WINDOW_MS, allowList: () => true }
+      : undefined;
+  // The hints: a stricter per-client limit in place of the global one (searches are expensive).
   const rateLimit =
     app.config.solveRateMax > 0 ? { max: app.config.solveRateMax, timeWindow: 60_000 } : undefined;
   const hints = new Map<string, HintResponse>();
@@ -45,7 +54,8 @@ export const solveRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/solve',
     {
-      config: { rateLimit },
+      config: { rateLimit: solveLimit },
+      onRequest: app.solverAllowance,
       schema: {
         operationId: 'solveDeal',
         security: TOKEN_OPTIONAL,
@@ -57,7 +67,8 @@ export const solveRoutes: FastifyPluginAsyncZod = async (app) => {
           'server). Options = `preset` (default classic-draw1) with `options` overrides. 403 `deal-embargoed` for ' +
           'the deal of an open daily or of a race that is still on. `shorten: true` runs the line-shortening ' +
           "post-pass (default off: the search's own line). `minimal: true` searches a shortest line (IDA*, every " +
-          'public move counts one; 250 positions per ms of the time limit) and adds `optimal` (proven shortest) and `lowerBound` (proven).',
+          'public move counts one; 250 positions per ms of the time limit) and adds `optimal` (proven shortest) and `lowerBound` (proven). ' +
+          'Counted against the solver allowance (`SOLVE_RATE_MAX` a minute per client), which typed-deal games share.',
         body: SolveBodySchema,
         response: { 200: SolveResponseSchema, ...errors(400, 403, 429, 503) },
       },

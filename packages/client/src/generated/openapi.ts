@@ -51,7 +51,7 @@ export interface paths {
         put?: never;
         /**
          * Create a game
-         * @description Options = `preset` (default classic-draw1) with `options` overrides. The deal is `deal` (52 codes in deal order, space-separated), or `dealNumber` (1…2^32−1, echoed in the response), or `sameDealAs` (the deal of another game, which stays hidden; without `preset`/`options` also its rules), or a fresh random deal (keyed, never identified in any response) when none is given. 403 `deal-embargoed` for the deal of an open daily or of a race that is still on. Created with a player token, the game belongs to that player: it takes that player's moves only and counts in their statistics and history (docs/features.md "Statistics").
+         * @description Options = `preset` (default classic-draw1) with `options` overrides. The deal is `deal` (52 codes in deal order, space-separated), or `dealNumber` (1…2^32−1, echoed in the response), or `sameDealAs` (the deal of another game, which stays hidden; without `preset`/`options` also its rules), or a fresh random deal (keyed, never identified in any response) when none is given. 403 `deal-embargoed` for the deal of an open daily or of a race that is still on (matched on the seven cards face up at the deal, docs/fairness.md). A typed `deal` draws on the solver allowance shared with POST /api/solve (`SOLVE_RATE_MAX` a minute per client; 429 `rate-limited` over it). Created with a player token, the game belongs to that player: it takes that player's moves only and counts in their statistics and history (docs/features.md "Statistics").
          */
         post: operations["createGame"];
         delete?: never;
@@ -205,7 +205,7 @@ export interface paths {
         put?: never;
         /**
          * Solve a deal
-         * @description Decides a deal under the given rules: `won` with a winning `line` (public moves from the deal), `impossible` (proven: no win exists) or `unknown` (not decided within `timeLimitMs`, capped by the server). Options = `preset` (default classic-draw1) with `options` overrides. 403 `deal-embargoed` for the deal of an open daily or of a race that is still on. `shorten: true` runs the line-shortening post-pass (default off: the search's own line). `minimal: true` searches a shortest line (IDA*, every public move counts one; 250 positions per ms of the time limit) and adds `optimal` (proven shortest) and `lowerBound` (proven).
+         * @description Decides a deal under the given rules: `won` with a winning `line` (public moves from the deal), `impossible` (proven: no win exists) or `unknown` (not decided within `timeLimitMs`, capped by the server). Options = `preset` (default classic-draw1) with `options` overrides. 403 `deal-embargoed` for the deal of an open daily or of a race that is still on. `shorten: true` runs the line-shortening post-pass (default off: the search's own line). `minimal: true` searches a shortest line (IDA*, every public move counts one; 250 positions per ms of the time limit) and adds `optimal` (proven shortest) and `lowerBound` (proven). Counted against the solver allowance (`SOLVE_RATE_MAX` a minute per client), which typed-deal games share.
          */
         post: operations["solveDeal"];
         delete?: never;
