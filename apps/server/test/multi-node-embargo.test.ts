@@ -11,13 +11,12 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { splitSchemaParam } from '../src/db/database.js';
 import { faceDownArrangements } from './embargo-helpers.js';
-import { TEST_DATABASE_URL, dropSchema, testSchemaName, withSchema } from './helpers.js';
+import { TEST_DATABASE_URL, TEST_REDIS_URL, dropSchema, testSchemaName, withSchema } from './helpers.js';
 import { type ServerProcess, startServerProcess } from './processes.js';
 
-const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
 const SKIP =
   TEST_DATABASE_URL === undefined || TEST_REDIS_URL === undefined
-    ? 'needs TEST_DATABASE_URL and TEST_REDIS_URL'
+    ? 'needs Postgres and Redis (test/services.ts found none)'
     : null;
 /** The solver allowance per client per minute in the test. */
 const SOLVE_LIMIT = 4;
