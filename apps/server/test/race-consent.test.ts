@@ -12,6 +12,7 @@ import {
   type RaceFrame,
   type TestPlayer,
   call,
+  expectError,
   isRace,
   newPlayer,
   raceOf,
@@ -66,5 +67,35 @@ describeEachDatabase('race consent and fair ranking', (db) => {
     });
     expect(ratings).toHaveLength(2);
     for (const x of ratings) expect(x.rating).toBeCloseTo(1500, 6);
+  });
+
+  it('a rated room is unaided: hints on, or undo against the preset, is refused (400) and makes no room', async () => {
+    const a = await newPlayer(app, 'aided');
+    const count = await app.prisma.race.count();
+    expectError(
+      await call(app, 'POST', '/api/races', { as: a, payload: { rated: true, options: { hints: true } } }),
+      400,
+      'bad-request',
+    );
+    expectError(
+      await call(app, 'POST', '/api/races', {
+        as: a,
+        payload: { rated: true, preset: 'classic-draw3', options: { hints: true, undo: true } },
+      }),
+      400,
+      'bad-request',
+    );
+    expectError(
+      await call(app, 'POST', '/api/races', { as: a, payload: { rated: true, options: { undo: false } } }),
+      400,
+      'bad-request',
+    );
+    expect(await app.prisma.race.count()).toBe(count);
+    // Unrated, hints stay the host's choice.
+    const casual = raceOf(
+      await call(app, 'POST', '/api/races', { as: a, payload: { options: { hints: true } } }),
+      201,
+    );
+    expect(casual.options.hints).toBe(true);
   });
 });
