@@ -5,6 +5,7 @@
  * connects running for ever, and a rated room with hints on. On PGlite and on Postgres, with the server
  * clock injected so time limits and forfeits come without waiting.
  */
+import { MAX_RACE_TIME_MS } from '@klondike/protocol';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type WsClient, describeEachDatabase, testApp } from './helpers.js';
@@ -67,6 +68,41 @@ describeEachDatabase('race consent and fair ranking', (db) => {
     });
     expect(ratings).toHaveLength(2);
     for (const x of ratings) expect(x.rating).toBeCloseTo(1500, 6);
+  });
+
+  it('a racer with no socket from the start is away; a race without a time limit still ends', async () => {
+    const a = await newPlayer(app, 'present');
+    const b = await newPlayer(app, 'never');
+    const r = raceOf(await call(app, 'POST', '/api/races', { as: a, payload: {} }), 201);
+    raceOf(await call(app, 'POST', `/api/races/${r.code}/join`, { as: b }));
+    const sock = await raceSocket(app, r.code, a, clients);
+    raceOf(await call(app, 'POST', `/api/races/${r.code}/start`, { as: a }));
+    const running = (await sock.waitFor(
+      isRace((x) => x.code === r.code && x.status === 'running'),
+    )) as RaceFrame;
+    expect(running.race.racers.find((x) => x.playerId === b.id)?.presence).toBe('away');
+    const row = await app.prisma.race.findUniqueOrThrow({ where: { code: r.code } });
+    expect(row.timeLimitMs).toBeNull();
+    expect((row.endsAt?.getTime() ?? 0) - (row.startsAt?.getTime() ?? 0)).toBe(MAX_RACE_TIME_MS);
+
+    // Away too long: the absent racer forfeits; the one left plays on until the limit.
+    offset += 61_000;
+    await sock.waitFor(
+      isRace((x) => x.racers.find((y) => y.playerId === b.id)?.presence === 'forfeited'),
+      0,
+      5000,
+    );
+    offset += MAX_RACE_TIME_MS;
+    const end = (await sock.waitFor(
+      isRace((x) => x.code === r.code && x.status === 'finished'),
+      0,
+      5000,
+    )) as RaceFrame;
+    expect(end.race.racers.map((x) => [x.playerId, x.progress?.status])).toEqual([
+      [a.id, 'timeout'],
+      [b.id, 'forfeited'],
+    ]);
+    expect((await app.prisma.race.findUniqueOrThrow({ where: { code: r.code } })).endReason).toBe('timeout');
   });
 
   it('a rated room is unaided: hints on, or undo against the preset, is refused (400) and makes no room', async () => {

@@ -4,6 +4,7 @@
  * transaction (RaceService.mutate) and re-checks its fact there, so a late or doubled call changes nothing;
  * what must follow the commit (games to resign, progress to publish, the sweeper to wake) is in the `Change`.
  */
+import { MAX_RACE_TIME_MS } from '@klondike/protocol';
 import { type RatingService, racePool } from '../ratings/service.js';
 import { ApiError } from '../errors.js';
 import { Prisma } from '../generated/prisma/client.js';
@@ -109,9 +110,10 @@ export async function countdownChange(tx: Tx, code: string, c: TransitionContext
 }
 
 /**
- * The countdown's end, once the racers' `games` exist: the race runs (its time limit from `startsAt`), each
- * racer gets their game, and a racer away already forfeits at now + the time away. When another run started
- * the race first, nothing changes and `games` are resigned (they are nobody's).
+ * The countdown's end, once the racers' `games` exist: the race runs (its time limit from `startsAt`; a race
+ * without one gets MAX_RACE_TIME_MS, so every race ends), each racer gets their game, and a racer away
+ * already — or with no race socket on any node from the start — is away and forfeits at now + the time away.
+ * When another run started the race first, nothing changes and `games` are resigned (they are nobody's).
  */
 export async function runningChange(
   tx: Tx,
@@ -127,19 +129,21 @@ export async function runningChange(
     where: { code: race.code },
     data: {
       status: 'running',
-      endsAt: race.timeLimitMs === null ? null : new Date(startsAt + race.timeLimitMs),
+      endsAt: new Date(startsAt + (race.timeLimitMs ?? MAX_RACE_TIME_MS)),
     },
   });
   for (const r of race.racers) {
     const g = games.find((x) => x.playerId === r.playerId);
     if (!g) continue;
+    const away = r.away || !race.presence.some((p) => p.viewer === r.playerId && p.sockets > 0);
     await tx.raceRacer.update({
       where: { raceCode_playerId: { raceCode: race.code, playerId: r.playerId } },
       data: {
         gameId: g.id,
         progress: { ...progressOf(g.view, 0) },
         progressVersion: 0,
-        forfeitAt: r.away ? new Date(now + c.awayForfeitMs) : null,
+        away,
+        forfeitAt: away ? new Date(now + c.awayForfeitMs) : null,
       },
     });
   }
