@@ -46,6 +46,26 @@ describeEachDatabase('race consent and fair ranking', (db) => {
     return id;
   }
 
+  it('a rated race starts only with every seated racer ready; an unrated one as before', async () => {
+    const a = await newPlayer(app, 'host');
+    const b = await newPlayer(app, 'guest');
+    const rated = raceOf(await call(app, 'POST', '/api/races', { as: a, payload: { rated: true } }), 201);
+    raceOf(await call(app, 'POST', `/api/races/${rated.code}/join`, { as: b }));
+    expectError(await call(app, 'POST', `/api/races/${rated.code}/start`, { as: a }), 409, 'conflict');
+    expect(raceOf(await call(app, 'GET', `/api/races/${rated.code}`)).status).toBe('lobby');
+    raceOf(await call(app, 'POST', `/api/races/${rated.code}/ready`, { as: b, payload: { ready: true } }));
+    // The host's start is the host's own consent.
+    expect(raceOf(await call(app, 'POST', `/api/races/${rated.code}/start`, { as: a })).status).toBe(
+      'countdown',
+    );
+
+    const casual = raceOf(await call(app, 'POST', '/api/races', { as: a, payload: {} }), 201);
+    raceOf(await call(app, 'POST', `/api/races/${casual.code}/join`, { as: b }));
+    expect(raceOf(await call(app, 'POST', `/api/races/${casual.code}/start`, { as: a })).status).toBe(
+      'countdown',
+    );
+  });
+
   it('equal non-winners tie: resigning first earns no place and no points', async () => {
     const a = await newPlayer(app, 'quitter');
     const b = await newPlayer(app, 'stayer');

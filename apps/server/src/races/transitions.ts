@@ -86,8 +86,10 @@ export async function readyChange(
 }
 
 /**
- * The host starts the countdown. Errors: `forbidden` unless `playerId` is the host; `conflict` when the
- * race is not in the lobby or has fewer than 2 racers.
+ * The host starts the countdown. A rated race starts only with every other seated racer ready (the host's
+ * start is the host's own consent; docs/ratings.md "Consent and ranking"); an unrated one needs no ready
+ * flag. Errors: `forbidden` unless `playerId` is the host; `conflict` when the race is not in the lobby, has
+ * fewer than 2 racers, or is rated and a racer is not ready.
  */
 export async function startChange(
   tx: Tx,
@@ -98,6 +100,8 @@ export async function startChange(
   if (race.hostId !== playerId) throw new ApiError('forbidden', 'only the host starts the race');
   if (race.status !== 'lobby') throw new ApiError('conflict', `the race is ${race.status}`);
   if (race.racers.length < 2) throw new ApiError('conflict', 'a race needs at least 2 racers');
+  if (race.rated && race.racers.some((r) => r.playerId !== playerId && !r.ready))
+    throw new ApiError('conflict', 'a rated race starts only once every racer is ready');
   return countdownChange(tx, race.code, c);
 }
 
