@@ -5,7 +5,7 @@
  * connects running for ever, and a rated room with hints on. On PGlite and on Postgres, with the server
  * clock injected so time limits and forfeits come without waiting.
  */
-import { MAX_RACE_TIME_MS } from '@klondike/protocol';
+import { MAX_RACE_TIME_MS, RaceResultsSchema } from '@klondike/protocol';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type WsClient, describeEachDatabase, testApp } from './helpers.js';
@@ -64,6 +64,47 @@ describeEachDatabase('race consent and fair ranking', (db) => {
     expect(raceOf(await call(app, 'POST', `/api/races/${casual.code}/start`, { as: a })).status).toBe(
       'countdown',
     );
+  });
+
+  it('a racer who never moved and never connected is void: not rated; one who connected is', async () => {
+    const a = await newPlayer(app, 'mover');
+    const b = await newPlayer(app, 'absent');
+    const c = await newPlayer(app, 'idle');
+    const r = raceOf(
+      await call(app, 'POST', '/api/races', {
+        as: a,
+        payload: { rated: true, maxPlayers: 3, timeLimitMs: 60_000 },
+      }),
+      201,
+    );
+    raceOf(await call(app, 'POST', `/api/races/${r.code}/join`, { as: b }));
+    raceOf(await call(app, 'POST', `/api/races/${r.code}/join`, { as: c }));
+    const sock = await raceSocket(app, r.code, a, clients);
+    await raceSocket(app, r.code, c, clients);
+    for (const p of [b, c])
+      raceOf(await call(app, 'POST', `/api/races/${r.code}/ready`, { as: p, payload: { ready: true } }));
+    raceOf(await call(app, 'POST', `/api/races/${r.code}/start`, { as: a }));
+    await sock.waitFor(isRace((x) => x.code === r.code && x.status === 'running'));
+    const aGame = await gameOf(r.code, a);
+    await call(app, 'POST', `/api/games/${aGame}/moves`, {
+      as: a,
+      payload: { move: { type: 'draw' }, version: 0 },
+    });
+    await call(app, 'POST', `/api/games/${aGame}/resign`, { as: a, payload: {} });
+    offset += 61_000;
+    await sock.waitFor(
+      isRace((x) => x.code === r.code && x.status === 'finished'),
+      0,
+      5000,
+    );
+
+    const rated = await app.prisma.rating.findMany({
+      where: { pool: 'race-classic-draw1', playerId: { in: [a.id, b.id, c.id] } },
+    });
+    expect(rated.map((x) => x.playerId).sort()).toEqual([a.id, c.id].sort());
+    const results = RaceResultsSchema.parse((await call(app, 'GET', `/api/races/${r.code}/results`)).json());
+    expect(results.results.find((x) => x.playerId === b.id)?.rating).toBeNull();
+    expect(results.results.find((x) => x.playerId === c.id)?.rating).not.toBeNull();
   });
 
   it('equal non-winners tie: resigning first earns no place and no points', async () => {

@@ -72,6 +72,16 @@ export function rankRacers(entries: readonly RankEntry[]): Map<string, number> {
   return places;
 }
 
+/**
+ * Whether a racer's result is rated (docs/ratings.md "Consent"): a racer who never made a move (`moves` 0 in
+ * their final progress) and never had a race socket in the room (`connectedAt` null) is void, neither
+ * winner nor loser, so a room cannot rate an absent player. Placements are unchanged: a void racer is
+ * placed, just not rated.
+ */
+export function ratedRacer(connectedAt: Date | null, progress: RaceProgress): boolean {
+  return connectedAt !== null || progress.moves > 0;
+}
+
 /** The statuses a racer ends with. */
 export const TERMINAL = new Set<RaceProgress['status']>([
   'won',

@@ -11,7 +11,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import type { AuthedPlayer } from '../players/players.js';
 import type { WireView } from '../rooms/game-rooms.js';
 import type { RaceProgress } from './events.js';
-import { type RankEntry, allDone, progressOf, progressOfRow, rankRacers } from './ranking.js';
+import { type RankEntry, allDone, progressOf, progressOfRow, rankRacers, ratedRacer } from './ranking.js';
 import { type Change, type RaceRow, type Tx, lockedRow, unchanged } from './repository.js';
 
 /** What the transitions read: the server clock and the service's settings. */
@@ -253,7 +253,9 @@ export async function endChange(
     now,
     finals.flatMap((f) => {
       const placement = places.get(f.racer.playerId);
-      return placement === undefined ? [] : [{ playerId: f.racer.playerId, placement }];
+      return placement === undefined || f.progress === null || !ratedRacer(f.racer.connectedAt, f.progress)
+        ? []
+        : [{ playerId: f.racer.playerId, placement }];
     }),
     c,
   );
@@ -269,7 +271,8 @@ export async function endChange(
 
 /**
  * A rated race's result moves its racers' race ratings, once: the race is claimed (`ratedAt`) in the
- * transaction that ends it (docs/ratings.md "Races").
+ * transaction that ends it (docs/ratings.md "Races"). `placements` are the rated racers' only (void racers,
+ * `ratedRacer`, left out by the caller); fewer than two rate nobody.
  */
 export async function rateIn(
   tx: Tx,
