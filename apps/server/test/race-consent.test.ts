@@ -46,6 +46,49 @@ describeEachDatabase('race consent and fair ranking', (db) => {
     return id;
   }
 
+  /** A finished rated race between `a` and `b`, both connected, both resigned at once. */
+  async function finishedRatedRace(a: TestPlayer, b: TestPlayer): Promise<string> {
+    const r = raceOf(await call(app, 'POST', '/api/races', { as: a, payload: { rated: true } }), 201);
+    raceOf(await call(app, 'POST', `/api/races/${r.code}/join`, { as: b }));
+    const sock = await raceSocket(app, r.code, a, clients);
+    await raceSocket(app, r.code, b, clients);
+    raceOf(await call(app, 'POST', `/api/races/${r.code}/ready`, { as: b, payload: { ready: true } }));
+    raceOf(await call(app, 'POST', `/api/races/${r.code}/ready`, { as: a, payload: { ready: true } }));
+    await sock.waitFor(isRace((x) => x.code === r.code && x.status === 'running'));
+    for (const p of [a, b])
+      await call(app, 'POST', `/api/games/${await gameOf(r.code, p)}/resign`, { as: p, payload: {} });
+    await sock.waitFor(isRace((x) => x.code === r.code && x.status === 'finished'));
+    return r.code;
+  }
+
+  it('a rematch seats only its caller: the absent racer is neither seated nor rated', async () => {
+    const a = await newPlayer(app, 'thief');
+    const b = await newPlayer(app, 'victim');
+    const code = await finishedRatedRace(a, b);
+    const before = await app.prisma.rating.findMany({ where: { playerId: b.id } });
+
+    // The thief asks for a rematch and starts it at once; the victim never answers.
+    const rematch = raceOf(await call(app, 'POST', `/api/races/${code}/rematch`, { as: a }), 201);
+    expect(rematch.rated).toBe(true);
+    expect(rematch.racers.map((r) => r.playerId)).toEqual([a.id]);
+    expectError(await call(app, 'POST', `/api/races/${rematch.code}/start`, { as: a }), 409, 'conflict');
+    const row = await app.prisma.race.findUniqueOrThrow({
+      where: { code: rematch.code },
+      include: { racers: true },
+    });
+    expect(row.status).toBe('lobby');
+    expect(row.racers.map((r) => r.playerId)).toEqual([a.id]);
+    expect(await app.prisma.rating.findMany({ where: { playerId: b.id } })).toEqual(before);
+
+    // The other racer takes the seat by asking for the rematch too (an answer: consent), not ready yet.
+    const joined = raceOf(await call(app, 'POST', `/api/races/${code}/rematch`, { as: b }), 200);
+    expect(joined.code).toBe(rematch.code);
+    expect(joined.racers.map((r) => [r.playerId, r.ready])).toEqual([
+      [a.id, false],
+      [b.id, false],
+    ]);
+  });
+
   it('a rated race starts only with every seated racer ready; an unrated one as before', async () => {
     const a = await newPlayer(app, 'host');
     const b = await newPlayer(app, 'guest');
