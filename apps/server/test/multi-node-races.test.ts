@@ -189,6 +189,8 @@ describe.skipIf(SKIP !== null)(
         0,
         10_000,
       )) as RaceFrame;
+      // A racer's socket counts on whichever node holds it: at the start neither racer is away.
+      expect(runA.race.racers.map((r) => r.presence)).toEqual(['here', 'here']);
       const hostGame = runA.race.yourGameId;
       const guestGame = runB.race.yourGameId;
       expect(hostGame).toBeTruthy();
