@@ -40,8 +40,8 @@
  * their games resigned).
  */
 import type { RatingService } from '../ratings/service.js';
-import { type CreateRaceBody, GameOptionsSchema, type Race } from '@klondike/protocol';
-import { isPresetName, resolveOptions } from '@klondike/rules';
+import type { CreateRaceBody, Race } from '@klondike/protocol';
+import { resolveOptions } from '@klondike/rules';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { DealEmbargo } from '../fairness/embargo.js';
@@ -49,13 +49,14 @@ import type { PrismaClient } from '../generated/prisma/client.js';
 import type { AuthedPlayer } from '../players/players.js';
 import type { SolverPool } from '../solver/task.js';
 import type { Actor, CommittedAction, GameRooms, Subscriber } from '../rooms/game-rooms.js';
-import { type DealKind, pickDeal, raceSettings } from './deals.js';
+import { pickDeal, raceSettings } from './deals.js';
 import { raceGameSpecs } from './games.js';
 import type { RaceEvents } from './events.js';
 import { TERMINAL, newRaceCode, progressOf } from './ranking.js';
 import { type NewRace, type RaceRow, insertRace, raceRow, storeProgress, unchanged } from './repository.js';
 import { interruptStale } from './interrupted.js';
 import { PresenceQueue, deadNodesChange, presenceChange, readDeadNodes } from './presence.js';
+import { rematchRace } from './rematch.js';
 import { RaceIndex } from './room-index.js';
 import { RoomWriter } from './room-writer.js';
 import { SPECTATORS, type RaceResults, personalise, resultsOf, snapshotOf } from './snapshot.js';
@@ -297,44 +298,18 @@ export class RaceService {
    * Errors: `not-found`; `forbidden` for a non-racer; `conflict` before the race has finished.
    */
   async rematch(code: string, player: AuthedPlayer): Promise<{ race: Race; created: boolean }> {
-    const row = await raceRow(this.opts.prisma, code);
-    if (!row.racers.some((r) => r.playerId === player.id))
-      throw new ApiError('forbidden', 'only a racer of this race may ask for a rematch');
-    if (row.status !== 'finished') throw new ApiError('conflict', 'a rematch follows a finished race');
-    if (row.rematchCode !== null) return { race: await this.answer(row.rematchCode, player), created: false };
-    const options = GameOptionsSchema.parse(row.options);
-    const kind: DealKind = row.dealKind === 'certified' ? 'certified' : 'random';
-    const picked = await pickDeal(this.opts, kind, options, player.id);
-    const made = await this.insertRace(
+    return rematchRace(
       {
-        preset: row.preset !== null && isPresetName(row.preset) ? row.preset : null,
-        options,
-        dealKind: kind,
-        rated: row.rated,
-        ...picked,
-        maxPlayers: row.maxPlayers,
-        timeLimitMs: row.timeLimitMs,
-        hostId: player.id,
-        racers: [player.id],
+        prisma: this.opts.prisma,
+        certify: this.opts,
+        insert: (r, of) => this.insertRace(r, of),
+        publish: (row) => this.writer.publishRoom(row),
+        join: (c, p) => this.join(c, p),
+        view: (c, viewer) => this.get(c, viewer),
       },
       code,
+      player,
     );
-    if (made === null) {
-      const again = await raceRow(this.opts.prisma, code);
-      return { race: await this.answer(again.rematchCode ?? code, player), created: false };
-    }
-    // The old room now names its rematch: its listeners (on every node) hear it.
-    this.writer.publishRoom(await raceRow(this.opts.prisma, code));
-    return { race: await this.get(made, player.id), created: true };
-  }
-
-  /** A racer's answer to a rematch `code`: a seat while its lobby has one, else the room as it is. */
-  private async answer(code: string, player: AuthedPlayer): Promise<Race> {
-    const taken = await this.join(code, player).catch((err: unknown) => {
-      if (err instanceof ApiError && err.code === 'conflict') return null;
-      throw err;
-    });
-    return taken ?? this.get(code, player.id);
   }
 
   // ---------- sockets ----------
