@@ -1,9 +1,10 @@
 // @vitest-environment happy-dom
 /** RaceResults: the headline of a finished race, a shared first place among them (equal non-winners tie). */
-import type { Race, RaceProgress, Racer } from '@klondike/protocol';
+import type { Race } from '@klondike/protocol';
 import { mount } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
 import RaceResults from '../../src/components/race/RaceResults.vue';
+import type { RaceProgress, Racer } from '../../src/lib/race';
 
 function racer(name: string, placement: number, status: RaceProgress['status']): Racer {
   return {
