@@ -13,7 +13,10 @@ import {
   RaceSchema,
   type Arena,
 } from '@klondike/protocol';
+import { PRESETS } from '@klondike/rules';
+import { solve } from '@klondike/solver';
 import type { FastifyInstance } from 'fastify';
+import { dealOfKey } from '../src/fairness/deals.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REMATCH_AFTER_MS, pairArena, type ArenaWaiting } from '../src/arenas/pairing.js';
 import { DEFAULT_SCHEDULE, slotsAhead } from '../src/arenas/schedule.js';
@@ -27,7 +30,7 @@ import {
   withSchema,
   wsUrl,
 } from './helpers.js';
-import { type TestPlayer, newPlayer } from './race-helpers.js';
+import { type TestPlayer, newPlayer, scorePoints } from './race-helpers.js';
 
 const T0 = Date.parse('2026-12-01T12:00:00Z');
 
@@ -153,8 +156,11 @@ describeEachDatabase('arena routes and tick', (db) => {
     }
     throw new Error(`arena ${id}: condition not reached: ${JSON.stringify(await arena(id, as))}`);
   }
-  /** Ends race `code`: its racers resign in seat order. Returns the winner (placement 1). */
-  async function finishRace(code: string): Promise<string> {
+  /**
+   * Ends race `code`: its racers resign in seat order, the first scoring points before when `decisive` (equal
+   * non-winners tie, so someone must be ahead for the race to have a winner). Returns a racer placed first.
+   */
+  async function finishRace(code: string, decisive: boolean): Promise<string> {
     const race = await app.prisma.race.findUniqueOrThrow({ where: { code }, include: { racers: true } });
     for (let i = 0; i < 100 && race.racers.some((r) => r.gameId === null); i++) {
       await new Promise((r) => setTimeout(r, 50));
@@ -162,6 +168,9 @@ describeEachDatabase('arena routes and tick', (db) => {
         where: { raceCode: code },
       })) as typeof race.racers;
     }
+    const first = race.racers[0];
+    if (decisive && first?.gameId)
+      await scorePoints(app, players.find((x) => x.id === first.playerId) as TestPlayer, first.gameId);
     for (const r of race.racers) {
       // A racer left alone may already have been ended by the race (422 game-over).
       const p = players.find((x) => x.id === r.playerId) as TestPlayer;
@@ -245,7 +254,7 @@ describeEachDatabase('arena routes and tick', (db) => {
     expect([200, 409]).toContain(late.statusCode);
 
     const winners = new Set<string>();
-    for (const code of new Set(round1)) winners.add(await finishRace(code));
+    for (const code of new Set(round1)) winners.add(await finishRace(code, true));
     const scored = await until(id, (a) => a.standings.reduce((n, s) => n + s.games, 0) === 4);
     for (const s of scored.standings) {
       expect(s.games).toBe(1);
@@ -278,7 +287,7 @@ describeEachDatabase('arena routes and tick', (db) => {
     const ended = await arena(id);
     expect(ended.status).toBe('finished');
     expect(ended.podium).toBeNull();
-    for (const code of new Set(round2)) await finishRace(code);
+    for (const code of new Set(round2)) await finishRace(code, false);
     const final = await until(id, (a) => a.podium !== null);
     expect(final.standings.reduce((n, s) => n + s.games, 0)).toBe(8);
     expect(final.podium?.map((s) => s.rank)).toEqual([1, 2, 3]);
@@ -366,7 +375,8 @@ describeEachDatabase('arena berserk', (db) => {
   beforeAll(async () => {
     app = await testApp(db, {
       now: () => Date.now() + offset,
-      config: { raceCountdownMs: 2500, raceCertifyMs: 3000 },
+      // Racers without a race socket are away from the start: here they forfeit long after half time.
+      config: { raceCountdownMs: 2500, raceCertifyMs: 3000, raceAwayForfeitMs: 60 * 60_000 },
     });
     for (let i = 0; i < 2; i++) ps.push(await newPlayer(app, `bz${i}`));
   });
@@ -422,7 +432,24 @@ describeEachDatabase('arena berserk', (db) => {
     expect((await view(a)).options.undo).toBe(false);
     expect((await view(b)).options.undo).toBe(true);
 
-    // A, berserk, is stopped by the server once half the time limit has passed; B plays on, then resigns.
+    // A, berserk, puts a card on a foundation (the solver's line on the certified deal, to its first
+    // foundation move), and is stopped by the server once half the time limit has passed; B plays on, then
+    // resigns.
+    const deal = (await app.prisma.race.findUniqueOrThrow({ where: { code: code as string } })).dealKey;
+    const solved = solve(dealOfKey(deal ?? ''), PRESETS['classic-draw1'], { timeLimitMs: 10_000 });
+    expect(solved.verdict).toBe('won');
+    let version = 0;
+    for (const move of solved.line ?? []) {
+      const r = await app.inject({
+        method: 'POST',
+        url: `/api/games/${gameOf(a)}/moves`,
+        headers: as(a),
+        payload: { move, version },
+      });
+      expect(r.statusCode, r.body).toBe(200);
+      version = r.json<{ version: number }>().version;
+      if (move.type === 'move' && move.to.startsWith('f')) break;
+    }
     offset += (race.timeLimitMs ?? 0) / 2 + 1000;
     await app.arenas.tick();
     for (let i = 0; i < 100 && (await view(a)).status === 'playing'; i++) {
@@ -434,7 +461,7 @@ describeEachDatabase('arena berserk', (db) => {
     offset += 5000;
     await app.inject({ method: 'POST', url: `/api/games/${gameOf(b)}/resign`, headers: as(b), payload: {} });
 
-    // A was out first (less time): A places first, and a won berserk race scores 2 + 1.
+    // A is ahead (a card on the foundations, B none): A places first, and a won berserk race scores 2 + 1.
     let standings = (await app.arenas.get(id, null)).standings;
     for (let i = 0; i < 100 && standings.reduce((n, s) => n + s.games, 0) < 2; i++) {
       await new Promise((r) => setTimeout(r, 50));

@@ -195,6 +195,8 @@ describe.skipIf(SKIP !== null)(
         0,
         10_000,
       )) as RaceFrame;
+      // A racer's socket counts on whichever node holds it: at the start neither racer is away.
+      expect(runA.race.racers.map((r) => r.presence)).toEqual(['here', 'here']);
       const hostGame = runA.race.yourGameId;
       const guestGame = runB.race.yourGameId;
       expect(hostGame).toBeTruthy();
@@ -244,20 +246,23 @@ describe.skipIf(SKIP !== null)(
       ]);
       expect(parsed.results[0]?.progress.moves).toBe(line.length);
 
-      // The guest asks for a rematch on B: the host's socket on A hears the old room name it.
+      // The guest asks for a rematch on B, which seats the guest alone (an invitation): the host's socket on
+      // A hears the old room name it, and the host's answer on A takes the other seat.
       const again = await api(b, 'POST', `/api/races/${code}/rematch`, guest);
       expect(again.status, JSON.stringify(again.json)).toBe(201);
       const next = RaceSchema.parse(again.json);
-      expect(next.racers.map((r) => [r.playerId, r.host, r.ready])).toEqual([
-        [host.id, false, false],
-        [guest.id, true, false],
-      ]);
+      expect(next.racers.map((r) => [r.playerId, r.host, r.ready])).toEqual([[guest.id, true, false]]);
       await onA.waitFor(
         isRace((r) => r.code === code && r.rematchCode === next.code),
         0,
         10_000,
       );
-      expect((await api(a, 'POST', `/api/races/${code}/rematch`, host)).status).toBe(200);
+      const answer = await api(a, 'POST', `/api/races/${code}/rematch`, host);
+      expect(answer.status).toBe(200);
+      expect(RaceSchema.parse(answer.json).racers.map((r) => [r.playerId, r.host, r.ready])).toEqual([
+        [guest.id, true, false],
+        [host.id, false, false],
+      ]);
       expect((await room(a, next.code, host)).status).toBe('lobby');
     }, 90_000);
 

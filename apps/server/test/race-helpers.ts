@@ -9,6 +9,7 @@ import {
   type Race,
   type ServerFrame,
 } from '@klondike/protocol';
+import { applyMove, legalMoves } from '@klondike/rules';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { WsClient, wsUrl } from './helpers.js';
@@ -97,4 +98,28 @@ export async function subscribeGame(c: WsClient, gameId: string): Promise<StateF
   );
   if (f.type !== 'state') throw new Error(`subscribe failed: ${JSON.stringify(f)}`);
   return f;
+}
+
+/**
+ * Plays `p`'s fresh game `gameId` (version 0, held in this server's memory) over REST until its score rises:
+ * the first legal move that scores, else a draw or a recycle of the stock. Returns the game's version after it.
+ */
+export async function scorePoints(app: FastifyInstance, p: TestPlayer, gameId: string): Promise<number> {
+  let version = 0;
+  for (let i = 0; i < 200; i++) {
+    const state = app.rooms.peekState(gameId);
+    if (state === undefined) throw new Error(`game ${gameId} is not in memory`);
+    const moves = legalMoves(state);
+    const scoring = moves.find((m) => {
+      const next = applyMove(state, m);
+      return next.ok && next.value.score > state.score;
+    });
+    const move = scoring ?? moves.find((m) => m.type === 'draw' || m.type === 'recycle');
+    if (move === undefined) throw new Error('no move left');
+    const r = await call(app, 'POST', `/api/games/${gameId}/moves`, { as: p, payload: { move, version } });
+    expect(r.statusCode, r.body).toBe(200);
+    version = r.json<{ version: number }>().version;
+    if (scoring !== undefined) return version;
+  }
+  throw new Error('no scoring move in 200 moves');
 }

@@ -22,6 +22,7 @@ import {
   newPlayer,
   raceOf,
   raceSocket,
+  scorePoints,
 } from './race-helpers.js';
 
 const memory: TestDatabase = {
@@ -250,15 +251,21 @@ describeEachDatabase('race routes', (db) => {
     raceOf(await call(app, 'POST', `/api/races/${r.code}/join`, { as: guest }));
     expect(raceOf(await call(app, 'GET', `/api/races/${r.code}`, { as: other })).rated).toBe(true);
     const sock = await raceSocket(app, r.code, host, clients);
+    // The guest connects (a racer who never connects nor moves is void) and is ready (a rated race waits).
+    await raceSocket(app, r.code, guest, clients);
+    raceOf(await call(app, 'POST', `/api/races/${r.code}/ready`, { as: guest, payload: { ready: true } }));
     raceOf(await call(app, 'POST', `/api/races/${r.code}/start`, { as: host }));
     await sock.waitFor(isRace((x) => x.status === 'running'));
     const hostGame = raceOf(await call(app, 'GET', `/api/races/${r.code}`, { as: host })).yourGameId;
     const guestGame = raceOf(await call(app, 'GET', `/api/races/${r.code}`, { as: guest })).yourGameId;
+    // The host scores, so the two differ in progress (equal non-winners tie).
+    await scorePoints(app, host, hostGame ?? '');
     await call(app, 'POST', `/api/games/${hostGame}/resign`, { as: host, payload: {} });
     await call(app, 'POST', `/api/games/${guestGame}/resign`, { as: guest, payload: {} });
     const end = (await sock.waitFor(isRace((x) => x.status === 'finished'))) as RaceFrame;
     const winner = end.race.racers.find((x) => x.placement === 1)?.playerId;
     const loser = end.race.racers.find((x) => x.placement === 2)?.playerId;
+    expect([winner, loser]).toEqual([host.id, guest.id]);
     const ratings = await app.prisma.rating.findMany({ where: { pool: 'race-classic-draw1' } });
     expect(ratings).toHaveLength(2);
     const of = (id: string | undefined) => ratings.find((x) => x.playerId === id);
@@ -336,7 +343,7 @@ describe('race limits and rules [PGlite]', () => {
     }
   });
 
-  it('the time limit runs out by the server clock: the race ends as timeout, ranked by cards, score, time', async () => {
+  it('the time limit runs out by the server clock: the race ends as timeout; equal non-winners tie', async () => {
     let offset = 0;
     const app = await testApp(memory, {
       now: () => Date.now() + offset,
@@ -376,8 +383,8 @@ describe('race limits and rules [PGlite]', () => {
       expect(end.race.racers.map((x) => x.progress?.status)).toEqual(['timeout', 'timeout']);
       const row = await app.prisma.race.findUnique({ where: { code: r.code } });
       expect(row?.endReason).toBe('timeout');
-      const placements = Object.fromEntries(end.race.racers.map((x) => [x.playerId, x.placement]));
-      expect(Object.values(placements).sort()).toEqual([1, 2]);
+      // Neither has a card on the foundations or a point: they tie, whoever played longer.
+      expect(end.race.racers.map((x) => x.placement)).toEqual([1, 1]);
     } finally {
       for (const c of clients) c.close();
       await app.close();
@@ -433,7 +440,7 @@ describe('race limits and rules [PGlite]', () => {
     }
   });
 
-  it('rankRacers: winners by time, then cards, score, time; forfeits last', () => {
+  it('rankRacers: winners by time, then cards, then score, equal non-winners tied whatever their time; forfeits last', () => {
     const p = (
       status: 'won' | 'playing' | 'forfeited' | 'resigned',
       cards: number,
@@ -454,15 +461,11 @@ describe('race limits and rules [PGlite]', () => {
       { playerId: 'e', seat: 3, progress: p('playing', 30, 200, 90) },
       { playerId: 'w', seat: 4, progress: p('won', 52, 0, 500) },
       { playerId: 'b', seat: 5, progress: p('playing', 35, 0, 99) },
+      { playerId: 'v', seat: 6, progress: p('won', 52, 0, 400) },
+      { playerId: 'g', seat: 7, progress: p('forfeited', 40, 900, 9) },
     ]);
-    expect([...places.entries()].sort((x, y) => x[1] - y[1]).map(([id]) => id)).toEqual([
-      'w',
-      'b',
-      'e',
-      'd',
-      'c',
-      'f',
-    ]);
+    // c and d: 30 cards and 100 points each; d resigned sooner, which earns nothing. f and g tie as well.
+    expect(Object.fromEntries(places)).toEqual({ v: 1, w: 2, b: 3, e: 4, c: 5, d: 5, f: 7, g: 7 });
   });
 
   it('invite codes: 10 characters of the unambiguous alphabet, from crypto randomness', () => {

@@ -256,17 +256,19 @@ describeEachDatabase('races over sockets', (db) => {
     }
     expect((await call(app, 'GET', `/api/games/${aGame}`)).statusCode).toBe(200);
 
-    // Rematch: a new room with both racers, none ready, a fresh random deal (never the host's next number).
+    // Rematch: an invitation. A new room seating only its caller, a fresh random deal (never the host's next
+    // number); alice, asking too, takes the other seat. Nobody is ready.
     const rematch = raceOf(await call(app, 'POST', `/api/races/${code}/rematch`, { as: bob }), 201);
     expect(rematch.code).not.toBe(code);
     expect(rematch).toMatchObject({ status: 'lobby', you: bob.id, maxPlayers: 2 });
-    expect(rematch.racers.map((r) => [r.playerId, r.ready, r.host])).toEqual([
-      [alice.id, false, false],
-      [bob.id, false, true],
-    ]);
+    expect(rematch.racers.map((r) => [r.playerId, r.ready, r.host])).toEqual([[bob.id, false, true]]);
     await aSock.waitFor(isRace((r) => r.code === code && r.rematchCode === rematch.code));
     const again = raceOf(await call(app, 'POST', `/api/races/${code}/rematch`, { as: alice }), 200);
     expect(again.code).toBe(rematch.code);
+    expect(again.racers.map((r) => [r.playerId, r.ready, r.host])).toEqual([
+      [bob.id, false, true],
+      [alice.id, false, false],
+    ]);
     expect(raceOf(await call(app, 'GET', `/api/races/${code}`)).rematchCode).toBe(rematch.code);
     const newRow = await app.prisma.race.findUnique({ where: { code: rematch.code } });
     expect(newRow).toMatchObject({ dealKind: 'random', dealNumber: null, knownDeal: false });

@@ -30,13 +30,14 @@ export const CreateRaceBodySchema = z
     preset: PresetSchema.optional(),
     options: GameOptionsSchema.partial().optional(),
     deal: RaceDealSchema.default('random'),
-    /** Optional time limit from the start, ms. */
+    /** Optional time limit from the start, ms; without one a race ends MAX_RACE_TIME_MS after its start. */
     timeLimitMs: z.number().int().min(60_000).max(MAX_RACE_TIME_MS).optional(),
     /** Seats, 2 … 8 (default 2). */
     maxPlayers: z.number().int().min(2).max(8).default(2),
     /**
      * A rated race (docs/ratings.md): placements move the racers' `race-<preset>` ratings. Classic presets
-     * with their default options only, and a random or certified deal: a known deal is never rated (400).
+     * with their default options only (hints off, undo as the preset has it), and a random or certified deal:
+     * a known deal, or hints on, is never rated (400).
      */
     rated: z.boolean().default(false),
   })
@@ -74,7 +75,7 @@ export const RacerSchema = z.object({
   ready: z.boolean(),
   presence: PresenceSchema,
   progress: RaceProgressSchema.nullable(),
-  /** Final place (1 = winner) once the race has finished. */
+  /** Final place (1 = first) once the race has finished; racers of equal standing share a place. */
   placement: z.number().int().min(1).nullable(),
   /** An arena racer who went berserk (docs/arenas.md): no undo, no hints, half the time. */
   berserk: z.boolean(),

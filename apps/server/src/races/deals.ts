@@ -44,8 +44,9 @@ export function presetOf(base: PresetName, options: GameOptions): PresetName | n
 
 /**
  * What a POST /api/races body asks for: the options (hints off unless the host turns them on, docs/features.md
- * "Fair play"), the preset they are (or null) and the kind of deal. Errors: `bad-request` for a rated race of a
- * known deal, or of options no rated pool takes.
+ * "Fair play"), the preset they are (or null) and the kind of deal. A rated race is unaided (docs/ratings.md
+ * "Consent and ranking"): hints off and undo as its preset has it. Errors: `bad-request` for a rated race of a
+ * known deal, with hints on, or of options no rated pool takes (undo against the preset among them).
  */
 export function raceSettings(body: CreateRaceBody): {
   preset: PresetName | null;
@@ -57,11 +58,13 @@ export function raceSettings(body: CreateRaceBody): {
   const kind: DealKind = typeof body.deal === 'object' ? 'number' : body.deal;
   if (body.rated && kind === 'number')
     throw new ApiError('bad-request', 'a race of a known deal (a deal number) is never rated');
+  if (body.rated && options.hints)
+    throw new ApiError('bad-request', 'a rated race is unaided: hints must be off');
   const preset = presetOf(base, options);
   if (body.rated && racePool(preset) === null)
     throw new ApiError(
       'bad-request',
-      'only classic-draw1 and classic-draw3 races with their own rules (hints aside) are rated',
+      'only classic-draw1 and classic-draw3 races with their own rules (undo as the preset has it) are rated',
     );
   return { preset, options, kind };
 }

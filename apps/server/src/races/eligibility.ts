@@ -41,17 +41,11 @@ export class RatedEligibility {
   }
 
   /**
-   * Refuses a rematch of a rated race unless every racer it seats may sit in a rated room (the racers of
-   * `race`). Errors: as `assert`.
+   * Refuses the caller's rematch of a rated race unless they may sit in a rated room. A rematch seats only
+   * its caller (races/rematch.ts); the others are checked when they join. Errors: as `assert`.
    */
-  async assertRematch(race: {
-    readonly rated: boolean;
-    readonly racers: readonly { readonly playerId: string }[];
-  }): Promise<void> {
-    await this.assert(
-      race.rated,
-      race.racers.map((r) => r.playerId),
-    );
+  async assertRematch(race: { readonly rated: boolean }, callerId: string): Promise<void> {
+    await this.assert(race.rated, [callerId]);
   }
 
   /**

@@ -7,7 +7,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { GameRooms } from '../rooms/game-rooms.js';
-import { type RankEntry, progressOf, rankRacers } from './ranking.js';
+import { type RankEntry, progressOf, rankRacers, ratedRacer } from './ranking.js';
 import type { Tx } from './repository.js';
 import { type TransitionContext, rateIn } from './transitions.js';
 
@@ -48,7 +48,14 @@ export async function interruptStale(o: InterruptOptions): Promise<number> {
         o.log.error({ err, code: row.code }, 'interrupted race: game unreadable');
       }
     }
-    const claimed = await o.prisma.$transaction((tx) => interruptIn(tx, row, entries, now, o.rules));
+    const rated = new Set(
+      entries
+        .filter((e) =>
+          ratedRacer(row.racers.find((r) => r.playerId === e.playerId)?.connectedAt ?? null, e.progress),
+        )
+        .map((e) => e.playerId),
+    );
+    const claimed = await o.prisma.$transaction((tx) => interruptIn(tx, row, entries, rated, now, o.rules));
     if (!claimed) continue;
     ended++;
     o.ended(row.code);
@@ -63,13 +70,15 @@ export async function interruptStale(o: InterruptOptions): Promise<number> {
 
 /**
  * One node alone, at start-up: ends a previous run's unfinished race as `interrupted`, its racers placed by
- * `entries` (their games as stored, read at server time `now`, ms), in one transaction of its own. Returns false when the race had ended
+ * `entries` (their games as stored, read at server time `now`, ms), in one transaction of its own; only the
+ * racers in `rated` (not void, ranking.ts `ratedRacer`) are rated. Returns false when the race had ended
  * meanwhile (nothing changed).
  */
 async function interruptIn(
   tx: Tx,
   row: { code: string; rated: boolean; preset: string | null },
   entries: readonly RankEntry[],
+  rated: ReadonlySet<string>,
   now: number,
   c: TransitionContext,
 ): Promise<boolean> {
@@ -97,7 +106,7 @@ async function interruptIn(
     now,
     entries.flatMap((e) => {
       const placement = places.get(e.playerId);
-      return placement === undefined ? [] : [{ playerId: e.playerId, placement }];
+      return placement === undefined || !rated.has(e.playerId) ? [] : [{ playerId: e.playerId, placement }];
     }),
     c,
   );

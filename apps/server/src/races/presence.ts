@@ -21,7 +21,8 @@ export interface PresenceFact {
 }
 
 /**
- * Stores this node's socket count of a viewer in the room, and marks a racer here again (no forfeit) or away
+ * Stores this node's socket count of a viewer in the room, records a racer's first race socket in the room
+ * (`connectedAt`: such a racer is rated, ranking.ts `ratedRacer`), and marks a racer here again (no forfeit) or away
  * (when no other node holds a socket of theirs). Result: whether the room changed (false once finished).
  */
 export async function presenceChange(tx: Tx, race: RaceRow, o: PresenceFact): Promise<Change<boolean>> {
@@ -38,10 +39,10 @@ export async function presenceChange(tx: Tx, race: RaceRow, o: PresenceFact): Pr
   else await tx.racePresence.deleteMany({ where: { raceCode: code, nodeId, viewer } });
   const racer = viewer === SPECTATORS ? undefined : race.racers.find((r) => r.playerId === viewer);
   let due = false;
-  if (racer && sockets > 0 && (racer.away || racer.forfeitAt !== null)) {
+  if (racer && sockets > 0 && (racer.away || racer.forfeitAt !== null || racer.connectedAt === null)) {
     await tx.raceRacer.update({
       where: { raceCode_playerId: { raceCode: code, playerId: viewer } },
-      data: { away: false, forfeitAt: null },
+      data: { away: false, forfeitAt: null, connectedAt: racer.connectedAt ?? new Date(o.now()) },
     });
     due = racer.forfeitAt !== null;
   } else if (racer && sockets === 0 && !racer.away) {

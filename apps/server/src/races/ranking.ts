@@ -46,24 +46,40 @@ export interface RankEntry {
 }
 
 /**
- * Final placements (1-based, no shared places): winners first by time; then by cards on the foundations
- * (more first), score (higher first), time (less first); forfeited racers last (same order among them);
- * seat order breaks exact ties.
+ * Final placements (1-based; equal standings share a place and the next place is skipped: 1, 1, 3):
+ * winners first, by time (less first); then the other racers by cards on the foundations (more first), then
+ * score (higher first), and racers equal on both tie whatever their time (time breaks ties only between
+ * winners, so resigning early earns nothing); forfeited racers last, ordered among themselves the same way.
+ * Seat order only orders the entries of a shared place.
  */
 export function rankRacers(entries: readonly RankEntry[]): Map<string, number> {
   const group = (p: RaceProgress): number => (p.status === 'won' ? 0 : p.status === 'forfeited' ? 2 : 1);
-  const sorted = [...entries].sort((a, b) => {
-    const g = group(a.progress) - group(b.progress);
+  /** Negative when `a` places before `b`, 0 when they tie. */
+  const standing = (a: RaceProgress, b: RaceProgress): number => {
+    const g = group(a) - group(b);
     if (g !== 0) return g;
-    if (a.progress.status !== 'won') {
-      if (a.progress.foundationCards !== b.progress.foundationCards)
-        return b.progress.foundationCards - a.progress.foundationCards;
-      if (a.progress.score !== b.progress.score) return b.progress.score - a.progress.score;
-    }
-    if (a.progress.elapsedMs !== b.progress.elapsedMs) return a.progress.elapsedMs - b.progress.elapsedMs;
-    return a.seat - b.seat;
+    if (a.status === 'won') return a.elapsedMs - b.elapsedMs;
+    if (a.foundationCards !== b.foundationCards) return b.foundationCards - a.foundationCards;
+    return b.score - a.score;
+  };
+  const sorted = [...entries].sort((a, b) => standing(a.progress, b.progress) || a.seat - b.seat);
+  const places = new Map<string, number>();
+  sorted.forEach((e, i) => {
+    const before = sorted[i - 1];
+    const shared = before !== undefined && standing(before.progress, e.progress) === 0;
+    places.set(e.playerId, shared ? (places.get(before.playerId) ?? i + 1) : i + 1);
   });
-  return new Map(sorted.map((e, i) => [e.playerId, i + 1]));
+  return places;
+}
+
+/**
+ * Whether a racer's result is rated (docs/ratings.md "Consent"): a racer who never made a move (`moves` 0 in
+ * their final progress) and never had a race socket in the room (`connectedAt` null) is void, neither
+ * winner nor loser, so a room cannot rate an absent player. Placements are unchanged: a void racer is
+ * placed, just not rated.
+ */
+export function ratedRacer(connectedAt: Date | null, progress: RaceProgress): boolean {
+  return connectedAt !== null || progress.moves > 0;
 }
 
 /** The statuses a racer ends with. */

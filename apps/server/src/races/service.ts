@@ -11,19 +11,19 @@
  * the index of unfinished rooms (status, start, game ids: `announce`d after each change of status, reloaded
  * at start-up and at every heartbeat), its own sockets, and the timers of the sweeper while it holds it.
  *
- * Start: the host starts (≥ 2 racers) or the room starts itself when every seat is taken and everyone is
- * ready. `startsAt` = now + the countdown; at that instant the server creates every racer's game — same deal,
+ * Start: the host starts (≥ 2 racers; a rated race only once every other racer is ready) or the room starts
+ * itself when every seat is taken and everyone is ready. `startsAt` = now + the countdown; at that instant the server creates every racer's game — same deal,
  * same options, owned by the racer — and the race is `running`. Race time runs from `startsAt` by the
  * server's clock.
  *
  * End: the first racer to win ends the race at once; otherwise it ends when every racer is won, blocked,
- * resigned or forfeited, or when the time limit runs out (`endsAt`). Placement: winners first (by time),
- * then by cards on the foundations (more first), score (higher first), time (less first); racers who forfeited
- * come last. Then the games still open are resigned by the server (so nobody plays on and every replay is
+ * resigned or forfeited, or when the time limit runs out (`endsAt`; MAX_RACE_TIME_MS without one). Placement:
+ * winners first (by time), then by cards on the foundations (more first), score (higher first), equal ones
+ * tied; racers who forfeited come last. A racer who never connected nor moved is void: placed, not rated. Then the games still open are resigned by the server (so nobody plays on and every replay is
  * final), and the games' replays are public.
  *
  * Presence: each node stores how many race sockets it holds per racer (`RacePresence`); a racer without a
- * socket on any live node is `away` (`forfeitAt` = then + RACE_AWAY_FORFEIT_MS while the race runs); back
+ * socket on any live node (from the start on) is `away` (`forfeitAt` = then + RACE_AWAY_FORFEIT_MS while the race runs); back
  * in time they carry on (their game resyncs through the normal game subscribe), away longer they forfeit.
  *
  * Timers are facts in the rows — the countdown's end (`startsAt`), the time limit (`endsAt`), each
@@ -40,8 +40,8 @@
  * their games resigned).
  */
 import type { RatingService } from '../ratings/service.js';
-import { type CreateRaceBody, GameOptionsSchema, type Race } from '@klondike/protocol';
-import { isPresetName, resolveOptions } from '@klondike/rules';
+import type { CreateRaceBody, Race } from '@klondike/protocol';
+import { resolveOptions } from '@klondike/rules';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { DealEmbargo } from '../fairness/embargo.js';
@@ -49,7 +49,7 @@ import type { PrismaClient } from '../generated/prisma/client.js';
 import type { AuthedPlayer } from '../players/players.js';
 import type { SolverPool } from '../solver/task.js';
 import type { Actor, CommittedAction, GameRooms, Subscriber } from '../rooms/game-rooms.js';
-import { type DealKind, pickDeal, raceSettings } from './deals.js';
+import { pickDeal, raceSettings } from './deals.js';
 import type { RatedEligibility } from './eligibility.js';
 import { raceGameSpecs } from './games.js';
 import type { RaceEvents } from './events.js';
@@ -57,6 +57,7 @@ import { TERMINAL, newRaceCode, progressOf } from './ranking.js';
 import { type NewRace, type RaceRow, insertRace, raceRow, storeProgress, unchanged } from './repository.js';
 import { interruptStale } from './interrupted.js';
 import { PresenceQueue, deadNodesChange, presenceChange, readDeadNodes } from './presence.js';
+import { rematchRace } from './rematch.js';
 import { RaceIndex } from './room-index.js';
 import { RoomWriter } from './room-writer.js';
 import { SPECTATORS, type RaceResults, personalise, resultsOf, snapshotOf } from './snapshot.js';
@@ -294,43 +295,29 @@ export class RaceService {
   }
 
   /**
-   * A new room with the same racers (all seated, none ready), options and a fresh random deal (certified →
-   * certified, anything else → random: never a deal anyone knows), hosted by the caller
-   * (POST /api/races/:code/rematch).
-   * Returns the room and whether it is new (a second request gets the first rematch).
-   * Errors: `not-found`; `forbidden` for a non-racer or (rated) an ineligible racer; `conflict` before the end.
+   * A rematch is an invitation (docs/ratings.md "Consent and ranking"): a new room with the same options,
+   * seats and rating and a fresh random deal (certified → certified, anything else → random: never a deal
+   * anyone knows), hosted by the caller, who alone is seated (POST /api/races/:code/rematch). The other
+   * racers see its code and join it, or ask for the rematch too: a later request seats its caller in the
+   * first rematch while its lobby has a seat (else it just returns the room).
+   * Returns the room and whether it is new.
+   * Errors: `not-found`; `forbidden` for a non-racer or (rated) a caller not eligible for rated rooms
+   * (races/eligibility.ts); `conflict` before the race has finished.
    */
   async rematch(code: string, player: AuthedPlayer): Promise<{ race: Race; created: boolean }> {
-    const row = await raceRow(this.opts.prisma, code);
-    if (!row.racers.some((r) => r.playerId === player.id))
-      throw new ApiError('forbidden', 'only a racer of this race may ask for a rematch');
-    if (row.status !== 'finished') throw new ApiError('conflict', 'a rematch follows a finished race');
-    if (row.rematchCode !== null) return { race: await this.get(row.rematchCode, player.id), created: false };
-    await this.opts.eligibility?.assertRematch(row);
-    const options = GameOptionsSchema.parse(row.options);
-    const kind: DealKind = row.dealKind === 'certified' ? 'certified' : 'random';
-    const picked = await pickDeal(this.opts, kind, options, player.id);
-    const made = await this.insertRace(
+    return rematchRace(
       {
-        preset: row.preset !== null && isPresetName(row.preset) ? row.preset : null,
-        options,
-        dealKind: kind,
-        rated: row.rated,
-        ...picked,
-        maxPlayers: row.maxPlayers,
-        timeLimitMs: row.timeLimitMs,
-        hostId: player.id,
-        racers: row.racers.map((r) => r.playerId),
+        prisma: this.opts.prisma,
+        certify: this.opts,
+        insert: (r, of) => this.insertRace(r, of),
+        publish: (row) => this.writer.publishRoom(row),
+        join: (c, p) => this.join(c, p),
+        view: (c, viewer) => this.get(c, viewer),
+        assertEligible: async (rated) => this.opts.eligibility?.assertRematch({ rated }, player.id),
       },
       code,
+      player,
     );
-    if (made === null) {
-      const again = await raceRow(this.opts.prisma, code);
-      return { race: await this.get(again.rematchCode ?? code, player.id), created: false };
-    }
-    // The old room now names its rematch: its listeners (on every node) hear it.
-    this.writer.publishRoom(await raceRow(this.opts.prisma, code));
-    return { race: await this.get(made, player.id), created: true };
   }
 
   // ---------- sockets ----------

@@ -4,13 +4,14 @@
  * transaction (RaceService.mutate) and re-checks its fact there, so a late or doubled call changes nothing;
  * what must follow the commit (games to resign, progress to publish, the sweeper to wake) is in the `Change`.
  */
+import { MAX_RACE_TIME_MS } from '@klondike/protocol';
 import { type RatingService, racePool } from '../ratings/service.js';
 import { ApiError } from '../errors.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { AuthedPlayer } from '../players/players.js';
 import type { WireView } from '../rooms/game-rooms.js';
 import type { RaceProgress } from './events.js';
-import { type RankEntry, allDone, progressOf, progressOfRow, rankRacers } from './ranking.js';
+import { type RankEntry, allDone, progressOf, progressOfRow, rankRacers, ratedRacer } from './ranking.js';
 import { type Change, type RaceRow, type Tx, lockedRow, unchanged } from './repository.js';
 
 /** What the transitions read: the server clock and the service's settings. */
@@ -85,8 +86,10 @@ export async function readyChange(
 }
 
 /**
- * The host starts the countdown. Errors: `forbidden` unless `playerId` is the host; `conflict` when the
- * race is not in the lobby or has fewer than 2 racers.
+ * The host starts the countdown. A rated race starts only with every other seated racer ready (the host's
+ * start is the host's own consent; docs/ratings.md "Consent and ranking"); an unrated one needs no ready
+ * flag. Errors: `forbidden` unless `playerId` is the host; `conflict` when the race is not in the lobby, has
+ * fewer than 2 racers, or is rated and a racer is not ready.
  */
 export async function startChange(
   tx: Tx,
@@ -97,6 +100,8 @@ export async function startChange(
   if (race.hostId !== playerId) throw new ApiError('forbidden', 'only the host starts the race');
   if (race.status !== 'lobby') throw new ApiError('conflict', `the race is ${race.status}`);
   if (race.racers.length < 2) throw new ApiError('conflict', 'a race needs at least 2 racers');
+  if (race.rated && race.racers.some((r) => r.playerId !== playerId && !r.ready))
+    throw new ApiError('conflict', 'a rated race starts only once every racer is ready');
   return countdownChange(tx, race.code, c);
 }
 
@@ -109,9 +114,10 @@ export async function countdownChange(tx: Tx, code: string, c: TransitionContext
 }
 
 /**
- * The countdown's end, once the racers' `games` exist: the race runs (its time limit from `startsAt`), each
- * racer gets their game, and a racer away already forfeits at now + the time away. When another run started
- * the race first, nothing changes and `games` are resigned (they are nobody's).
+ * The countdown's end, once the racers' `games` exist: the race runs (its time limit from `startsAt`; a race
+ * without one gets MAX_RACE_TIME_MS, so every race ends), each racer gets their game, and a racer away
+ * already — or with no race socket on any node from the start — is away and forfeits at now + the time away.
+ * When another run started the race first, nothing changes and `games` are resigned (they are nobody's).
  */
 export async function runningChange(
   tx: Tx,
@@ -127,19 +133,21 @@ export async function runningChange(
     where: { code: race.code },
     data: {
       status: 'running',
-      endsAt: race.timeLimitMs === null ? null : new Date(startsAt + race.timeLimitMs),
+      endsAt: new Date(startsAt + (race.timeLimitMs ?? MAX_RACE_TIME_MS)),
     },
   });
   for (const r of race.racers) {
     const g = games.find((x) => x.playerId === r.playerId);
     if (!g) continue;
+    const away = r.away || !race.presence.some((p) => p.viewer === r.playerId && p.sockets > 0);
     await tx.raceRacer.update({
       where: { raceCode_playerId: { raceCode: race.code, playerId: r.playerId } },
       data: {
         gameId: g.id,
         progress: { ...progressOf(g.view, 0) },
         progressVersion: 0,
-        forfeitAt: r.away ? new Date(now + c.awayForfeitMs) : null,
+        away,
+        forfeitAt: away ? new Date(now + c.awayForfeitMs) : null,
       },
     });
   }
@@ -245,7 +253,9 @@ export async function endChange(
     now,
     finals.flatMap((f) => {
       const placement = places.get(f.racer.playerId);
-      return placement === undefined ? [] : [{ playerId: f.racer.playerId, placement }];
+      return placement === undefined || f.progress === null || !ratedRacer(f.racer.connectedAt, f.progress)
+        ? []
+        : [{ playerId: f.racer.playerId, placement }];
     }),
     c,
   );
@@ -261,7 +271,8 @@ export async function endChange(
 
 /**
  * A rated race's result moves its racers' race ratings, once: the race is claimed (`ratedAt`) in the
- * transaction that ends it (docs/ratings.md "Races").
+ * transaction that ends it (docs/ratings.md "Races"). `placements` are the rated racers' only (void racers,
+ * `ratedRacer`, left out by the caller); fewer than two rate nobody.
  */
 export async function rateIn(
   tx: Tx,

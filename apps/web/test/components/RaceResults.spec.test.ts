@@ -1,0 +1,77 @@
+// @vitest-environment happy-dom
+/** RaceResults: the headline of a finished race, a shared first place among them (equal non-winners tie). */
+import type { Race } from '@klondike/protocol';
+import { mount } from '@vue/test-utils';
+import { describe, expect, it } from 'vitest';
+import RaceResults from '../../src/components/race/RaceResults.vue';
+import type { RaceProgress, Racer } from '../../src/lib/race';
+
+function racer(name: string, placement: number, status: RaceProgress['status']): Racer {
+  return {
+    playerId: `id-${name}`,
+    name,
+    bot: false,
+    host: name === 'Ann',
+    ready: true,
+    presence: 'here',
+    progress: { foundationCards: 0, faceDown: 21, moves: 0, score: 0, elapsedMs: 1000, status },
+    placement,
+    berserk: false,
+  };
+}
+
+function finished(racers: Racer[], you: string): Race {
+  return {
+    code: 'ABCDEFGHJK',
+    url: '/race/ABCDEFGHJK',
+    status: 'finished',
+    preset: 'classic-draw1',
+    options: {
+      draw: 1,
+      redeals: null,
+      tableauMoves: 'anyRun',
+      foundationToTableau: true,
+      scoring: 'standard',
+      timed: true,
+      undo: true,
+      hints: false,
+      finalSinglePass: false,
+    },
+    knownDeal: false,
+    rated: false,
+    arenaId: null,
+    dealCommitment: null,
+    maxPlayers: 2,
+    timeLimitMs: null,
+    startsAt: '2026-12-06T12:00:00.000Z',
+    endedAt: '2026-12-06T12:01:00.000Z',
+    serverNow: '2026-12-06T12:01:00.000Z',
+    countdownMs: 3000,
+    racers,
+    spectators: 0,
+    you,
+    yourGameId: null,
+    rematchCode: null,
+  };
+}
+
+const headline = (race: Race): string =>
+  mount(RaceResults, {
+    props: { race, results: null, busy: false, error: null },
+    global: { stubs: { RouterLink: true } },
+  })
+    .get('[data-testid="race-headline"]')
+    .text();
+
+describe('RaceResults', () => {
+  it('a racer sharing first place reads that they came first, not that the other did', () => {
+    const tied = [racer('Ann', 1, 'resigned'), racer('Bob', 1, 'resigned')];
+    expect(headline(finished(tied, 'id-Bob'))).toBe('You came first!');
+    expect(headline(finished(tied, 'id-Ann'))).toBe('You came first!');
+  });
+
+  it('a racer placed below reads who came first', () => {
+    const race = finished([racer('Ann', 1, 'resigned'), racer('Bob', 2, 'resigned')], 'id-Bob');
+    expect(headline(race)).toBe('Ann came first');
+  });
+});
