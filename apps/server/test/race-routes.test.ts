@@ -438,7 +438,7 @@ describe('race limits and rules [PGlite]', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 120_000); // two servers on an on-disk PGlite, one after the other: slow on a loaded machine
 
   it('rankRacers: winners by time, then cards, then score, equal non-winners tied whatever their time; forfeits last', () => {
     const p = (
