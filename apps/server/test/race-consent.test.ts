@@ -29,7 +29,13 @@ describeEachDatabase('race consent and fair ranking', (db) => {
   beforeAll(async () => {
     app = await testApp(db, {
       now: () => Date.now() + offset,
-      config: { raceCountdownMs: 20, raceAwayForfeitMs: 60_000 },
+      // Fresh accounts play the rated rooms here (farming.test.ts tests the account thresholds).
+      config: {
+        raceCountdownMs: 20,
+        raceAwayForfeitMs: 60_000,
+        ratedMinAccountAgeMs: 0,
+        ratedMinFinishedGames: 0,
+      },
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
   });
