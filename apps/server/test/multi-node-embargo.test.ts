@@ -11,29 +11,20 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { splitSchemaParam } from '../src/db/database.js';
 import { faceDownArrangements } from './embargo-helpers.js';
-import { TEST_DATABASE_URL, TEST_REDIS_URL, dropSchema, testSchemaName, withSchema } from './helpers.js';
-import { type ServerProcess, startServerProcess } from './processes.js';
+import { TEST_DATABASE_URL, dropSchema, testSchemaName, withSchema } from './helpers.js';
+import { MULTI_NODE_SKIP, startClusterNode } from './multi-node-harness.js';
+import type { ServerProcess } from './processes.js';
 
-const SKIP =
-  TEST_DATABASE_URL === undefined || TEST_REDIS_URL === undefined
-    ? 'needs Postgres and Redis (test/services.ts found none)'
-    : null;
+const SKIP = MULTI_NODE_SKIP;
 /** The solver allowance per client per minute in the test. */
 const SOLVE_LIMIT = 4;
 
 function startNode(databaseUrl: string, redisPrefix: string): Promise<ServerProcess> {
-  return startServerProcess({
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: TEST_REDIS_URL,
-    REDIS_PREFIX: redisPrefix,
+  return startClusterNode(databaseUrl, redisPrefix, {
     TRUST_PROXY: 'true', // each request speaks as the client address it names (X-Forwarded-For)
     RATE_LIMIT_MAX: '100000',
     SOLVE_RATE_MAX: String(SOLVE_LIMIT),
     PLAYER_CREATE_RATE_MAX: '100',
-    DAILY_SCHEDULE: 'off',
-    DAILY_ARCHIVE_DAYS: '0',
-    SOLVER_THREADS: '1',
-    WEB_DIST: '/nonexistent-web-dist',
   });
 }
 

@@ -16,22 +16,12 @@ import {
 } from '@klondike/protocol';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  TEST_DATABASE_URL,
-  TEST_REDIS_URL,
-  WsClient,
-  dropSchema,
-  testApp,
-  testSchemaName,
-  withSchema,
-} from './helpers.js';
-import { type ServerProcess, startServerProcess } from './processes.js';
+import { TEST_DATABASE_URL, WsClient, dropSchema, testApp, testSchemaName, withSchema } from './helpers.js';
+import { MULTI_NODE_SKIP, startClusterNode } from './multi-node-harness.js';
+import type { ServerProcess } from './processes.js';
 import { newPlayer as newTestPlayer } from './race-helpers.js';
 
-const SKIP =
-  TEST_DATABASE_URL === undefined || TEST_REDIS_URL === undefined
-    ? 'needs Postgres and Redis (test/services.ts found none)'
-    : null;
+const SKIP = MULTI_NODE_SKIP;
 
 type Player = ReturnType<typeof PlayerCreatedSchema.parse>;
 type RaceFrame = Extract<ServerFrame, { type: 'race' }>;
@@ -42,10 +32,7 @@ const isRace =
     f.type === 'race' && pred(f.race);
 
 function startNode(databaseUrl: string, redisPrefix: string): Promise<ServerProcess> {
-  return startServerProcess({
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: TEST_REDIS_URL,
-    REDIS_PREFIX: redisPrefix,
+  return startClusterNode(databaseUrl, redisPrefix, {
     RATE_LIMIT_MAX: '100000',
     RACE_RATE_MAX: '0',
     NODE_HEARTBEAT_MS: '500',
@@ -54,10 +41,6 @@ function startNode(databaseUrl: string, redisPrefix: string): Promise<ServerProc
     // The booster's accounts are as old and played as needed (farming.test.ts tests the thresholds).
     RATED_MIN_ACCOUNT_AGE_MS: '0',
     RATED_MIN_FINISHED_GAMES: '0',
-    DAILY_SCHEDULE: 'off',
-    DAILY_ARCHIVE_DAYS: '0',
-    SOLVER_THREADS: '1',
-    WEB_DIST: '/nonexistent-web-dist',
   });
 }
 

@@ -2,39 +2,23 @@
  * Quick pairing across two server processes on one Postgres schema and one Redis (docs/ratings.md "Quick
  * race"): the pool lives in the database, so players waiting on different nodes are paired with each
  * other, a socket on one node hears the `paired` made on the other, and players entering on both nodes at
- * once are each paired at most once. Needs Postgres and Redis (TEST_DATABASE_URL / TEST_REDIS_URL, else the standard local ones).
+ * once are each paired at most once. Needs Postgres and Redis (TEST_DATABASE_URL / else the standard local ones).
  */
 import { randomBytes } from 'node:crypto';
 import { PairingStatusSchema, PlayerCreatedSchema, RaceSchema, type PairingStatus } from '@klondike/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  TEST_DATABASE_URL,
-  TEST_REDIS_URL,
-  WsClient,
-  dropSchema,
-  testSchemaName,
-  withSchema,
-} from './helpers.js';
-import { type ServerProcess, startServerProcess } from './processes.js';
+import { TEST_DATABASE_URL, WsClient, dropSchema, testSchemaName, withSchema } from './helpers.js';
+import { MULTI_NODE_SKIP, startClusterNode } from './multi-node-harness.js';
+import type { ServerProcess } from './processes.js';
 
-const SKIP =
-  TEST_DATABASE_URL === undefined || TEST_REDIS_URL === undefined
-    ? 'needs Postgres and Redis (test/services.ts found none)'
-    : null;
+const SKIP = MULTI_NODE_SKIP;
 
 type Player = ReturnType<typeof PlayerCreatedSchema.parse>;
 
 function startNode(databaseUrl: string, redisPrefix: string): Promise<ServerProcess> {
-  return startServerProcess({
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: TEST_REDIS_URL,
-    REDIS_PREFIX: redisPrefix,
+  return startClusterNode(databaseUrl, redisPrefix, {
     RATE_LIMIT_MAX: '100000',
     RACE_COUNTDOWN_MS: '60000',
-    DAILY_SCHEDULE: 'off',
-    DAILY_ARCHIVE_DAYS: '0',
-    SOLVER_THREADS: '1',
-    WEB_DIST: '/nonexistent-web-dist',
   });
 }
 

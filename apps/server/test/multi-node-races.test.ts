@@ -7,7 +7,7 @@
  *   lease, being the first node up) is killed -9: the racers reconnect to B and play on, no acknowledged
  *   move is lost, the racer who never comes back forfeits on time, and the race ends at its time limit on
  *   time — the timers A ran move to B.
- * Needs Postgres and Redis (TEST_DATABASE_URL / TEST_REDIS_URL, else the standard local ones).
+ * Needs Postgres and Redis (TEST_DATABASE_URL / else the standard local ones).
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -22,20 +22,11 @@ import {
 import { PRESETS, dealFromNumber, type Move } from '@klondike/rules';
 import { solve } from '@klondike/solver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  TEST_DATABASE_URL,
-  TEST_REDIS_URL,
-  WsClient,
-  dropSchema,
-  testSchemaName,
-  withSchema,
-} from './helpers.js';
-import { type ServerProcess, killProcess, startServerProcess } from './processes.js';
+import { TEST_DATABASE_URL, WsClient, dropSchema, testSchemaName, withSchema } from './helpers.js';
+import { MULTI_NODE_SKIP, startClusterNode } from './multi-node-harness.js';
+import { type ServerProcess, killProcess } from './processes.js';
 
-const SKIP =
-  TEST_DATABASE_URL === undefined || TEST_REDIS_URL === undefined
-    ? 'needs Postgres and Redis (test/services.ts found none)'
-    : null;
+const SKIP = MULTI_NODE_SKIP;
 /** Node heartbeat: a node silent for 3 of these (1.5 s) is gone, and the sweeper's lease moves. */
 const HEARTBEAT_MS = 500;
 const COUNTDOWN_MS = 500;
@@ -51,20 +42,13 @@ type ProgressFrame = Extract<ServerFrame, { type: 'race-progress' }>;
 type Player = ReturnType<typeof PlayerCreatedSchema.parse>;
 
 function startNode(databaseUrl: string, redisPrefix: string): Promise<Node> {
-  return startServerProcess({
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: TEST_REDIS_URL,
-    REDIS_PREFIX: redisPrefix,
+  return startClusterNode(databaseUrl, redisPrefix, {
     TRUST_PROXY: 'true',
     RATE_LIMIT_MAX: '100000',
     RACE_RATE_MAX: '0',
     NODE_HEARTBEAT_MS: String(HEARTBEAT_MS),
     RACE_COUNTDOWN_MS: String(COUNTDOWN_MS),
     RACE_AWAY_FORFEIT_MS: String(AWAY_FORFEIT_MS),
-    DAILY_SCHEDULE: 'off',
-    DAILY_ARCHIVE_DAYS: '0',
-    SOLVER_THREADS: '1',
-    WEB_DIST: '/nonexistent-web-dist',
   });
 }
 

@@ -14,34 +14,18 @@ import {
 } from '@klondike/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_REVOKED_CLOSE_CODE } from '../src/routes/ws.js';
-import {
-  TEST_DATABASE_URL,
-  TEST_REDIS_URL,
-  WsClient,
-  dropSchema,
-  testSchemaName,
-  withSchema,
-} from './helpers.js';
-import { type ServerProcess, startServerProcess } from './processes.js';
+import { TEST_DATABASE_URL, WsClient, dropSchema, testSchemaName, withSchema } from './helpers.js';
+import { MULTI_NODE_SKIP, startClusterNode } from './multi-node-harness.js';
+import type { ServerProcess } from './processes.js';
 
-const SKIP =
-  TEST_DATABASE_URL === undefined || TEST_REDIS_URL === undefined
-    ? 'needs Postgres and Redis (test/services.ts found none)'
-    : null;
+const SKIP = MULTI_NODE_SKIP;
 /** What the issue allows between a revocation on one node and its sockets on another going quiet, ms. */
 const WITHIN_MS = 1000;
 
 function startNode(databaseUrl: string, redisPrefix: string): Promise<ServerProcess> {
-  return startServerProcess({
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: TEST_REDIS_URL,
-    REDIS_PREFIX: redisPrefix,
+  return startClusterNode(databaseUrl, redisPrefix, {
     RATE_LIMIT_MAX: '0',
     PLAYER_CREATE_RATE_MAX: '0',
-    DAILY_SCHEDULE: 'off',
-    DAILY_ARCHIVE_DAYS: '0',
-    SOLVER_THREADS: '1',
-    WEB_DIST: '/nonexistent-web-dist',
   });
 }
 

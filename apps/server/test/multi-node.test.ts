@@ -3,7 +3,7 @@
  * game played over REST on node A — every state frame, in version order — and B, whose copy of the game is
  * then behind, catches up from the database and takes the next move itself, which A's socket hears; and the
  * HTTP and player-creation limits are counted in Redis, so a client gets 429 after the same count whichever
- * node it hits. Needs Postgres and Redis (TEST_DATABASE_URL / TEST_REDIS_URL, else the standard local ones).
+ * node it hits. Needs Postgres and Redis (TEST_DATABASE_URL / else the standard local ones).
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -15,20 +15,11 @@ import {
 } from '@klondike/protocol';
 import type { Move } from '@klondike/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  TEST_DATABASE_URL,
-  TEST_REDIS_URL,
-  WsClient,
-  dropSchema,
-  testSchemaName,
-  withSchema,
-} from './helpers.js';
-import { type ServerProcess, startServerProcess } from './processes.js';
+import { TEST_DATABASE_URL, WsClient, dropSchema, testSchemaName, withSchema } from './helpers.js';
+import { MULTI_NODE_SKIP, startClusterNode } from './multi-node-harness.js';
+import type { ServerProcess } from './processes.js';
 
-const SKIP =
-  TEST_DATABASE_URL === undefined || TEST_REDIS_URL === undefined
-    ? 'needs Postgres and Redis (test/services.ts found none)'
-    : null;
+const SKIP = MULTI_NODE_SKIP;
 const PLAYER_LIMIT = 3;
 const HTTP_LIMIT = 150;
 /** Node heartbeat in the test: a node silent for 3 of these (1.5 s) is gone. */
@@ -37,19 +28,12 @@ const HEARTBEAT_MS = 500;
 type Node = ServerProcess;
 
 function startNode(databaseUrl: string, redisPrefix: string): Promise<Node> {
-  return startServerProcess({
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: TEST_REDIS_URL,
-    REDIS_PREFIX: redisPrefix,
+  return startClusterNode(databaseUrl, redisPrefix, {
     TRUST_PROXY: 'true', // each test speaks as its own client address (X-Forwarded-For)
     RATE_LIMIT_MAX: String(HTTP_LIMIT),
     PLAYER_CREATE_RATE_MAX: String(PLAYER_LIMIT),
     NODE_HEARTBEAT_MS: String(HEARTBEAT_MS),
-    DAILY_SCHEDULE: 'off',
-    DAILY_ARCHIVE_DAYS: '0',
     DAILY_SOLVE_MS: '300', // the ranked test's dailies are made on first use: keep their deal search short
-    SOLVER_THREADS: '1',
-    WEB_DIST: '/nonexistent-web-dist',
   });
 }
 
