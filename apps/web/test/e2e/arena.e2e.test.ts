@@ -5,7 +5,7 @@
  * arena's win) and both open pages see the standings change live (Ben's 2 points arrive in an `arena` frame). axe-core finds no serious violation on
  * the arenas list and the arena page.
  */
-import { ArenaSchema, RaceSchema } from '@klondike/protocol';
+import { ArenaSchema, LegalMovesResponseSchema, RaceSchema } from '@klondike/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiCall,
@@ -99,25 +99,53 @@ describe.skipIf(SKIP !== null)(`browser: an arena${SKIP ? ` (skipped: ${SKIP})` 
       tokens['Arena Ann'],
     );
     expect(race.arenaId).toBe(arenaId);
-    async function resign(name: string): Promise<void> {
+    /** `name`'s game in the race (once the countdown has ended). */
+    async function gameOf(name: string): Promise<string> {
       for (let i = 0; i < 100; i++) {
         const r = await apiCall(server.url, 'GET', `/api/races/${code}`, RaceSchema, undefined, tokens[name]);
-        if (r.yourGameId) {
-          await apiCall(
-            server.url,
-            'POST',
-            `/api/games/${r.yourGameId}/resign`,
-            { parse: (v) => v },
-            {},
-            tokens[name],
-          );
-          return;
-        }
+        if (r.yourGameId) return r.yourGameId;
         await new Promise((res) => setTimeout(res, 100));
       }
       throw new Error(`${name} has no game`);
     }
-    // Ben resigns first (the race goes on: Ann still plays); both go to the arena from the race table.
+    async function resign(name: string): Promise<void> {
+      const gameId = await gameOf(name);
+      await apiCall(server.url, 'POST', `/api/games/${gameId}/resign`, { parse: (v) => v }, {}, tokens[name]);
+    }
+    /**
+     * Plays `name`'s game until a move scores (standard scoring: a card to a foundation or from the waste to
+     * the tableau), drawing meanwhile: progress, which ranks racers who did not win (time ranks winners only).
+     */
+    async function scoreOnce(name: string): Promise<void> {
+      const gameId = await gameOf(name);
+      for (let i = 0; i < 200; i++) {
+        const legal = await apiCall(
+          server.url,
+          'GET',
+          `/api/games/${gameId}/legal-moves`,
+          LegalMovesResponseSchema,
+          undefined,
+          tokens[name],
+        );
+        const scoring = legal.moves.find(
+          (m) => m.type === 'move' && (m.to.startsWith('f') || m.from === 'waste'),
+        );
+        const move = scoring ?? legal.moves.find((m) => m.type === 'draw' || m.type === 'recycle');
+        if (move === undefined) throw new Error(`${name} has no move left`);
+        await apiCall(
+          server.url,
+          'POST',
+          `/api/games/${gameId}/moves`,
+          { parse: (v) => v },
+          { move, version: legal.version },
+          tokens[name],
+        );
+        if (scoring !== undefined) return;
+      }
+      throw new Error(`${name} found no scoring move`);
+    }
+    // Ben scores, then resigns (the race goes on: Ann still plays); both go to the arena from the race table.
+    await scoreOnce('Arena Ben');
     await resign('Arena Ben');
     for (const page of Object.values(pages)) {
       await page.getByTestId('race-arena').click({ timeout: 20_000 });
@@ -126,8 +154,8 @@ describe.skipIf(SKIP !== null)(`browser: an arena${SKIP ? ` (skipped: ${SKIP})` 
         await page.getByTestId('standing-Arena Ben').getByTestId('standing-points').textContent(),
       ).toContain('0');
     }
-    // Then Ann: both out, Ben in less time, so Ben places first (the arena's win). The standings change on
-    // both open pages by the arena frame alone.
+    // Then Ann, with nothing: both out, Ben ahead on progress (time ranks winners only), so Ben places first
+    // (the arena's win). The standings change on both open pages by the arena frame alone.
     await new Promise((res) => setTimeout(res, 500));
     await resign('Arena Ann');
     for (const page of Object.values(pages))
