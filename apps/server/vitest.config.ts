@@ -13,5 +13,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two test files at a time: most of a server test's time is spent waiting (sockets, timers, child
+    // processes, Postgres), so on a 2-core machine (where vitest's default is one file at a time) the suite
+    // takes about two thirds as long (docs/testing.md).
+    maxWorkers: 2,
   },
 });
