@@ -17,7 +17,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DATABASE_URL, WsClient, dropSchema, testApp, testSchemaName, withSchema } from './helpers.js';
-import { MULTI_NODE_SKIP, startClusterNode } from './multi-node-harness.js';
+import { MULTI_NODE_SKIP, nodeApi, startClusterNode } from './multi-node-harness.js';
 import type { ServerProcess } from './processes.js';
 import { newPlayer as newTestPlayer } from './race-helpers.js';
 
@@ -55,15 +55,7 @@ describe.skipIf(SKIP !== null)(
     let n = 0;
 
     async function api(node: ServerProcess, method: string, path: string, player?: Player, body?: unknown) {
-      const r = await fetch(`${node.base}${path}`, {
-        method,
-        headers: {
-          ...(player ? { authorization: `Bearer ${player.token}` } : {}),
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      return { status: r.status, json: (await r.json()) as unknown };
+      return nodeApi(node, method, path, player?.token, body);
     }
     async function newPlayer(node: ServerProcess, name: string): Promise<Player> {
       const r = await api(node, 'POST', '/api/players', undefined, {

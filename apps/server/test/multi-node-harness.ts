@@ -33,3 +33,33 @@ export function startClusterNode(
     ...env,
   });
 }
+
+/** What {@link nodeApi} answers: the status and the parsed JSON body. */
+export interface NodeAnswer {
+  readonly status: number;
+  readonly json: unknown;
+}
+
+/**
+ * A request to one node: `token` as the bearer (when given), `body` as JSON (when given), `headers` on top
+ * (for example an `x-forwarded-for` of the test's own client address on a node with TRUST_PROXY).
+ */
+export async function nodeApi(
+  node: ServerProcess,
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): Promise<NodeAnswer> {
+  const r = await fetch(`${node.base}${path}`, {
+    method,
+    headers: {
+      ...headers,
+      ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: r.status, json: (await r.json()) as unknown };
+}

@@ -23,7 +23,7 @@ import { PRESETS, dealFromNumber, type Move } from '@klondike/rules';
 import { solve } from '@klondike/solver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DATABASE_URL, WsClient, dropSchema, testSchemaName, withSchema } from './helpers.js';
-import { MULTI_NODE_SKIP, startClusterNode } from './multi-node-harness.js';
+import { MULTI_NODE_SKIP, nodeApi, startClusterNode } from './multi-node-harness.js';
 import { type ServerProcess, killProcess } from './processes.js';
 
 const SKIP = MULTI_NODE_SKIP;
@@ -81,16 +81,7 @@ describe.skipIf(SKIP !== null)(
 
     /** A request as `player` (when given) from a client address of its own. */
     async function api(node: Node, method: string, path: string, player?: Player, body?: unknown) {
-      const r = await fetch(`${node.base}${path}`, {
-        method,
-        headers: {
-          'x-forwarded-for': '10.9.0.1',
-          ...(player ? { authorization: `Bearer ${player.token}` } : {}),
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      return { status: r.status, json: (await r.json()) as unknown };
+      return nodeApi(node, method, path, player?.token, body, { 'x-forwarded-for': '10.9.0.1' });
     }
     async function newPlayer(node: Node, name: string): Promise<Player> {
       const r = await api(node, 'POST', '/api/players', undefined, {
