@@ -1,6 +1,7 @@
 /**
  * The house's import boundaries, checked by `pnpm lint` (dependency-cruiser). Imports run downwards:
- * apps → packages; inside the server, routes and plugins → domain modules, never back.
+ * apps → packages; inside the server, edge → features → core → infra, and inside a folder its Fastify files
+ * (plugin, routes, channel, module) → its domain files, never back (docs/architecture.md).
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -27,20 +28,41 @@ module.exports = {
       to: { dependencyTypes: ['core'] },
     },
     {
+      name: 'infra-is-the-floor',
+      severity: 'error',
+      comment:
+        'Infrastructure (src/infra: db, bus, http, config, dates, errors) knows nothing above it: no core, no feature, no edge.',
+      from: { path: '^apps/server/src/infra/' },
+      to: { path: '^apps/server/src/(core|features|edge)/' },
+    },
+    {
+      name: 'core-knows-no-features',
+      severity: 'error',
+      comment:
+        'The core (src/core: the game rooms and the game log) knows no daily, race or arena: their rules reach it as game policies, declared by each feature.',
+      from: { path: '^apps/server/src/core/' },
+      to: { path: '^apps/server/src/(features|edge)/' },
+    },
+    {
+      name: 'features-below-the-edge',
+      severity: 'error',
+      comment:
+        'A feature knows nothing of the Fastify edge (src/edge: the app, the socket transport, the shared plugins).',
+      from: { path: '^apps/server/src/features/' },
+      to: { path: '^apps/server/src/edge/' },
+    },
+    {
       name: 'domain-below-fastify',
       severity: 'error',
       comment:
-        'Every server folder but plugins/ and routes/ (rooms, daily, races, players, ratings, pairing, arenas, db, bus, solver, fairness, maintenance, http, …) knows nothing of Fastify plugins or routes: plugins wire them, routes call them.',
-      from: { path: '^apps/server/src/(?!plugins/|routes/)[^/]+/' },
-      to: { path: '^apps/server/src/(plugins|routes)/' },
-    },
-    {
-      name: 'rooms-know-no-kinds',
-      severity: 'error',
-      comment:
-        'The game log (rooms) knows no daily and no race: their rules reach it as policies (rooms/policies.ts), declared in plugins/game-policies.ts.',
-      from: { path: '^apps/server/src/rooms/' },
-      to: { path: '^apps/server/src/(daily|races)/' },
+        "Inside a feature or the core, the domain files know nothing of the folder's Fastify files (plugin.ts, routes.ts, *-routes.ts, channel.ts, module.ts): those wire the domain, never the other way round.",
+      from: {
+        path: '^apps/server/src/(core|features)/[^/]+/',
+        pathNot: '/(plugin|routes|channel|module|[a-z-]+-routes)\\.ts$',
+      },
+      to: {
+        path: '^apps/server/src/(core|features)/[^/]+/(plugin|routes|channel|module|[a-z-]+-routes)\\.ts$',
+      },
     },
     {
       name: 'web-pages-reach-api-through-helpers',
@@ -54,8 +76,8 @@ module.exports = {
       name: 'plugins-below-routes',
       severity: 'error',
       comment: 'Plugins provide dependencies to routes; they do not import routes.',
-      from: { path: '^apps/server/src/plugins/' },
-      to: { path: '^apps/server/src/routes/' },
+      from: { path: '/plugin\\.ts$|^apps/server/src/edge/plugins/' },
+      to: { path: '/(routes|[a-z-]+-routes)\\.ts$' },
     },
   ],
   options: {

@@ -1,9 +1,9 @@
 # Klondike online: the Fastify server serving the built Vue client. Migrations are applied by the server
-# itself at start-up (apps/server/src/db/migrator.ts), against DATABASE_URL or, without it, embedded PGlite.
+# itself at start-up (apps/server/src/infra/db/migrator.ts), against DATABASE_URL or, without it, embedded PGlite.
 #
 # Two stages: `build` installs the whole workspace and builds the web client and the server; `runtime` holds
 # only what the server runs (its built dist/, its production dependencies, the web client, the migrations)
-# and runs as the unprivileged `node` user. apps/server/test/dockerfile.test.ts checks this file and replays
+# and runs as the unprivileged `node` user. apps/server/test/house/dockerfile.test.ts checks this file and replays
 # its steps in a scratch folder (CI has no Docker engine); keep every RUN path relative to the WORKDIR.
 #
 # NODE_IMAGE: the base of both stages, a supported Node.js LTS (Node 20 reached its end of life in April 2026).

@@ -1,7 +1,7 @@
 /**
  * The end of `pnpm test`: what every package's run tested and what it did not. Each package's vitest run
  * leaves `.test-results/<package>.results.json` (scripts/test-reporter.mjs) and, where its suites need
- * services, `<package>.services.json` (apps/server/test/services.ts). This prints one line per package,
+ * services, `<package>.services.json` (apps/server/test/support/services.ts). This prints one line per package,
  * one line per group of suites skipped for want of a service (what and why), or one line that nothing was
  * skipped for want of one, and a closing `N passed, N failed, N skipped` line.
  *

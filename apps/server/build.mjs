@@ -1,7 +1,7 @@
 // Builds the server to plain JavaScript once (`pnpm --filter @klondike/server build`), so production runs it
 // with `node dist/main.js` — no TypeScript compiler or loader at run time:
 // - dist/main.js: src/main.ts with the workspace packages (@klondike/*, TypeScript sources) bundled in;
-// - dist/solver-worker.js: the solver's worker-thread entry (src/solver/task.ts), likewise.
+// - dist/solver-worker.js: the solver's worker-thread entry (src/features/solve/task.ts), likewise.
 // Every package node finds from dist/ stays an ordinary import from node_modules (Prisma's runtime, PGlite
 // and their files); the workspace packages' own dependencies are bundled with them.
 import { existsSync, renameSync, rmSync } from 'node:fs';
@@ -42,7 +42,7 @@ const out = `dist.build-${process.pid}`;
 const old = `dist.old-${process.pid}`;
 rmSync(join(here, out), { recursive: true, force: true });
 await build({
-  entryPoints: { main: 'src/main.ts', 'solver-worker': 'src/solver/task.ts' },
+  entryPoints: { main: 'src/main.ts', 'solver-worker': 'src/features/solve/task.ts' },
   outdir: out,
   absWorkingDir: here,
   bundle: true,

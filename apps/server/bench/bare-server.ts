@@ -10,7 +10,7 @@ import websocket from '@fastify/websocket';
 import { ClientFrameSchema, type ServerFrame } from '@klondike/protocol';
 import { applyAction, dealFromNumber, newGame, playerView, resolveOptions } from '@klondike/rules';
 import Fastify from 'fastify';
-import { wireView } from '../src/rooms/game-rooms.js';
+import { wireView } from '../src/core/rooms/game-rooms.js';
 
 const deal = dealFromNumber(1);
 if (!deal.ok) throw new Error(deal.error.message);

@@ -4,7 +4,7 @@
  * What one entry of a group commit costs Postgres, without the server, the sockets or the load generator
  * sharing the cores: in a fresh schema `commitbench_<random>` (created and migrated by the server's `openDatabase`,
  * dropped at the end) of COMMIT_GAMES games (default 200, as the server benchmark's throughput phase), one connection
- * sends `COMMIT_MOVES_SQL` (apps/server/src/db/move-log.ts) as the server does, a named prepared statement
+ * sends `COMMIT_MOVES_SQL` (apps/server/src/infra/db/move-log.ts) as the server does, a named prepared statement
  * whose batch is written by `batchParameters`, each entry taking its game one version further. For each batch
  * size in COMMIT_BATCHES (default `10,60,200`; the server benchmark's flushes hold ~60) it prints the backend's
  * CPU per entry (/proc/<pid>/stat of the Postgres process serving the connection, user + system) and the wall
@@ -28,8 +28,8 @@ import {
   type MoveCommit,
   batchParameters,
   entryParameters,
-} from '../src/db/move-log.js';
-import { openDatabase } from '../src/db/database.js';
+} from '../src/infra/db/move-log.js';
+import { openDatabase } from '../src/infra/db/database.js';
 import { ensureDatabase } from './database.js';
 import { cpuSecondsOf } from './proc.js';
 

@@ -13,8 +13,8 @@ import { randomBytes } from 'node:crypto';
 import { availableParallelism, cpus } from 'node:os';
 import { PRESETS, dealFromKey, formatDeal } from '@klondike/rules';
 import { buildApp } from '../src/app.js';
-import { storeMissingExports } from '../src/daily/open-data.js';
-import { dropSchema, testSchemaName, withSchema } from '../test/helpers.js';
+import { storeMissingExports } from '../src/features/daily/open-data.js';
+import { dropSchema, testSchemaName, withSchema } from '../test/support/helpers.js';
 import { ensureDatabase } from './database.js';
 import { envNumber } from './settings.js';
 

@@ -24,7 +24,7 @@ import { join, resolve } from 'node:path';
 import { PRESETS, dealFromNumber } from '@klondike/rules';
 import { solve } from '@klondike/solver';
 import pg from 'pg';
-import { killProcess, type ServerProcess, startServerProcess } from '../test/processes.js';
+import { killProcess, type ServerProcess, startServerProcess } from '../test/support/processes.js';
 import { productionStart } from './production-start.js';
 import { gitHead } from './run-info.js';
 import { envNumber } from './settings.js';

@@ -28,7 +28,7 @@ import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { cpuSecondsOf, rssOf, statusBytesOf } from './proc.js';
 import { productionStart } from './production-start.js';
-import { killProcess, type ServerProcess, startServerProcess } from '../test/processes.js';
+import { killProcess, type ServerProcess, startServerProcess } from '../test/support/processes.js';
 import { envNumber } from './settings.js';
 import { gitHead } from './run-info.js';
 

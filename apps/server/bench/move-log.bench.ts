@@ -22,8 +22,8 @@ import { type DailyPreset, DailyPresetSchema } from '@klondike/protocol';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
-import { closesAt, utcDate } from '../src/dates.js';
-import { compactFinishedGames } from '../src/maintenance/compaction.js';
+import { closesAt, utcDate } from '../src/infra/dates.js';
+import { compactFinishedGames } from '../src/features/maintenance/compaction.js';
 import { ensureDatabase } from './database.js';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/klondike_test';

@@ -15,14 +15,14 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { PRESETS } from '@klondike/rules';
-import { openDatabase } from '../src/db/database.js';
+import { openDatabase } from '../src/infra/db/database.js';
 import {
   COMMIT_MOVES_SQL,
   COMMIT_MOVE_SQL,
   type MoveCommit,
   batchParameters,
   entryParameters,
-} from '../src/db/move-log.js';
+} from '../src/infra/db/move-log.js';
 import { ensureDatabase } from './database.js';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/klondike_test';

@@ -7,7 +7,7 @@
  */
 import { availableParallelism, cpus } from 'node:os';
 import { buildApp } from '../src/app.js';
-import { dropSchema, testSchemaName, withSchema } from '../test/helpers.js';
+import { dropSchema, testSchemaName, withSchema } from '../test/support/helpers.js';
 import { envNumber } from './settings.js';
 
 const N = envNumber('RATINGS_PLAYERS', 100_000);

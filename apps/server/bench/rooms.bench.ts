@@ -18,10 +18,10 @@
  * own loop makes ~2 of them). Bytes allocated per move by function: the server benchmark's BENCH_PROFILE=1.
  */
 import { createHook } from 'node:async_hooks';
-import type { MoveCommit } from '../src/db/move-log.js';
-import { PrismaGameStore } from '../src/db/game-store.js';
-import { GameRooms, type Subscriber } from '../src/rooms/game-rooms.js';
-import { pgliteDatabase, testApp } from '../test/helpers.js';
+import type { MoveCommit } from '../src/infra/db/move-log.js';
+import { PrismaGameStore } from '../src/infra/db/game-store.js';
+import { GameRooms, type Subscriber } from '../src/core/rooms/game-rooms.js';
+import { pgliteDatabase, testApp } from '../test/support/helpers.js';
 import { envNumber } from './settings.js';
 
 const GAMES = Math.max(1, Math.round(envNumber('ROOMS_GAMES', 200)));

@@ -14,7 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/app.js';
-import { asyncApiDocument } from '../src/http/asyncapi.js';
+import { asyncApiDocument } from '../src/edge/api-docs/asyncapi.js';
 
 const args = process.argv.slice(2).filter((a) => a !== '--');
 const i = args.indexOf('--out');

@@ -1,20 +1,20 @@
 /** Fastify decorations of this server (see the plugins that add them). */
-import type { EventBus } from './bus/event-bus.js';
-import type { SolverAllowance } from './http/solver-allowance.js';
-import type { AppConfig } from './config.js';
-import type { DailyService } from './daily/service.js';
-import type { Database } from './db/database.js';
-import type { DealEmbargo } from './fairness/embargo.js';
+import type { EventBus } from './infra/bus/event-bus.js';
+import type { SolverAllowance } from './features/solve/allowance.js';
+import type { AppConfig } from './infra/config.js';
+import type { DailyService } from './features/daily/service.js';
+import type { Database } from './infra/db/database.js';
+import type { DealEmbargo } from './features/fairness/embargo.js';
 import type { PrismaClient } from './generated/prisma/client.js';
-import type { AuthedPlayer } from './players/players.js';
-import type { PlayerTokenCache } from './players/token-cache.js';
-import type { SolverPool } from './solver/task.js';
-import type { PairingService } from './pairing/service.js';
-import type { ArenaService } from './arenas/service.js';
-import type { RaceService } from './races/service.js';
-import type { RatingService } from './ratings/service.js';
-import type { GameRooms } from './rooms/game-rooms.js';
-import type { TokenRevocations } from './players/token-revocation.js';
+import type { AuthedPlayer } from './features/players/players.js';
+import type { PlayerTokenCache } from './features/players/token-cache.js';
+import type { SolverPool } from './features/solve/task.js';
+import type { PairingService } from './features/pairing/service.js';
+import type { ArenaService } from './features/arenas/service.js';
+import type { RaceService } from './features/races/service.js';
+import type { RatingService } from './features/ratings/service.js';
+import type { GameRooms } from './core/rooms/game-rooms.js';
+import type { TokenRevocations } from './features/players/token-revocation.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,11 +1,11 @@
 /**
  * The web suites' global setup: finds Chromium, nginx, Postgres and Redis the way the server's suites do
- * (apps/server/test/services.ts), hands the URLs to the browser tests that need several nodes
+ * (apps/server/test/support/services.ts), hands the URLs to the browser tests that need several nodes
  * (`inject('testDatabaseUrl')`, `inject('testRedisUrl')`) and records what it found for the summary at the
  * end of `pnpm test`.
  */
 import type { TestProject } from 'vitest/node';
-import { probeServices, recordServices } from '../../server/test/services';
+import { probeServices, recordServices } from '../../server/test/support/services';
 
 declare module 'vitest' {
   export interface ProvidedContext {

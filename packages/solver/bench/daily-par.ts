@@ -1,7 +1,7 @@
 /**
  * How many dailies get a proven par: `pnpm --filter @klondike/solver exec tsx bench/daily-par.ts`.
  *
- * Follows the server's daily generation (apps/server/src/daily/generate.ts) for `DAYS` dates (default 30,
+ * Follows the server's daily generation (apps/server/src/features/daily/generate.ts) for `DAYS` dates (default 30,
  * ending `END`, default 2026-11-24) and both daily presets: candidate k of a date is the algorithm-v2 deal
  * keyed by HMAC-SHA256(secret, `date|preset|k`) — with a bench secret (`SECRET`, default "bench"), since the
  * server's is secret —; the daily is the first candidate `solve` wins within `CERTIFY_NODES` positions
@@ -23,7 +23,7 @@ const DAYS = Number(process.env.DAYS ?? 30);
 const END = process.env.END ?? '2026-11-24';
 const SECRET = process.env.SECRET ?? 'bench';
 const SOLVE_MS = Number(process.env.SOLVE_MS ?? 3000);
-/** The server's `parNodes(SOLVE_MS)` (apps/server/src/daily/generate.ts; the solver cannot import it). */
+/** The server's `parNodes(SOLVE_MS)` (apps/server/src/features/daily/generate.ts; the solver cannot import it). */
 const parNodes = (ms: number): number =>
   Math.min(60_000_000, Math.round(1000 * ms * Math.max(1, ms / 300) ** 2));
 const NODES = Number(process.env.NODES ?? parNodes(SOLVE_MS));

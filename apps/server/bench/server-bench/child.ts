@@ -7,7 +7,7 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { productionStart } from '../production-start.js';
-import { freePort } from '../../test/processes.js';
+import { freePort } from '../../test/support/processes.js';
 import { rssOf } from '../proc.js';
 import { INSPECT, SERVER_DIR, SERVER_FLAGS, SERVER_LOG } from './settings.js';
 import { rawText, sleep } from './format.js';

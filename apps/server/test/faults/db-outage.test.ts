@@ -21,8 +21,8 @@ import {
   testSchemaName,
   withSchema,
   wsUrl,
-} from '../helpers.js';
-import { type TcpProxy, startTcpProxy } from '../tcp-proxy.js';
+} from '../support/helpers.js';
+import { type TcpProxy, startTcpProxy } from '../support/tcp-proxy.js';
 
 const SOCKETS = 50;
 const OUTAGE_MS = Number(process.env.FAULT_OUTAGE_MS ?? 30_000);

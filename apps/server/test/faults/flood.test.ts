@@ -4,8 +4,8 @@
  * round trip of the 50 polite sockets before and during the flood.
  */
 import { describe, expect, it } from 'vitest';
-import { FLOOD_CLOSE_CODE } from '../../src/routes/ws.js';
-import { pgliteDatabase, testApp, WsClient, wsUrl } from '../helpers.js';
+import { FLOOD_CLOSE_CODE } from '../../src/edge/socket.js';
+import { pgliteDatabase, testApp, WsClient, wsUrl } from '../support/helpers.js';
 
 const POLITE = 50;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

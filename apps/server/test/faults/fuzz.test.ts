@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { ErrorBodySchema, ServerFrameSchema } from '@klondike/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { pgliteDatabase, testApp, WsClient, wsUrl } from '../helpers.js';
+import { pgliteDatabase, testApp, WsClient, wsUrl } from '../support/helpers.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000);
 const HTTP_RUNS = Math.ceil(RUNS * 0.7);

@@ -25,12 +25,12 @@ import {
 } from '@klondike/protocol';
 import type { Move } from '@klondike/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisBus } from '../../src/bus/event-bus.js';
-import { clusterLease } from '../../src/bus/lease.js';
-import { splitSchemaParam } from '../../src/db/database.js';
-import { TEST_DATABASE_URL, WsClient, dropSchema, testSchemaName, withSchema } from '../helpers.js';
-import { type ServerProcess, killProcess, startServerProcess } from '../processes.js';
-import { HAVE_REDIS_SERVER, type PrivateRedis, startPrivateRedis } from '../redis-server.js';
+import { RedisBus } from '../../src/infra/bus/event-bus.js';
+import { clusterLease } from '../../src/infra/bus/lease.js';
+import { splitSchemaParam } from '../../src/infra/db/database.js';
+import { TEST_DATABASE_URL, WsClient, dropSchema, testSchemaName, withSchema } from '../support/helpers.js';
+import { type ServerProcess, killProcess, startServerProcess } from '../support/processes.js';
+import { HAVE_REDIS_SERVER, type PrivateRedis, startPrivateRedis } from '../support/redis-server.js';
 
 const SKIP =
   TEST_DATABASE_URL === undefined

@@ -1,0 +1,20 @@
+/** Plugin `config`: decorates the instance with the server configuration and the server clock. */
+import fp from 'fastify-plugin';
+import type { AppConfig } from '../../infra/config.js';
+import '../../types.js';
+
+/** Options: the already-resolved configuration and, for tests, a clock. */
+export interface ConfigPluginOptions {
+  readonly config: AppConfig;
+  /** Server clock in ms since the epoch (default `Date.now`). */
+  readonly now?: () => number;
+}
+
+/** Decorates `app.config` and `app.now`. */
+export const configPlugin = fp<ConfigPluginOptions>(
+  async (app, opts) => {
+    app.decorate('config', opts.config);
+    app.decorate('now', opts.now ?? Date.now);
+  },
+  { name: 'config', fastify: '5.x' },
+);

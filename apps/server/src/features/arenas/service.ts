@@ -1,0 +1,587 @@
+/**
+ * Arenas in the database (docs/arenas.md): create, list, join/pause, berserk, and the arena tick that pairs
+ * waiting players, scores finished races and settles the end.
+ *
+ * An arena is its rows (`Arena`, `ArenaPlayer`, `ArenaRace`), so any node serves any arena. The tick runs on
+ * every node every ARENA_TICK_MS while it knows of a running arena; its work is done inside one transaction
+ * holding the advisory lock `arenas` (`pg_try_advisory_xact_lock`: one node at a time, the others skip):
+ *  1. each race of an arena that has finished and is not yet scored is scored once (`ArenaRace.scoredAt`),
+ *     and its players return to the pool (unless paused);
+ *  2. a running arena's waiting players are paired (arenas/pairing.ts) and claimed (`raceCode` = '' while
+ *     their race is being made; a claim older than CLAIM_TIMEOUT_MS goes back to waiting);
+ *  3. an arena past its end with every race scored is finished (`finishedAt`: the podium is final).
+ * After the commit the claimed pairs' races are made (races/service.ts `createPaired`, a certified deal, the
+ * arena's time limit), the players are told (`paired` frames) and berserk racers whose half time is up are
+ * stopped. Each change publishes the arena on the bus channel `arenas`; every node sends the `arena` frame
+ * to its own subscribers.
+ */
+import type { Arena, ArenaListSchema, CreateArenaBody } from '@klondike/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import type { z } from 'zod';
+import type { EventBus } from '../../infra/bus/event-bus.js';
+import { ApiError } from '../../infra/errors.js';
+import type { PrismaClient } from '../../generated/prisma/client.js';
+import type { AuthedPlayer } from '../players/players.js';
+import { newRaceCode } from '../races/ranking.js';
+import { racePool } from '../ratings/service.js';
+import { type ArenaWaiting, pairArena } from './pairing.js';
+import { type ArenaScore, addRace, onFire } from './scoring.js';
+import { type ScheduleEntry, slotsAhead } from './schedule.js';
+import { canSeeArena, noArena } from './visibility.js';
+
+/** How often a node pairs and scores while it knows of a running arena, ms. */
+export const ARENA_TICK_MS = 1000;
+/** A claimed pair whose race was not made within this long goes back to waiting, ms. */
+export const CLAIM_TIMEOUT_MS = 60_000;
+/** Default time limit of an arena's races, ms. */
+export const ARENA_RACE_TIME_MS = 5 * 60_000;
+/** Finished arenas the list shows, newest first. */
+const FINISHED_LISTED = 10;
+/** How far ahead a player may schedule an arena, ms. */
+const MAX_AHEAD_MS = 7 * 24 * 60 * 60_000;
+const CHANNEL = 'arenas';
+
+type ArenaList = z.infer<typeof ArenaListSchema>;
+type Preset = 'classic-draw1' | 'classic-draw3';
+
+/** Something that can be sent a server frame's text (a socket). */
+export interface ArenaSubscriber {
+  send(text: string): void;
+}
+
+/** What the arena service needs. */
+export interface ArenaServiceOptions {
+  readonly prisma: PrismaClient;
+  readonly bus: EventBus;
+  readonly now: () => number;
+  readonly log: FastifyBaseLogger;
+  /** Makes a 2-seat arena race (races/service.ts `createPaired`); returns its code. */
+  readonly makeRace: (
+    preset: Preset,
+    racers: readonly [string, string],
+    extra: { rated: boolean; timeLimitMs: number; arenaId: string },
+  ) => Promise<string>;
+  /** Tells players a race was made for them (pairing/service.ts `notifyPaired`). */
+  readonly notifyPaired: (playerIds: readonly string[], code: string) => void;
+  /** Ends a berserker's game whose half time is up (the server resigns it). */
+  readonly stopGame: (gameId: string, owner: string) => Promise<void>;
+  /** The schedule (default arenas/schedule.ts DEFAULT_SCHEDULE). */
+  readonly schedule: readonly ScheduleEntry[];
+  readonly tickMs?: number;
+}
+
+type ArenaRow = NonNullable<Awaited<ReturnType<ArenaService['load']>>>;
+
+function statusOf(a: { startsAt: Date; endsAt: Date; finishedAt: Date | null }, now: number) {
+  if (a.finishedAt !== null || a.endsAt.getTime() <= now) return 'finished' as const;
+  return a.startsAt.getTime() <= now ? ('running' as const) : ('upcoming' as const);
+}
+
+/** See the module comment. Public methods throw `ApiError` for refusals. */
+export class ArenaService {
+  private readonly local = new Map<string, Map<ArenaSubscriber, string | null>>();
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly stopBus: () => void;
+  private timer: NodeJS.Timeout | undefined;
+  private chain: Promise<void> = Promise.resolve();
+  private next: Promise<void> | null = null;
+  private stopped = false;
+
+  constructor(private readonly opts: ArenaServiceOptions) {
+    this.stopBus = opts.bus.subscribe(CHANNEL, (m) => {
+      const id = (m as { id?: unknown } | null)?.id;
+      if (typeof id === 'string') this.track(this.fanOut(id));
+    });
+  }
+
+  // ---------- REST ----------
+
+  /**
+   * Makes an arena (POST /api/arenas): people's arenas for a person, the bot board's for a bot. Errors:
+   * `bad-request` for a start in the past (more than a minute) or more than 7 days ahead.
+   */
+  async create(player: AuthedPlayer, body: CreateArenaBody): Promise<Arena> {
+    const now = this.opts.now();
+    const startsAt = body.startsAt === undefined ? now : Date.parse(body.startsAt);
+    if (startsAt < now - 60_000) throw new ApiError('bad-request', 'an arena cannot start in the past');
+    if (startsAt > now + MAX_AHEAD_MS) throw new ApiError('bad-request', 'an arena starts within 7 days');
+    const id = newRaceCode();
+    await this.opts.prisma.arena.create({
+      data: {
+        id,
+        name: body.name ?? `${player.name}'s arena`,
+        preset: body.preset,
+        startsAt: new Date(startsAt),
+        endsAt: new Date(startsAt + body.durationMs),
+        rated: body.rated,
+        inviteCode: body.inviteOnly ? newRaceCode() : null,
+        bots: player.bot,
+        raceTimeLimitMs: ARENA_RACE_TIME_MS,
+        createdBy: player.id,
+        createdAt: new Date(now),
+      },
+    });
+    this.kick();
+    return this.get(id, player.id);
+  }
+
+  /** Upcoming, running and the last finished arenas (GET /api/arenas); invite-only ones to their players. */
+  async list(viewer: string | null): Promise<ArenaList> {
+    const now = new Date(this.opts.now());
+    const visible = {
+      OR: [
+        { inviteCode: null },
+        ...(viewer === null ? [] : [{ createdBy: viewer }, { players: { some: { playerId: viewer } } }]),
+      ],
+    };
+    const [open, finished] = await Promise.all([
+      this.opts.prisma.arena.findMany({
+        where: { endsAt: { gt: now }, finishedAt: null, ...visible },
+        orderBy: { startsAt: 'asc' },
+        take: 100,
+        include: { _count: { select: { players: true } } },
+      }),
+      this.opts.prisma.arena.findMany({
+        where: { OR: [{ endsAt: { lte: now } }, { finishedAt: { not: null } }], AND: visible },
+        orderBy: { endsAt: 'desc' },
+        take: FINISHED_LISTED,
+        include: { _count: { select: { players: true } } },
+      }),
+    ]);
+    const summary = (a: (typeof open)[number]) => this.summary(a, a._count.players);
+    const t = now.getTime();
+    return {
+      upcoming: open.filter((a) => statusOf(a, t) === 'upcoming').map(summary),
+      running: open.filter((a) => statusOf(a, t) === 'running').map(summary),
+      finished: finished.map(summary),
+    };
+  }
+
+  /** An arena as `viewer` sees it (GET /api/arenas/:id). Errors: `not-found`. */
+  async get(id: string, viewer: string | null): Promise<Arena> {
+    const row = await this.load(id);
+    if (row === null || !canSeeArena(row, viewer)) throw new ApiError('not-found', noArena(id));
+    return this.view(row, viewer);
+  }
+
+  /**
+   * Joins (or comes back from a pause: POST /api/arenas/:id/join): waiting from now. Errors: `not-found`,
+   * also for an invite-only arena the caller is not in and has not the right code for (arenas/visibility.ts);
+   * `conflict` once it has ended; `forbidden` for a bot in people's arena (and the other way round).
+   */
+  async join(id: string, player: AuthedPlayer, inviteCode?: string): Promise<Arena> {
+    const row = await this.load(id);
+    if (row === null || (!canSeeArena(row, player.id) && inviteCode !== row.inviteCode))
+      throw new ApiError('not-found', noArena(id));
+    const now = this.opts.now();
+    if (statusOf(row, now) === 'finished') throw new ApiError('conflict', 'the arena has ended');
+    if (row.bots !== player.bot)
+      throw new ApiError('forbidden', player.bot ? 'bots join bot arenas only' : 'this arena is for bots');
+    const mine = row.players.find((p) => p.playerId === player.id);
+    // One arena at a time: joining pauses the player in any other.
+    await this.opts.prisma.arenaPlayer.updateMany({
+      where: { playerId: player.id, arenaId: { not: id }, paused: false },
+      data: { paused: true, waitingSince: null },
+    });
+    await this.opts.prisma.arenaPlayer.upsert({
+      where: { arenaId_playerId: { arenaId: id, playerId: player.id } },
+      create: { arenaId: id, playerId: player.id, joinedAt: new Date(now), waitingSince: new Date(now) },
+      update: {
+        paused: false,
+        ...(mine?.raceCode === null && mine.paused ? { waitingSince: new Date(now) } : {}),
+      },
+    });
+    await this.changed(id);
+    this.kick();
+    return this.get(id, player.id);
+  }
+
+  /** Pauses (POST /api/arenas/:id/leave): no new pairings; a race under way still counts. Errors: `not-found`. */
+  async leave(id: string, player: AuthedPlayer): Promise<Arena> {
+    const row = await this.load(id);
+    if (row === null || !canSeeArena(row, player.id)) throw new ApiError('not-found', noArena(id));
+    await this.opts.prisma.arenaPlayer.updateMany({
+      where: { arenaId: id, playerId: player.id },
+      data: { paused: true, waitingSince: null },
+    });
+    await this.changed(id);
+    return this.get(id, player.id);
+  }
+
+  /** The caller's race now in arena `id`, or null. */
+  async currentRace(id: string, playerId: string): Promise<string | null> {
+    const me = await this.opts.prisma.arenaPlayer.findUnique({
+      where: { arenaId_playerId: { arenaId: id, playerId } },
+    });
+    return me?.raceCode ? me.raceCode : null;
+  }
+
+  // ---------- live ----------
+
+  /** Sends the arena to `sub` now and on every change (viewer: the authed player or null). Errors: `not-found`. */
+  async subscribe(id: string, sub: ArenaSubscriber, viewer: string | null): Promise<void> {
+    const arena = await this.get(id, viewer);
+    let subs = this.local.get(id);
+    if (subs === undefined) this.local.set(id, (subs = new Map()));
+    subs.set(sub, viewer);
+    sub.send(JSON.stringify({ type: 'arena', arena }));
+  }
+
+  unsubscribe(id: string, sub: ArenaSubscriber): void {
+    const subs = this.local.get(id);
+    subs?.delete(sub);
+    if (subs?.size === 0) this.local.delete(id);
+  }
+
+  leaveAll(sub: ArenaSubscriber): void {
+    for (const id of [...this.local.keys()]) this.unsubscribe(id, sub);
+  }
+
+  // ---------- the tick ----------
+
+  /** Runs a tick soon (one at a time on this node; a call during a tick queues one more). */
+  tick(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.next !== null) return this.next;
+    const run = this.chain.then(() => {
+      this.next = null;
+      return this.stopped ? undefined : this.work();
+    });
+    this.next = run;
+    this.chain = run.catch((err: unknown) => this.opts.log.warn({ err }, 'arena tick failed'));
+    this.track(run);
+    return run;
+  }
+
+  /** Makes the schedule's coming arenas that do not exist yet (run by the daily job's lease holder). */
+  async makeSchedule(): Promise<number> {
+    const now = this.opts.now();
+    let made = 0;
+    for (const slot of slotsAhead(this.opts.schedule, now)) {
+      const r = await this.opts.prisma.arena.createMany({
+        data: [
+          {
+            id: newRaceCode(),
+            name: slot.name,
+            preset: slot.preset,
+            startsAt: new Date(slot.startsAt),
+            endsAt: new Date(slot.endsAt),
+            raceTimeLimitMs: ARENA_RACE_TIME_MS,
+            scheduleKey: slot.scheduleKey,
+            createdAt: new Date(now),
+          },
+        ],
+        skipDuplicates: true,
+      });
+      made += r.count;
+    }
+    if (made > 0) this.kick();
+    return made;
+  }
+
+  /** Stops ticking and waits for the work in flight. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.stopBus();
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private kick(): void {
+    void this.tick();
+  }
+
+  private async work(): Promise<void> {
+    const prisma = this.opts.prisma;
+    const now = this.opts.now();
+    const result = await prisma.$transaction(async (tx) => {
+      const lock = await tx.$queryRawUnsafe<{ locked: boolean }[]>(
+        `SELECT pg_try_advisory_xact_lock(hashtext('arenas')) AS locked`,
+      );
+      if (lock[0]?.locked !== true) return null;
+      const live = await tx.arena.findMany({
+        where: { finishedAt: null, startsAt: { lte: new Date(now) } },
+        include: { players: true, races: { where: { scoredAt: null } } },
+      });
+      const changed = new Set<string>();
+      const claims: { arena: (typeof live)[number]; pair: [string, string] }[] = [];
+      for (const arena of live) {
+        const running = arena.endsAt.getTime() > now;
+        // 1. Score the finished races (once).
+        const codes = arena.races.map((r) => r.raceCode);
+        const finished = codes.length
+          ? await tx.race.findMany({
+              where: { code: { in: codes }, status: 'finished' },
+              include: { racers: true },
+            })
+          : [];
+        const scores = new Map(arena.players.map((p) => [p.playerId, { ...p }]));
+        for (const race of finished) {
+          const claimed = await tx.arenaRace.updateMany({
+            where: { raceCode: race.code, scoredAt: null },
+            data: { scoredAt: new Date(now) },
+          });
+          if (claimed.count !== 1) continue;
+          const winners = race.racers.filter((r) => r.placement === 1);
+          for (const r of race.racers) {
+            const p = scores.get(r.playerId);
+            if (p === undefined) continue;
+            const won = winners.length === 1 && winners[0]?.playerId === r.playerId;
+            const next = addRace(p, won, r.berserk);
+            const other = race.racers.find((o) => o.playerId !== r.playerId)?.playerId ?? null;
+            const back = running && !p.paused && p.raceCode === race.code;
+            Object.assign(p, next, {
+              lastOpponent: other,
+              raceCode: p.raceCode === race.code ? null : p.raceCode,
+              waitingSince: back ? new Date(now) : p.raceCode === race.code ? null : p.waitingSince,
+            });
+            await tx.arenaPlayer.update({
+              where: { arenaId_playerId: { arenaId: arena.id, playerId: r.playerId } },
+              data: {
+                points: next.points,
+                games: next.games,
+                wins: next.wins,
+                streak: next.streak,
+                lastOpponent: other,
+                raceCode: p.raceCode,
+                waitingSince: p.waitingSince,
+              },
+            });
+          }
+          changed.add(arena.id);
+        }
+        // 2. Pair the waiting players while the arena runs (stale claims wait again).
+        if (running) {
+          for (const p of scores.values())
+            if (p.raceCode === '' && (p.waitingSince?.getTime() ?? 0) < now - CLAIM_TIMEOUT_MS) {
+              p.raceCode = null;
+              p.waitingSince = new Date(now);
+              await tx.arenaPlayer.update({
+                where: { arenaId_playerId: { arenaId: arena.id, playerId: p.playerId } },
+                data: { raceCode: null, waitingSince: p.waitingSince },
+              });
+            }
+          const ready = [...scores.values()].filter(
+            (p) => !p.paused && p.raceCode === null && p.waitingSince !== null,
+          );
+          const ratings = ready.length
+            ? await tx.rating.findMany({
+                where: { pool: racePool(arena.preset) ?? '', playerId: { in: ready.map((p) => p.playerId) } },
+              })
+            : [];
+          const rating = new Map(ratings.map((r) => [r.playerId, r.rating]));
+          const waiting: ArenaWaiting[] = ready.map((p) => ({
+            playerId: p.playerId,
+            points: p.points,
+            rating: rating.get(p.playerId) ?? 1500,
+            lastOpponent: p.lastOpponent,
+            waitingSince: p.waitingSince?.getTime() ?? now,
+          }));
+          const racing = [...scores.values()].filter((p) => !p.paused && p.raceCode !== null).length;
+          for (const [a, b] of pairArena(waiting, now, racing)) {
+            await tx.arenaPlayer.updateMany({
+              where: { arenaId: arena.id, playerId: { in: [a.playerId, b.playerId] } },
+              data: { raceCode: '', waitingSince: new Date(now) },
+            });
+            claims.push({ arena, pair: [a.playerId, b.playerId] });
+            changed.add(arena.id);
+          }
+        }
+        // 3. The end: every race counted.
+        const unscored = arena.races.length - finished.length;
+        const making = [...scores.values()].some(
+          (p) => p.raceCode === '' && (p.waitingSince?.getTime() ?? 0) >= now - CLAIM_TIMEOUT_MS,
+        );
+        if (!running && unscored === 0 && !making) {
+          await tx.arena.update({ where: { id: arena.id }, data: { finishedAt: new Date(now) } });
+          await tx.arenaPlayer.updateMany({
+            where: { arenaId: arena.id },
+            data: { waitingSince: null, raceCode: null },
+          });
+          changed.add(arena.id);
+        }
+      }
+      const next = await tx.arena.findFirst({
+        where: { finishedAt: null },
+        orderBy: { startsAt: 'asc' },
+        select: { startsAt: true },
+      });
+      return { changed, claims, nextStart: next?.startsAt.getTime() ?? null };
+    });
+    if (result === null) {
+      this.schedule(this.opts.tickMs ?? ARENA_TICK_MS);
+      return;
+    }
+    await Promise.all(result.claims.map((c) => this.makeRace(c.arena, c.pair)));
+    await this.stopBerserkers(now);
+    for (const id of result.changed) await this.changed(id);
+    // Every tick while an arena is live; else wake for the next start (at least once a minute).
+    if (result.nextStart !== null)
+      this.schedule(Math.max(this.opts.tickMs ?? ARENA_TICK_MS, Math.min(60_000, result.nextStart - now)));
+  }
+
+  /** Makes a claimed pair's race; on failure the pair waits again. */
+  private async makeRace(
+    arena: { id: string; preset: string; rated: boolean; raceTimeLimitMs: number },
+    pair: [string, string],
+  ): Promise<void> {
+    const prisma = this.opts.prisma;
+    let code: string;
+    try {
+      code = await this.opts.makeRace(arena.preset as Preset, pair, {
+        rated: arena.rated,
+        timeLimitMs: arena.raceTimeLimitMs,
+        arenaId: arena.id,
+      });
+    } catch (err) {
+      this.opts.log.warn({ err, arena: arena.id }, 'arena: the race could not be made; the pair waits again');
+      await prisma.arenaPlayer.updateMany({
+        where: { arenaId: arena.id, playerId: { in: pair }, raceCode: '' },
+        data: { raceCode: null, waitingSince: new Date(this.opts.now()) },
+      });
+      return;
+    }
+    await prisma.$transaction([
+      prisma.arenaRace.create({ data: { raceCode: code, arenaId: arena.id } }),
+      prisma.arenaPlayer.updateMany({
+        where: { arenaId: arena.id, playerId: { in: pair }, raceCode: '' },
+        data: { raceCode: code, waitingSince: null },
+      }),
+    ]);
+    this.opts.notifyPaired(pair, code);
+  }
+
+  /** Resigns the game of every berserk racer whose half of the time limit is up (docs/arenas.md "Berserk"). */
+  private async stopBerserkers(now: number): Promise<void> {
+    const racers = await this.opts.prisma.raceRacer.findMany({
+      where: { berserk: true, gameId: { not: null }, race: { status: 'running', arenaId: { not: null } } },
+      include: {
+        race: { select: { startsAt: true, timeLimitMs: true } },
+        game: { select: { status: true } },
+      },
+    });
+    for (const r of racers) {
+      const { startsAt, timeLimitMs } = r.race;
+      if (startsAt === null || timeLimitMs === null || r.gameId === null) continue;
+      if (r.game?.status !== 'playing') continue;
+      if (startsAt.getTime() + timeLimitMs / 2 <= now) await this.opts.stopGame(r.gameId, r.playerId);
+    }
+  }
+
+  /** Ticks again in `delayMs` (one timer at a time). */
+  private schedule(delayMs: number): void {
+    if (this.stopped || this.timer !== undefined) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.kick();
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  /** Publishes a change of arena `id` to every node (and this node's subscribers). */
+  private async changed(id: string): Promise<void> {
+    this.opts.bus.publish(CHANNEL, { id });
+    await this.fanOut(id);
+  }
+
+  private async fanOut(id: string): Promise<void> {
+    const subs = this.local.get(id);
+    if (subs === undefined || subs.size === 0) return;
+    const row = await this.load(id);
+    if (row === null) return;
+    for (const [sub, viewer] of subs)
+      sub.send(JSON.stringify({ type: 'arena', arena: this.view(row, viewer) }));
+  }
+
+  // ---------- views ----------
+
+  /** The arena's row with its players' rows and names. */
+  load(id: string) {
+    return this.opts.prisma.arena.findUnique({
+      where: { id },
+      include: { players: { include: { player: { select: { name: true } } } } },
+    });
+  }
+
+  private summary(
+    a: {
+      id: string;
+      name: string;
+      preset: string;
+      startsAt: Date;
+      endsAt: Date;
+      finishedAt: Date | null;
+      rated: boolean;
+      inviteCode: string | null;
+      bots: boolean;
+      raceTimeLimitMs: number;
+      scheduleKey: string | null;
+    },
+    players: number,
+  ) {
+    return {
+      id: a.id,
+      name: a.name,
+      preset: a.preset as Preset,
+      status: statusOf(a, this.opts.now()),
+      startsAt: a.startsAt.toISOString(),
+      endsAt: a.endsAt.toISOString(),
+      rated: a.rated,
+      inviteOnly: a.inviteCode !== null,
+      bots: a.bots,
+      raceTimeLimitMs: a.raceTimeLimitMs,
+      players,
+      scheduled: a.scheduleKey !== null,
+    };
+  }
+
+  private view(row: ArenaRow, viewer: string | null): Arena {
+    const standings = [...row.players]
+      .sort(
+        (x, y) =>
+          y.points - x.points ||
+          y.wins - x.wins ||
+          x.games - y.games ||
+          x.joinedAt.getTime() - y.joinedAt.getTime(),
+      )
+      .map((p, i) => {
+        const score: ArenaScore = p;
+        return {
+          rank: i + 1,
+          playerId: p.playerId,
+          name: p.player.name,
+          points: p.points,
+          games: p.games,
+          wins: p.wins,
+          streak: p.streak,
+          fire: onFire(score),
+          paused: p.paused,
+        };
+      });
+    const status = statusOf(row, this.opts.now());
+    const mine = viewer === null ? undefined : row.players.find((p) => p.playerId === viewer);
+    return {
+      ...this.summary(row, row.players.length),
+      serverNow: new Date(this.opts.now()).toISOString(),
+      standings,
+      me:
+        viewer === null
+          ? null
+          : {
+              joined: mine !== undefined,
+              paused: mine?.paused ?? false,
+              pairedRace: mine?.raceCode ? mine.raceCode : null,
+              inviteCode: row.createdBy === viewer ? row.inviteCode : null,
+            },
+      podium: status === 'finished' && row.finishedAt !== null ? standings.slice(0, 3) : null,
+    };
+  }
+
+  private track(p: Promise<unknown>): void {
+    this.inFlight.add(p);
+    const done = (): void => {
+      this.inFlight.delete(p);
+    };
+    p.then(done, done);
+  }
+}

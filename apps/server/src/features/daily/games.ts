@@ -1,0 +1,75 @@
+/**
+ * A daily's games, as the daily creates them in the game log (rooms/game-rooms.ts): the ranked attempt of
+ * a player (ranked options, `rankedOptions` in db/game-options.ts, which its row names by its daily; its
+ * clock starts when its cards are first seen, at its creation; its `DailyAttempt` row, daily/rows.ts,
+ * refuses a second one), a practice game with the preset's own options, and the settling of a ranked
+ * attempt whose day closed while it was still playing.
+ */
+import type { GameResponse } from '@klondike/protocol';
+import { PRESETS, parseDeal } from '@klondike/rules';
+import { rankedOptions } from '../../infra/db/game-options.js';
+import { ApiError } from '../../infra/errors.js';
+import type { DailyRef, GameRooms } from '../../core/rooms/game-rooms.js';
+import { RowExists } from '../../core/rooms/store.js';
+
+/** What a new daily game is: the ranked attempt of `owner`, or a practice game (owned or anonymous). */
+export interface DailyGameSpec {
+  readonly daily: DailyRef;
+  /** The daily's deal, 52 codes in deal order. */
+  readonly deal: string;
+  readonly ranked: boolean;
+  /** The player the game is for (required when ranked). */
+  readonly owner: string | null;
+}
+
+/**
+ * Creates a game of a daily's deal in `rooms`: the ranked attempt of `spec.owner` or a practice game. The
+ * response shows no deal number. Errors: `conflict` when the player already has a ranked attempt at this
+ * daily.
+ */
+export async function createDailyGame(rooms: GameRooms, spec: DailyGameSpec): Promise<GameResponse> {
+  const deal = parseDeal(spec.deal);
+  if (!deal.ok) throw new Error(`daily ${spec.daily.date}: stored deal unreadable: ${deal.error.message}`);
+  if (spec.ranked && spec.owner === null) throw new Error('a ranked attempt needs a player');
+  try {
+    return await rooms.createGame({
+      kind: spec.ranked ? 'daily-ranked' : 'daily-practice',
+      deal: deal.value,
+      dealKey: null,
+      options: spec.ranked ? rankedOptions(spec.daily.preset) : PRESETS[spec.daily.preset],
+      preset: spec.ranked ? null : spec.daily.preset,
+      owner: spec.owner,
+      daily: spec.daily,
+      raceCode: null,
+      clockFromCreation: spec.ranked,
+    });
+  } catch (e) {
+    if (spec.ranked && e instanceof RowExists)
+      throw new ApiError(
+        'conflict',
+        `you have already started your ranked attempt at the ${spec.daily.date} ${spec.daily.preset} daily (one per player); replay it as a practice game once it has ended`,
+      );
+    throw e;
+  }
+}
+
+/**
+ * Settles a ranked attempt whose day has closed while it was still playing: its leaderboard row as
+ * `unfinished`, with the score and time at the moment the day closed. Returns whether a row was added
+ * (false for other games, an open day, or an attempt that already has its row). Errors: `not-found`.
+ */
+export function settleClosedAttempt(rooms: GameRooms, gameId: string): Promise<boolean> {
+  return rooms.settle(gameId, (game, now, at) => {
+    const daily = game.daily;
+    if (game.kind !== 'daily-ranked' || daily === null || game.owner === null) return null;
+    if (now < daily.closesAt) return null;
+    const standing = at(game.endedAt ?? daily.closesAt);
+    return {
+      status: 'unfinished',
+      score: standing.score,
+      timeMs: standing.timeMs,
+      moves: standing.moves,
+      finishedAt: daily.closesAt,
+    };
+  });
+}

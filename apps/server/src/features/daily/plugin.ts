@@ -1,0 +1,97 @@
+/**
+ * Plugin `daily`: decorates `app.daily` (daily/service.ts) and runs its schedule. At start-up it begins
+ * making today's and tomorrow's dailies ready (daily routes wait for that) and then fills the archive in
+ * the background. A timer runs `tick()` every `dailyTickMs` and just after each UTC midnight, so the next
+ * day is always stored before it opens and closed days are settled. With several nodes the timer's work runs
+ * on one node only: the holder of the `daily-job` lease (bus/lease.ts); another node takes the duty within
+ * three heartbeats of the holder's death. Each run first keeps the move log's partitions (maintenance/partitions.ts:
+ * the coming days created ahead, the empty past days dropped). After each run it rates the closed days it settled (plugin `ratings`;
+ * a day is rated once, whichever node gets there first). Every node still makes today's dailies ready at start-up (reading
+ * what is stored; generation is idempotent). The timer is cleared and generation stopped when the server closes. With `dailySchedule` off (tests) neither runs: the daily routes still
+ * prepare what they need on first use.
+ */
+import fp from 'fastify-plugin';
+import { DAY_MS } from '../../infra/dates.js';
+import { clusterLease } from '../../infra/bus/lease.js';
+import { DailyService } from './service.js';
+import { maintainPartitions } from '../maintenance/partitions.js';
+import '../../types.js';
+
+/** Registers the daily service and its timer. */
+export const dailyPlugin = fp(
+  async (app) => {
+    const daily = new DailyService({
+      prisma: app.prisma,
+      rooms: app.rooms,
+      solver: app.solver,
+      now: app.now,
+      log: app.log,
+      secret: app.config.dailySecret,
+      archiveDays: app.config.dailyArchiveDays,
+      solveMs: app.config.dailySolveMs,
+      bus: app.bus,
+    });
+    app.decorate('daily', daily);
+    /** More work of the daily job's lease holder (e.g. the arena schedule), run after each daily run. */
+    const jobs = new Set<() => Promise<unknown>>();
+    app.decorate('dailyJobs', jobs);
+    const runJobs = async (): Promise<void> => {
+      for (const job of jobs) await job();
+    };
+
+    const lease = clusterLease(app.bus, app.config.redisPrefix, 'daily-job', 3 * app.config.nodeHeartbeatMs);
+    let timer: NodeJS.Timeout | undefined;
+    let closing = false;
+    const schedule = (): void => {
+      if (closing) return;
+      const now = app.now();
+      const untilMidnight = DAY_MS - (now % DAY_MS) + 50;
+      timer = setTimeout(run, Math.max(1000, Math.min(app.config.dailyTickMs, untilMidnight)));
+      timer.unref();
+    };
+    const run = (): void => {
+      if (!lease.held) {
+        schedule(); // another node runs the daily job
+        return;
+      }
+      // The move log's partitions first: their upkeep does not wait on a daily that fails to generate.
+      maintainPartitions(app.prisma, app.now(), (name, err) =>
+        app.log.warn({ err, partition: name }, 'move log partition upkeep failed; retrying at the next run'),
+      )
+        .then((r) => {
+          if (r.created.length > 0 || r.dropped.length > 0) app.log.info(r, 'move log partitions');
+        })
+        .catch((err: unknown) => app.log.warn({ err }, 'move log partition upkeep failed'))
+        .then(() => daily.tick())
+        .then(() => app.ratings.rateClosedDays())
+        .then(runJobs)
+        .then(
+          () => schedule(),
+          (err: unknown) => {
+            if (!closing) app.log.error({ err }, 'daily schedule failed');
+            schedule();
+          },
+        );
+    };
+    app.addHook('onReady', async () => {
+      if (!app.config.dailySchedule) return;
+      daily
+        .current()
+        .then(() => app.ratings.rateClosedDays())
+        .catch((err: unknown) => app.log.error({ err }, 'daily start-up failed'));
+      lease.start((held) => {
+        if (!held) return;
+        app.log.info('this node runs the daily job');
+        runJobs().catch((err: unknown) => app.log.error({ err }, 'daily job failed'));
+      });
+      schedule();
+    });
+    app.addHook('preClose', async () => {
+      closing = true;
+      if (timer) clearTimeout(timer);
+      await lease.stop();
+      await daily.stop();
+    });
+  },
+  { name: 'daily', fastify: '5.x', dependencies: ['config', 'db', 'bus', 'game-rooms', 'solver', 'ratings'] },
+);

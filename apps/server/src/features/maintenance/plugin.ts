@@ -1,0 +1,57 @@
+/**
+ * Plugin `maintenance`: a timer (every MAINTENANCE_TICK_MS) that deletes idle anonymous games past
+ * GAME_RETENTION_DAYS (maintenance/retention.ts), compacts the move logs of games finished more than
+ * MOVE_ARCHIVE_AFTER_MS ago, in bounded batches (maintenance/compaction.ts), and closes race lobbies nobody
+ * started within RACE_LOBBY_TTL_MS. Failures are logged and retried at the next tick; the timer stops on close.
+ */
+import fp from 'fastify-plugin';
+import { compactFinishedGames } from './compaction.js';
+import { deleteIdleAnonymousGames } from './retention.js';
+import '../../types.js';
+
+const DAY_MS = 86_400_000;
+
+/** Registers the maintenance timer (none when MAINTENANCE_TICK_MS is 0). */
+export const maintenancePlugin = fp(
+  async (app) => {
+    const { gameRetentionDays, raceLobbyTtlMs, maintenanceTickMs, moveArchiveAfterMs } = app.config;
+    /** One round of maintenance; exposed for tests and operators as `app.maintenance()`. */
+    async function run(): Promise<{ gamesDeleted: number; gamesCompacted: number; lobbiesClosed: number }> {
+      const gamesDeleted =
+        gameRetentionDays > 0
+          ? await deleteIdleAnonymousGames(
+              app.prisma,
+              app.rooms,
+              new Date(app.now() - gameRetentionDays * DAY_MS),
+            )
+          : 0;
+      const gamesCompacted =
+        moveArchiveAfterMs > 0
+          ? (
+              await compactFinishedGames(app.prisma, new Date(app.now() - moveArchiveAfterMs), {
+                skipped: (gameId, err) => app.log.warn({ err, gameId }, 'move log not compacted'),
+              })
+            ).games
+          : 0;
+      const lobbiesClosed = await app.races.closeStaleLobbies(raceLobbyTtlMs);
+      if (gamesDeleted > 0 || gamesCompacted > 0 || lobbiesClosed > 0)
+        app.log.info({ gamesDeleted, gamesCompacted, lobbiesClosed }, 'maintenance');
+      return { gamesDeleted, gamesCompacted, lobbiesClosed };
+    }
+    app.decorate('maintenance', run);
+    if (maintenanceTickMs === 0) return;
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      run()
+        .catch((err: unknown) => app.log.warn({ err }, 'maintenance failed; retrying at the next tick'))
+        .finally(() => {
+          running = false;
+        });
+    }, maintenanceTickMs);
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
+  },
+  { name: 'maintenance', fastify: '5.x', dependencies: ['config', 'db', 'game-rooms', 'races'] },
+);

@@ -1,0 +1,30 @@
+/**
+ * Plugin `pairing`: decorates `app.pairing` (pairing/service.ts), the quick-pairing pools. The pools live in
+ * the database and `paired` notices cross nodes on the bus, so any node serves any player. On close it stops
+ * ticking and waits for the races it is making.
+ */
+import fp from 'fastify-plugin';
+import { PairingService } from './service.js';
+import { racePool } from '../ratings/service.js';
+import '../../types.js';
+
+/** Registers the pairing service. */
+export const pairingPlugin = fp(
+  async (app) => {
+    const pairing = new PairingService({
+      prisma: app.prisma,
+      bus: app.bus,
+      now: app.now,
+      log: app.log,
+      ratingOf: async (playerId, preset) => {
+        const pool = racePool(preset);
+        const ratings = await app.ratings.of(playerId);
+        return (pool === null ? undefined : ratings[pool]?.rating) ?? 1500;
+      },
+      makeRace: (preset, racers) => app.races.createPaired(preset, racers),
+    });
+    app.decorate('pairing', pairing);
+    app.addHook('preClose', () => pairing.stop());
+  },
+  { name: 'pairing', fastify: '5.x', dependencies: ['config', 'db', 'bus', 'ratings', 'races'] },
+);

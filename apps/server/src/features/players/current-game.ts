@@ -1,0 +1,58 @@
+/**
+ * The caller's current game (GET /api/me/games/current, docs/features.md "Resuming a game"): the unfinished game of
+ * theirs they acted on last, which `/` resumes on any device signed in as them.
+ *
+ * Candidates are the player's own games (`Game.playerId`: created with one of their tokens, so they take
+ * that player's actions only, from any of their devices) whose status is `playing` — a blocked game
+ * (docs/rules.md R13) is not resumed, as `/` does not resume it in the browser either — of every kind but
+ * `race` (a race game stays with its race page), a ranked daily attempt only while its day is open (it takes
+ * no more moves after). The most recent is the one whose last action was stored last (`Game.updatedAt`, set
+ * by every commit and at creation).
+ */
+import type { CurrentGame } from '@klondike/protocol';
+import { DailyPresetSchema, PresetSchema } from '@klondike/protocol';
+import { utcDate } from '../../infra/dates.js';
+import type { PrismaClient } from '../../generated/prisma/client.js';
+
+/**
+ * The player's current game at server time `now` (ms since the epoch), or null when they have no
+ * unfinished game. Reads the database only (the source of truth every node commits to before answering a
+ * move), so a game moved through another node is seen at once.
+ */
+export async function currentGame(
+  prisma: PrismaClient,
+  playerId: string,
+  now: number,
+): Promise<CurrentGame | null> {
+  const g = await prisma.game.findFirst({
+    where: {
+      playerId,
+      status: 'playing',
+      raceCode: null,
+      raceEntry: null,
+      // A ranked attempt of a closed day takes no more moves (docs/features.md "Ranked rules").
+      OR: [{ ranked: false }, { daily: { date: { gte: utcDate(now) } } }],
+    },
+    orderBy: [{ updatedAt: 'desc' }, { id: 'asc' }],
+    select: {
+      id: true,
+      preset: true,
+      version: true,
+      moves: true,
+      updatedAt: true,
+      ranked: true,
+      daily: { select: { date: true, preset: true } },
+    },
+  });
+  if (g === null) return null;
+  const preset = PresetSchema.safeParse(g.preset);
+  return {
+    id: g.id,
+    kind: g.daily === null ? 'casual' : g.ranked ? 'daily-ranked' : 'daily-practice',
+    preset: preset.success ? preset.data : null,
+    daily: g.daily === null ? null : { date: g.daily.date, preset: DailyPresetSchema.parse(g.daily.preset) },
+    version: g.version,
+    moves: g.moves,
+    lastActionAt: g.updatedAt.toISOString(),
+  };
+}

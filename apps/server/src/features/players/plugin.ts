@@ -1,0 +1,63 @@
+/**
+ * Plugin `auth`: players identify themselves with `Authorization: Bearer <token>` (the token of
+ * POST /api/players). Every /api request that sends a valid token gets `req.player`; an invalid or unknown
+ * token is refused with 401 `unauthorized` (a client holding a revoked token learns it at once). Routes that
+ * need a player call `requirePlayer(req)`. A known token's player is cached for `TOKEN_CACHE_MS` (so a burst
+ * of requests costs one look-up); a rename through this server forgets the player's cached tokens at once
+ * (through another node: within TOKEN_CACHE_MS). A token rotation or sign-out is a revocation
+ * (`app.tokenRevocations`, players/token-revocation.ts): every node forgets the player's cached tokens and
+ * closes the sockets authenticated with a revoked token as soon as the bus brings it.
+ */
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ApiError } from '../../infra/errors.js';
+import { type AuthedPlayer, bearerToken, playerByToken } from './players.js';
+import { PlayerTokenCache } from './token-cache.js';
+import { TokenRevocations } from './token-revocation.js';
+import '../../types.js';
+
+/** The request's player. Errors: `unauthorized` when the request carries no token. */
+export function requirePlayer(req: FastifyRequest): AuthedPlayer {
+  if (req.player === null)
+    throw new ApiError('unauthorized', 'this needs a player token: Authorization: Bearer <token>');
+  return req.player;
+}
+
+/** Decorates `req.player` and resolves it from the Authorization header on /api routes. */
+export const authPlugin = fp(
+  async (app) => {
+    const cache = new PlayerTokenCache();
+    app.decorate('playerTokens', cache);
+    const revocations = new TokenRevocations(app.bus, cache, app.prisma, (err) =>
+      app.log.warn({ err }, 'checking the sockets’ tokens after the bus came back failed'),
+    );
+    app.decorate('tokenRevocations', revocations);
+    app.addHook('onClose', async () => revocations.close());
+    /**
+     * The player of a token, from the cache or else the database (and then cached unless a revocation was
+     * heard meanwhile), or null.
+     */
+    const resolve = async (token: string): Promise<AuthedPlayer | null> => {
+      const cached = cache.get(token);
+      if (cached !== undefined) return cached;
+      const generation = cache.generation;
+      const player = await playerByToken(app.prisma, token);
+      if (player !== null) cache.set(token, player, generation);
+      return player;
+    };
+    app.decorate('playerOfToken', resolve);
+    app.decorateRequest('player', null);
+    // preValidation, after the rate limit's onRequest hook: requests with made-up tokens are counted (and
+    // refused with 429) before they cost a database look-up.
+    app.addHook('preValidation', async (req) => {
+      const header = req.headers.authorization;
+      if (header === undefined || !req.url.startsWith('/api/')) return;
+      const token = bearerToken(header);
+      if (token === undefined) return;
+      const player = await resolve(token);
+      if (player === null) throw new ApiError('unknown-token', 'unknown player token');
+      req.player = player;
+    });
+  },
+  { name: 'auth', fastify: '5.x', dependencies: ['config', 'bus', 'db'] },
+);

@@ -1,0 +1,16 @@
+/**
+ * Plugin `ratings`: decorates `app.ratings` (ratings/service.ts): rating closed dailies once, a player's
+ * ratings and history, the rating leaderboards. The daily job rates the days it has settled (plugin
+ * `daily`); every read route works without it.
+ */
+import fp from 'fastify-plugin';
+import { RatingService } from './service.js';
+import '../../types.js';
+
+/** Registers the rating service. */
+export const ratingsPlugin = fp(
+  async (app) => {
+    app.decorate('ratings', new RatingService({ prisma: app.prisma, now: app.now, log: app.log }));
+  },
+  { name: 'ratings', fastify: '5.x', dependencies: ['config', 'db'] },
+);

@@ -1,0 +1,253 @@
+/**
+ * The database's `GameStore` (rooms/store.ts): the game log in Prisma's `Game` and `Move` tables, the hot
+ * path of actions through the group-commit statement (move-log.ts), and the rows a kind of game adds in the
+ * same transaction as its game's write, written by that kind's `KindRows` (daily/rows.ts).
+ */
+import type { GameKind } from '@klondike/protocol';
+import { DailyPresetSchema } from '@klondike/protocol';
+import { closesAt } from '../dates.js';
+import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import type { GameFacts, ResultRow } from '../../core/rooms/policies.js';
+import {
+  type DealSource,
+  type GameStore,
+  type NewGameRecord,
+  type ReplayRecord,
+  RowExists,
+  type RowCommit,
+  type StoredGame,
+  optionsNamesOf,
+} from '../../core/rooms/store.js';
+import { gameDay, readLog } from './game-log.js';
+import { optionsToStore } from './game-options.js';
+import type { BatchWriter, MoveCommit } from './move-log.js';
+
+/** A transaction of the database (or the client itself, for a write of one statement). */
+export type Tx = Prisma.TransactionClient;
+
+/** The rows one kind of game adds to its game's writes, in the same transaction. */
+export interface KindRows {
+  /** Inserted with a new game of this kind; a unique violation refuses the game (`RowExists`). */
+  inserted?(tx: Tx, game: NewGameRecord): Promise<void>;
+  /** Inserts the game's leaderboard row; resolves false when it already existed (nothing inserted). */
+  result?(tx: Tx, game: GameFacts, row: ResultRow): Promise<boolean>;
+}
+
+/** Thrown inside the commit transaction when the database's version is not the expected one. */
+class VersionConflict extends Error {}
+
+/** Thrown inside the commit transaction when the game's leaderboard row already exists. */
+class ResultExists extends Error {}
+
+const isUniqueViolation = (e: unknown): boolean =>
+  e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2002';
+
+/** A game's kind from what is stored with it. */
+function kindOf(g: { dailyId: number | null; ranked: boolean; raceCode: string | null }): GameKind {
+  if (g.raceCode !== null) return 'race';
+  if (g.dailyId !== null) return g.ranked ? 'daily-ranked' : 'daily-practice';
+  return 'casual';
+}
+
+/** The game log in the database. */
+export class PrismaGameStore implements GameStore {
+  /**
+   * `writeMoves` and `version` are the database's group-commit statement and freshness probe
+   * (Database.writeMoves, Database.gameVersion); `rows` the rows each kind adds to its writes.
+   */
+  constructor(
+    private readonly prisma: PrismaClient,
+    readonly writeMoves: BatchWriter,
+    readonly version: (id: string) => Promise<number | null>,
+    private readonly rows: Partial<Record<GameKind, KindRows>> = {},
+  ) {}
+
+  async load(id: string): Promise<StoredGame | null> {
+    const game = await this.prisma.game.findUnique({
+      where: { id },
+      include: {
+        daily: { select: { id: true, date: true, preset: true } },
+        result: { select: { gameId: true } },
+        raceEntry: { select: { raceCode: true } },
+      },
+    });
+    if (!game) return null;
+    // The log up to the version just read (readLog).
+    const log = await readLog(this.prisma, game);
+    // Stored with the game at its creation; the seat's link for games dealt before that column existed.
+    const raceCode = game.raceCode ?? game.raceEntry?.raceCode ?? null;
+    return {
+      id,
+      kind: kindOf({ dailyId: game.dailyId, ranked: game.ranked, raceCode }),
+      raceCode,
+      daily:
+        game.daily === null
+          ? null
+          : {
+              id: game.daily.id,
+              date: game.daily.date,
+              preset: DailyPresetSchema.parse(game.daily.preset),
+              closesAt: closesAt(game.daily.date),
+            },
+      owner: game.playerId,
+      preset: game.preset,
+      options: game.options,
+      ranked: game.ranked,
+      dailyPreset: game.daily?.preset ?? null,
+      deal: game.deal,
+      dealNumber: game.dealNumber === null ? null : Number(game.dealNumber),
+      version: game.version,
+      startedAt: game.startedAt?.getTime() ?? null,
+      endedAt: game.endedAt?.getTime() ?? null,
+      finished: game.ranked && game.result !== null,
+      log,
+    };
+  }
+
+  async dealSource(id: string): Promise<DealSource | null> {
+    const source = await this.prisma.game.findUnique({
+      where: { id },
+      select: {
+        deal: true,
+        dealKey: true,
+        dealNumber: true,
+        options: true,
+        preset: true,
+        ranked: true,
+        daily: { select: { preset: true } },
+      },
+    });
+    if (source === null) return null;
+    const { daily, ...rest } = source;
+    return {
+      ...rest,
+      dealNumber: source.dealNumber === null ? null : Number(source.dealNumber),
+      dailyPreset: daily?.preset ?? null,
+    };
+  }
+
+  async insert(g: NewGameRecord): Promise<void> {
+    const names = optionsNamesOf(g);
+    const options = optionsToStore(names, g.options);
+    const data = {
+      id: g.id,
+      preset: g.preset,
+      // NULL when the preset, or a ranked attempt's daily, names them (db/game-options.ts): read back through
+      // gameOptionsOf.
+      options: options === null ? Prisma.DbNull : { ...options },
+      deal: g.deal,
+      dealNumber: g.dealNumber === null ? null : BigInt(g.dealNumber),
+      dealKey: g.dealKey,
+      version: 0,
+      status: g.status,
+      score: g.score,
+      moves: g.moves,
+      createdAt: new Date(g.createdAt),
+      updatedAt: new Date(g.createdAt), // the server clock, as every commit sets it (GET /api/me/games/current)
+      startedAt: g.startedAt === null ? null : new Date(g.startedAt),
+      endedAt: g.endedAt === null ? null : new Date(g.endedAt),
+      playerId: g.owner,
+      dailyId: g.daily?.id ?? null,
+      ranked: names.ranked,
+      raceCode: g.raceCode,
+    };
+    const inserted = this.rows[g.kind]?.inserted;
+    if (inserted === undefined) {
+      await this.prisma.game.create({ data });
+      return;
+    }
+    try {
+      await this.prisma.$transaction(async (tx) => {
+        await tx.game.create({ data });
+        await inserted(tx, g);
+      });
+    } catch (e) {
+      if (isUniqueViolation(e)) throw new RowExists();
+      throw e;
+    }
+  }
+
+  async commitWithRow(game: GameFacts, w: MoveCommit, row: ResultRow): Promise<RowCommit> {
+    const result = this.rows[game.kind]?.result;
+    try {
+      await this.prisma.$transaction(async (tx) => {
+        const updated = await tx.game.updateMany({
+          where: { id: w.gameId, version: w.version - 1 },
+          data: {
+            version: w.version,
+            status: w.status,
+            score: w.score,
+            moves: w.moves,
+            startedAt: new Date(w.startedAt),
+            endedAt: w.endedAt === null ? null : new Date(w.endedAt),
+          },
+        });
+        if (updated.count !== 1) throw new VersionConflict();
+        // The entry's partition: its game's creation day (the row is locked by the update above).
+        const { createdAt } = await tx.game.findUniqueOrThrow({
+          where: { id: w.gameId },
+          select: { createdAt: true },
+        });
+        await tx.move.create({
+          data: {
+            gameDay: gameDay(createdAt),
+            gameId: w.gameId,
+            seq: w.version,
+            kind: w.kind,
+            move: w.move === null ? Prisma.DbNull : { ...w.move },
+            createdAt: new Date(w.at),
+          },
+        });
+        if (result !== undefined && !(await result(tx, game, row))) throw new ResultExists();
+      });
+    } catch (e) {
+      if (e instanceof ResultExists) return 'row-exists';
+      if (e instanceof VersionConflict || isUniqueViolation(e)) return 'stale';
+      throw e;
+    }
+    return 'committed';
+  }
+
+  async settle(game: GameFacts, row: ResultRow): Promise<boolean> {
+    const result = this.rows[game.kind]?.result;
+    return result === undefined ? false : result(this.prisma, game, row);
+  }
+
+  async replay(id: string): Promise<ReplayRecord | null> {
+    const row = await this.prisma.game.findUnique({
+      where: { id },
+      include: {
+        daily: { select: { date: true, preset: true } },
+        player: { select: { id: true, name: true, bot: true } },
+        raceEntry: { select: { race: { select: { status: true } } } },
+      },
+    });
+    if (!row) return null;
+    // The log up to the version just read ("Move" has no relation to "Game": read by its key).
+    const log = await readLog(this.prisma, row);
+    const raceFinished = row.raceEntry === null ? null : row.raceEntry.race.status === 'finished';
+    return {
+      id: row.id,
+      // A seat in a race makes it a race game whatever else is stored with it.
+      kind:
+        raceFinished !== null ? 'race' : kindOf({ dailyId: row.dailyId, ranked: row.ranked, raceCode: null }),
+      status: row.status,
+      deal: row.deal,
+      options: row.options,
+      preset: row.preset,
+      ranked: row.ranked,
+      dailyPreset: row.daily?.preset ?? null,
+      player: row.player,
+      daily:
+        row.daily === null
+          ? null
+          : {
+              date: row.daily.date,
+              preset: DailyPresetSchema.parse(row.daily.preset),
+              closesAt: closesAt(row.daily.date),
+            },
+      raceFinished,
+      log,
+    };
+  }
+}

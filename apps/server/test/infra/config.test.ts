@@ -1,0 +1,48 @@
+/** Configuration from the environment: defaults, DATA_DIR resolution and refusals. */
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/infra/config.js';
+
+describe('loadConfig', () => {
+  it('defaults: PORT 3000, HOST 0.0.0.0, no DATABASE_URL, DATA_DIR ./.data from where the command started', () => {
+    const c = loadConfig({ INIT_CWD: '/srv/klondike' });
+    expect(c.port).toBe(3000);
+    expect(c.host).toBe('0.0.0.0');
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.dataDir).toBe('/srv/klondike/.data');
+  });
+
+  it('a relative DATA_DIR resolves against INIT_CWD; absolute paths and memory:// stay as given', () => {
+    expect(loadConfig({ INIT_CWD: '/srv/k', DATA_DIR: 'db' }).dataDir).toBe('/srv/k/db');
+    expect(loadConfig({ INIT_CWD: '/srv/k', DATA_DIR: '/var/lib/k' }).dataDir).toBe('/var/lib/k');
+    expect(loadConfig({ DATA_DIR: 'memory://' }).dataDir).toBe('memory://');
+  });
+
+  it('DATABASE_URL and PORT are validated', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgresql://u@h:5432/d', PORT: '8080' })).toMatchObject({
+      databaseUrl: 'postgresql://u@h:5432/d',
+      port: 8080,
+    });
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+  });
+
+  it('REDIS_URL: unset or empty = one node alone; a redis:// URL; anything else refused', () => {
+    expect(loadConfig({}).redisUrl).toBeUndefined();
+    expect(loadConfig({ REDIS_URL: '' }).redisUrl).toBeUndefined();
+    expect(loadConfig({ REDIS_URL: 'redis://redis:6379' })).toMatchObject({
+      redisUrl: 'redis://redis:6379',
+      redisPrefix: 'klondike:',
+      nodeHeartbeatMs: 5000,
+    });
+    expect(() => loadConfig({ REDIS_URL: 'http://redis:6379' })).toThrow(/REDIS_URL/);
+    expect(() => loadConfig({ NODE_HEARTBEAT_MS: '10' })).toThrow(/NODE_HEARTBEAT_MS/);
+  });
+
+  it('COMMIT_CONCURRENCY: unset or empty = the database decides (null); 1…16 taken; anything else refused', () => {
+    expect(loadConfig({}).commitConcurrency).toBeNull();
+    expect(loadConfig({ COMMIT_CONCURRENCY: '' }).commitConcurrency).toBeNull();
+    expect(loadConfig({ COMMIT_CONCURRENCY: '4' }).commitConcurrency).toBe(4);
+    for (const bad of ['0', '17', '1.5', 'two'])
+      expect(() => loadConfig({ COMMIT_CONCURRENCY: bad })).toThrow(/COMMIT_CONCURRENCY/);
+  });
+});
