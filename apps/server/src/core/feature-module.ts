@@ -1,0 +1,70 @@
+/**
+ * A feature's anatomy (docs/architecture.md "A feature is a folder"): each folder under `src/features/`
+ * exports one `FeatureModule` from its `module.ts`, and `app.ts` registers the list. The socket transport
+ * (`edge/socket.ts`) keeps rate, size, parse, order and auth, and hands each frame to the channel that
+ * declared its type.
+ */
+import type { ClientFrame, ServerFrame } from '@klondike/protocol';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { Subscriber } from './rooms/room.js';
+
+/** A client frame's `type` (protocol's ClientFrameSchema). */
+export type ClientFrameType = ClientFrame['type'];
+
+/** The client frame of type `T`. */
+export type ClientFrameOf<T extends ClientFrameType> = Extract<ClientFrame, { type: T }>;
+
+/**
+ * The side of one client connection that a channel sees. It is a room `Subscriber` (it receives serialised
+ * frames), so a channel may subscribe it to its own fan-out.
+ */
+export interface ChannelConnection extends Subscriber {
+  /** The player the connection authenticated as (`auth` frame), or null. */
+  readonly playerId: string | null;
+  /** True once the socket has closed: a channel checks it after each await and undoes what it just did. */
+  readonly closed: boolean;
+  /** Serialises and sends one frame (dropped when the socket is closed). */
+  sendFrame(frame: ServerFrame): void;
+}
+
+/**
+ * One connection's state in a channel, from the connection's first frame of the channel (or its `auth`)
+ * to the socket's close.
+ */
+export interface ChannelSession<T extends ClientFrameType> {
+  /**
+   * Handles one frame of the channel's types. Errors: rejects with an `ApiError` (infra/errors.ts), which
+   * the transport sends as an `error` frame carrying the frame's `gameId` and `requestId`.
+   */
+  handle(frame: ClientFrameOf<T>): Promise<void>;
+  /** The connection authenticated as `playerId` (a later `auth` replaces an earlier one). */
+  authed?(playerId: string): void;
+  /** The socket closed: release every subscription, watch and listener of this connection. */
+  close(): void;
+}
+
+/** A feature's frames on the socket: the frame types it handles and its per-connection session. */
+export interface SocketChannel<T extends ClientFrameType = ClientFrameType> {
+  /** The channel's name (the feature's), for logs. */
+  readonly name: string;
+  /** The client frame types this channel handles; no two channels share one. */
+  readonly frames: readonly T[];
+  /** Opens the channel's session for one connection (called once per connection, lazily or at `auth`). */
+  open(connection: ChannelConnection): ChannelSession<T>;
+}
+
+/** One feature, as `app.ts` registers it. */
+export interface FeatureModule {
+  /** The feature's name (its folder's). */
+  readonly name: string;
+  /**
+   * The feature's Fastify plugin (fastify-plugin, with its declared `name` and `dependencies`): it builds
+   * the feature's services and decorates the app with them (the decoration's type is declared in the
+   * plugin's own file, by module augmentation of `FastifyInstance`).
+   */
+  readonly plugin: FastifyPluginAsync;
+  /** The feature's HTTP routes (each with its zod schemas), registered after every plugin. */
+  readonly routes?: readonly FastifyPluginAsync[];
+  /** The feature's socket channel, built once the app's plugins are ready. */
+  readonly channel?: (app: FastifyInstance) => SocketChannel;
+}
