@@ -11,8 +11,14 @@ import type { Subscriber } from './rooms/room.js';
 /** A client frame's `type` (protocol's ClientFrameSchema). */
 export type ClientFrameType = ClientFrame['type'];
 
-/** The client frame of type `T`. */
-export type ClientFrameOf<T extends ClientFrameType> = Extract<ClientFrame, { type: T }>;
+/**
+ * The client frame of type `T` (a union of types: the union of their frames). Written as an indexed map,
+ * not `Extract<ClientFrame, { type: T }>`, so that TypeScript sees it grow with `T`: a channel of a few
+ * frame types (`SocketChannel<'race-subscribe' | 'race-unsubscribe'>`) is then a `SocketChannel`.
+ */
+export type ClientFrameOf<T extends ClientFrameType> = {
+  [K in ClientFrameType]: Extract<ClientFrame, { type: K }>;
+}[T];
 
 /**
  * The side of one client connection that a channel sees. It is a room `Subscriber` (it receives serialised

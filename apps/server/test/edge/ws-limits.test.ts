@@ -7,11 +7,12 @@ import { describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
-import type { DailyService } from '../../src/features/daily/service.js';
-import type { PairingService } from '../../src/features/pairing/service.js';
-import type { ArenaService } from '../../src/features/arenas/service.js';
-import type { RaceService } from '../../src/features/races/service.js';
-import type { GameRooms } from '../../src/core/rooms/game-rooms.js';
+import { gameChannel, type GameChannelRooms } from '../../src/core/games/channel.js';
+import { arenaChannel } from '../../src/features/arenas/channel.js';
+import { dailyChannel, type DailyChannelService } from '../../src/features/daily/channel.js';
+import { pairingChannel } from '../../src/features/pairing/channel.js';
+import { raceChannel, type RaceChannelService } from '../../src/features/races/channel.js';
+import { channelTable } from '../../src/edge/channel-table.js';
 import { Connection, FLOOD_CLOSE_CODE } from '../../src/edge/socket.js';
 import { pgliteDatabase, testApp, WsClient, wsUrl } from '../support/helpers.js';
 
@@ -67,18 +68,19 @@ describe('socket lifecycle and limits', () => {
       leaveAll: (sub: unknown) => racers.delete(sub),
     };
     const socket = { readyState: 1, OPEN: 1, bufferedAmount: 0, send() {}, close() {}, terminate() {} };
+    const channels = channelTable([
+      gameChannel(rooms as unknown as GameChannelRooms, { maxSubscriptions: 16 }),
+      dailyChannel(daily as unknown as DailyChannelService),
+      raceChannel(races as unknown as RaceChannelService, { lookups: 0 }),
+      pairingChannel({ listen: () => () => {} }),
+      arenaChannel({ subscribe: async () => {}, unsubscribe: () => {}, leaveAll: () => {} }),
+    ]);
     const conn = new Connection(socket as unknown as WebSocket, {
-      rooms: rooms as unknown as GameRooms,
-      daily: daily as unknown as DailyService,
-      races: races as unknown as RaceService,
-      pairing: { listen: () => () => {} } as unknown as PairingService,
-      arenas: { leaveAll: () => {} } as unknown as ArenaService,
+      channels,
       playerOfToken: async () => null,
       tokens: { register: () => () => {}, count: 0 },
       log: { warn() {}, error() {}, debug() {} } as unknown as FastifyBaseLogger,
       framesPerSecond: 0,
-      raceLookups: 0,
-      maxSubscriptions: 16,
       maxAuthAttempts: 5,
     });
     const frames = [
