@@ -13,28 +13,23 @@
  * The policies of all kinds are declared in one place, `plugins/game-policies.ts`: the casual one here,
  * the daily ones in `daily/policy.ts`, the race one in `races/policy.ts`.
  */
-import type { DailyPreset, GameKind } from '@klondike/protocol';
+import type { GameKind } from '@klondike/protocol';
 import type { GameResponse } from '@klondike/protocol';
+import type { DailyRef, GameRef, ResultRow } from '../../infra/db/game-rows.js';
+
+export type { DailyRef, ResultRow } from '../../infra/db/game-rows.js';
 
 /** Who is acting or reading: a player id, or null for an anonymous caller. */
 export type Actor = string | null;
 
-/** The daily a game plays. */
-export interface DailyRef {
-  /** DailyDeal.id. */
-  readonly id: number;
-  /** UTC date `YYYY-MM-DD`. */
-  readonly date: string;
-  readonly preset: DailyPreset;
-  /** When the day closes (ms since the epoch): the UTC midnight after `date`. */
-  readonly closesAt: number;
-}
-
 /** A view as the wire schemas type it (mutable arrays). */
 export type WireView = GameResponse['view'];
 
-/** What a policy may know of a game: its identity and where it stands (never its hidden cards). */
-export interface GameFacts {
+/**
+ * What a policy may know of a game: its identity and where it stands (never its hidden cards). It is also
+ * the `GameRef` the store keys a kind's rows on (infra/db/game-rows.ts).
+ */
+export interface GameFacts extends GameRef {
   readonly id: string;
   readonly kind: GameKind;
   /** The player the game was created for, or null (anonymous: anyone may play it). */
@@ -71,17 +66,6 @@ export interface ReplayFacts {
   readonly daily: { readonly closesAt: number } | null;
   /** A race game: whether its race has finished; else null. */
   readonly raceFinished: boolean | null;
-}
-
-/** A leaderboard row to insert with a commit (a daily-ranked attempt's end). */
-export interface ResultRow {
-  readonly status: 'won' | 'resigned' | 'blocked' | 'unfinished';
-  readonly score: number;
-  /** Game time by the server's clock, ms. */
-  readonly timeMs: number;
-  readonly moves: number;
-  /** When the attempt ended, ms since the epoch. */
-  readonly finishedAt: number;
 }
 
 /** What ended with an action, for `resultRow`. */
