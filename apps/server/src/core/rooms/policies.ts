@@ -44,7 +44,7 @@ export interface GameFacts extends GameRef {
   readonly finished: boolean;
 }
 
-/** A committed action of a game, as `afterCommit` hears it (after the commit and the broadcast). */
+/** A committed action of a game, as `afterCommit` hears it (after the commit, the broadcast and the queue). */
 export interface CommittedAction {
   readonly gameId: string;
   /** The game's player, or null for an anonymous game. */
@@ -103,9 +103,16 @@ export interface GamePolicy {
    * the replay of this finished game must stay secret (a daily of an open day, a race still on).
    */
   checkReplay?(game: ReplayFacts, now: number): void;
-  /** Told after every committed action of a game of this kind. Must not throw. */
+  /**
+   * Told after every committed action of a game of this kind, once the action's write has left its game's
+   * queue (before its caller gets the answer): it may start writes of games, this one included, which queue
+   * as new writes (game-room.ts `act`). Must not throw.
+   */
   afterCommit?(action: CommittedAction): void;
-  /** Told after a commit that inserted the game's leaderboard row. Must not throw. */
+  /**
+   * Told after a commit (or a settlement) that inserted the game's leaderboard row, once the write has left
+   * its game's queue. Must not throw.
+   */
   afterResult?(game: GameFacts): void;
 }
 
