@@ -34,6 +34,7 @@ import {
   legalMoves,
 } from '@klondike/rules';
 import { ApiError } from '../../infra/errors.js';
+import { casualGame } from './casual-game.js';
 import { ClusterSync } from './cluster-sync.js';
 import { type RoomContext, act, join, settle, viewAt } from './game-room.js';
 import { type GroupCommitStats, MoveLog } from './group-commit.js';
@@ -54,7 +55,6 @@ import {
   type Room,
   type Standing,
   type Subscriber,
-  casualGame,
   newRoom,
   replayOf,
 } from './room.js';

@@ -8,7 +8,7 @@
  * - whether it takes another action now (`checkWrite`) and when its clock stopped (`clockEnd`),
  * - which leaderboard row its commit also inserts, in the same transaction (`resultRow`),
  * - what happens after a commit (`afterCommit`, `afterResult`).
- * Every game created for a player takes actions from that player only, whatever its kind (GameRooms).
+ * Every game created for a player takes actions from that player only, whatever its kind (game-room.ts).
  *
  * The policies of all kinds are declared in one place, `plugins/game-policies.ts`: the casual one here,
  * the daily ones in `daily/policy.ts`, the race one in `races/policy.ts`.
