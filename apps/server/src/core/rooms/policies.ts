@@ -10,7 +10,7 @@
  * - what happens after a commit (`afterCommit`, `afterResult`).
  * Every game created for a player takes actions from that player only, whatever its kind (game-room.ts).
  *
- * The policies of all kinds are declared in one place, `plugins/game-policies.ts`: the casual one here,
+ * The policies of all kinds are declared in one place, `edge/plugins/game-policies.ts`: the casual one here,
  * the daily ones in `daily/policy.ts`, the race one in `races/policy.ts`.
  */
 import type { GameKind } from '@klondike/protocol';
@@ -116,7 +116,7 @@ export interface GamePolicy {
   afterResult?(game: GameFacts): void;
 }
 
-/** The policy of every kind of game: declared once (plugins/game-policies.ts). */
+/** The policy of every kind of game: declared once (edge/plugins/game-policies.ts). */
 export type GamePolicies = Readonly<Record<GameKind, GamePolicy>>;
 
 /** Casual games have no rule beyond the game log's own (an owned game takes its player's actions only). */
