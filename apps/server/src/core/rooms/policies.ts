@@ -8,33 +8,28 @@
  * - whether it takes another action now (`checkWrite`) and when its clock stopped (`clockEnd`),
  * - which leaderboard row its commit also inserts, in the same transaction (`resultRow`),
  * - what happens after a commit (`afterCommit`, `afterResult`).
- * Every game created for a player takes actions from that player only, whatever its kind (GameRooms).
+ * Every game created for a player takes actions from that player only, whatever its kind (game-room.ts).
  *
- * The policies of all kinds are declared in one place, `plugins/game-policies.ts`: the casual one here,
+ * The policies of all kinds are declared in one place, `edge/plugins/game-policies.ts`: the casual one here,
  * the daily ones in `daily/policy.ts`, the race one in `races/policy.ts`.
  */
-import type { DailyPreset, GameKind } from '@klondike/protocol';
+import type { GameKind } from '@klondike/protocol';
 import type { GameResponse } from '@klondike/protocol';
+import type { DailyRef, GameRef, ResultRow } from '../../infra/db/game-rows.js';
+
+export type { DailyRef, ResultRow } from '../../infra/db/game-rows.js';
 
 /** Who is acting or reading: a player id, or null for an anonymous caller. */
 export type Actor = string | null;
 
-/** The daily a game plays. */
-export interface DailyRef {
-  /** DailyDeal.id. */
-  readonly id: number;
-  /** UTC date `YYYY-MM-DD`. */
-  readonly date: string;
-  readonly preset: DailyPreset;
-  /** When the day closes (ms since the epoch): the UTC midnight after `date`. */
-  readonly closesAt: number;
-}
-
 /** A view as the wire schemas type it (mutable arrays). */
 export type WireView = GameResponse['view'];
 
-/** What a policy may know of a game: its identity and where it stands (never its hidden cards). */
-export interface GameFacts {
+/**
+ * What a policy may know of a game: its identity and where it stands (never its hidden cards). It is also
+ * the `GameRef` the store keys a kind's rows on (infra/db/game-rows.ts).
+ */
+export interface GameFacts extends GameRef {
   readonly id: string;
   readonly kind: GameKind;
   /** The player the game was created for, or null (anonymous: anyone may play it). */
@@ -49,7 +44,7 @@ export interface GameFacts {
   readonly finished: boolean;
 }
 
-/** A committed action of a game, as `afterCommit` hears it (after the commit and the broadcast). */
+/** A committed action of a game, as `afterCommit` hears it (after the commit, the broadcast and the queue). */
 export interface CommittedAction {
   readonly gameId: string;
   /** The game's player, or null for an anonymous game. */
@@ -71,17 +66,6 @@ export interface ReplayFacts {
   readonly daily: { readonly closesAt: number } | null;
   /** A race game: whether its race has finished; else null. */
   readonly raceFinished: boolean | null;
-}
-
-/** A leaderboard row to insert with a commit (a daily-ranked attempt's end). */
-export interface ResultRow {
-  readonly status: 'won' | 'resigned' | 'blocked' | 'unfinished';
-  readonly score: number;
-  /** Game time by the server's clock, ms. */
-  readonly timeMs: number;
-  readonly moves: number;
-  /** When the attempt ended, ms since the epoch. */
-  readonly finishedAt: number;
 }
 
 /** What ended with an action, for `resultRow`. */
@@ -119,13 +103,20 @@ export interface GamePolicy {
    * the replay of this finished game must stay secret (a daily of an open day, a race still on).
    */
   checkReplay?(game: ReplayFacts, now: number): void;
-  /** Told after every committed action of a game of this kind. Must not throw. */
+  /**
+   * Told after every committed action of a game of this kind, once the action's write has left its game's
+   * queue (before its caller gets the answer): it may start writes of games, this one included, which queue
+   * as new writes (game-room.ts `act`). Must not throw.
+   */
   afterCommit?(action: CommittedAction): void;
-  /** Told after a commit that inserted the game's leaderboard row. Must not throw. */
+  /**
+   * Told after a commit (or a settlement) that inserted the game's leaderboard row, once the write has left
+   * its game's queue. Must not throw.
+   */
   afterResult?(game: GameFacts): void;
 }
 
-/** The policy of every kind of game: declared once (plugins/game-policies.ts). */
+/** The policy of every kind of game: declared once (edge/plugins/game-policies.ts). */
 export type GamePolicies = Readonly<Record<GameKind, GamePolicy>>;
 
 /** Casual games have no rule beyond the game log's own (an owned game takes its player's actions only). */

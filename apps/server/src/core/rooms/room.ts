@@ -1,39 +1,34 @@
 /**
  * The parts of the game log that hold no live state: a room's shape, how a new one is made and how one is
  * replayed from the store, the types of `GameRooms`' API, a casual game's spec from its request, a replay's
- * wire shape, game time by the server clock, and the wire view of a `playerView`. rooms/game-rooms.ts holds
- * the live rooms.
+ * wire shape, game time by the server clock, and the wire view of a `playerView`. The live rooms are the
+ * directory's (room-directory.ts); what happens to one is game-room.ts; a casual game's spec from its
+ * request is casual-game.ts.
  */
 import { randomBytes } from 'node:crypto';
-import { type CreateGameBody, type GameKind, MoveSchema, type ReplaySchema } from '@klondike/protocol';
+import { type GameKind, MoveSchema, type ReplaySchema } from '@klondike/protocol';
 import {
-  DEFAULT_PRESET,
   type Deal,
   type GameAction,
   type GameOptions,
   type GameState,
   type GameStatus,
-  PRESETS,
   type PlayerView,
   type PresetName,
   applyAction,
-  dealFromNumber,
   formatDeal,
   gameStatus,
   isPresetName,
   newGame,
   parseDeal,
   playerView,
-  resolveOptions,
 } from '@klondike/rules';
 import type { z } from 'zod';
 import type { EventBus } from '../../infra/bus/event-bus.js';
-import { gameOptionsOf, sameOptions } from '../../infra/db/game-options.js';
-import { ApiError } from '../../infra/errors.js';
-import { randomKeyedDeal } from './keyed-deals.js';
+import { gameOptionsOf } from '../../infra/db/game-options.js';
 import type { Actor, DailyRef, GameFacts, WireView } from './policies.js';
 import { StateFrameText } from './state-frame-text.js';
-import type { GameStore, NewGameRecord, ReplayRecord, StoredGame } from './store.js';
+import type { NewGameRecord, ReplayRecord, StoredGame } from './store.js';
 
 /** GET /api/games/:id/replay response. */
 export type Replay = z.infer<typeof ReplaySchema>;
@@ -320,66 +315,6 @@ type DeepReadonly<T> = T extends readonly (infer U)[]
 export function wireView(view: PlayerView): WireView {
   const checked: DeepReadonly<WireView> = view;
   return checked as WireView;
-}
-
-/**
- * A casual game's spec from a POST /api/games body (see `GameRooms.create`): its options, and its deal from
- * `deal`, `dealNumber`, `sameDealAs` (read from `store`) or a fresh random key. `chosen`: the caller chose
- * the deal (not a fresh random one), so the deal embargo must see it. `dealNumber` is the one to echo.
- * Errors: `bad-request` for an unreadable deal or deal number; `not-found` for an unknown `sameDealAs`.
- */
-export async function casualGame(
-  body: CreateGameBody,
-  owner: string | null,
-  store: GameStore,
-): Promise<{ spec: NewGameSpec; dealNumber: number | null; chosen: boolean }> {
-  let base = body.preset ?? DEFAULT_PRESET;
-  let options = resolveOptions(base, body.options ?? {});
-  let deal: Deal;
-  let dealNumber: number | null = null;
-  let dealKey: string | null = null;
-  if (body.deal !== undefined) {
-    const r = parseDeal(body.deal);
-    if (!r.ok) throw new ApiError('bad-request', r.error.message);
-    deal = r.value;
-  } else if (body.dealNumber !== undefined) {
-    dealNumber = body.dealNumber;
-    const r = dealFromNumber(dealNumber);
-    if (!r.ok) throw new ApiError('bad-request', r.error.message);
-    deal = r.value;
-  } else if (body.sameDealAs !== undefined) {
-    const source = await store.dealSource(body.sameDealAs);
-    if (source === null) throw new ApiError('not-found', `no game ${body.sameDealAs}`);
-    const r = parseDeal(source.deal);
-    if (!r.ok) throw new Error(`game ${body.sameDealAs}: stored deal unreadable: ${r.error.message}`);
-    deal = r.value;
-    dealKey = source.dealKey;
-    dealNumber = source.dealNumber;
-    if (body.preset === undefined && body.options === undefined) {
-      options = gameOptionsOf(source, `game ${body.sameDealAs}`);
-      base = source.preset !== null && isPresetName(source.preset) ? source.preset : base;
-    }
-  } else {
-    const keyed = randomKeyedDeal();
-    deal = keyed.deal;
-    dealKey = keyed.key;
-  }
-  const preset = sameOptions(options, PRESETS[base]) ? base : null;
-  return {
-    spec: {
-      kind: 'casual',
-      deal,
-      dealKey,
-      options,
-      preset,
-      owner,
-      daily: null,
-      raceCode: null,
-      clockFromCreation: false,
-    },
-    dealNumber,
-    chosen: dealKey === null || body.sameDealAs !== undefined,
-  };
 }
 
 /** A stored game's replay as GET /api/games/:id/replay answers it (steps timed from the first). */

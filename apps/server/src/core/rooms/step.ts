@@ -1,5 +1,5 @@
 /**
- * One action's step of a game (rooms/game-rooms.ts `act`), computed before its commit and applied only
+ * One action's step of a game (game-room.ts `act`), computed before its commit and applied only
  * after it: the next state and status, the clock, the view the subscribers get, the move log's entry and
  * the row the game's kind stores when the action ends it. Pure: it reads the room and changes nothing.
  */

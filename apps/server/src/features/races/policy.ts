@@ -17,6 +17,7 @@ export function racePolicy(races: RaceService): GamePolicy {
       if (game.raceFinished !== true)
         throw new ApiError('forbidden', 'the replay of a race game is public once the race has finished');
     },
+    // Told after the action's write has left its game's queue: the race may end, and resign other games.
     afterCommit(action) {
       races.onAction(action);
     },

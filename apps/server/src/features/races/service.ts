@@ -365,13 +365,13 @@ export class RaceService {
   /**
    * GameRooms' move listener (on whichever node committed the action): a racer's action → their stored
    * progress, a `progress` event, and maybe the end of the race (which resigns the other racers' games).
-   * Queued to a later turn of the event loop: nothing of it runs inside the room's commit hook, so the
-   * race's writes to rooms never re-enter the room that is still finishing its write.
+   * The rooms call it once the action's write has left its game's queue (core/rooms/game-room.ts `act`),
+   * so the race's own writes to games (the resignations) are new writes, never a re-entry into one still
+   * in progress. Kept in the writer's set, so closing waits for it; failures are logged.
    */
   onAction(action: CommittedAction): void {
-    const later = new Promise<void>((resolve) => setImmediate(resolve));
     this.writer
-      .track(later.then(() => this.recordProgress(action)))
+      .track(this.recordProgress(action))
       .catch((err: unknown) => this.opts.log.error({ err, gameId: action.gameId }, 'race progress failed'));
   }
 

@@ -10,7 +10,7 @@
  * days of the games asked for, so Postgres reads only their partitions.
  */
 import type { Prisma, PrismaClient } from '../../generated/prisma/client.js';
-import type { StoredEntry } from '../../core/rooms/store.js';
+import type { StoredEntry } from './game-rows.js';
 import { decodeLog } from './log-codec.js';
 
 /** What the log of one game is read from: its row's id, creation time and version. */

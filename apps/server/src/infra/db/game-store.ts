@@ -1,23 +1,26 @@
 /**
- * The database's `GameStore` (rooms/store.ts): the game log in Prisma's `Game` and `Move` tables, the hot
- * path of actions through the group-commit statement (move-log.ts), and the rows a kind of game adds in the
- * same transaction as its game's write, written by that kind's `KindRows` (daily/rows.ts).
+ * The database's game store: the game log in Prisma's `Game` and `Move` tables, the hot path of actions
+ * through the group-commit statement (move-log.ts; the batching itself is the core's, core/rooms/
+ * group-commit.ts), and the rows a kind of game adds in the same transaction as its game's write, written by
+ * that kind's `KindRows` (daily/rows.ts). It meets the core's `GameStore` contract (core/rooms/store.ts)
+ * by shape, in the contract's row types (game-rows.ts), and imports nothing from the core: the plugin
+ * (core/games/plugin.ts) hands it to the rooms.
  */
 import type { GameKind } from '@klondike/protocol';
 import { DailyPresetSchema } from '@klondike/protocol';
 import { closesAt } from '../dates.js';
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
-import type { GameFacts, ResultRow } from '../../core/rooms/policies.js';
 import {
   type DealSource,
-  type GameStore,
+  type GameRef,
   type NewGameRecord,
   type ReplayRecord,
+  type ResultRow,
   RowExists,
   type RowCommit,
   type StoredGame,
   optionsNamesOf,
-} from '../../core/rooms/store.js';
+} from './game-rows.js';
 import { gameDay, readLog } from './game-log.js';
 import { optionsToStore } from './game-options.js';
 import type { BatchWriter, MoveCommit } from './move-log.js';
@@ -30,7 +33,7 @@ export interface KindRows {
   /** Inserted with a new game of this kind; a unique violation refuses the game (`RowExists`). */
   inserted?(tx: Tx, game: NewGameRecord): Promise<void>;
   /** Inserts the game's leaderboard row; resolves false when it already existed (nothing inserted). */
-  result?(tx: Tx, game: GameFacts, row: ResultRow): Promise<boolean>;
+  result?(tx: Tx, game: GameRef, row: ResultRow): Promise<boolean>;
 }
 
 /** Thrown inside the commit transaction when the database's version is not the expected one. */
@@ -50,7 +53,7 @@ function kindOf(g: { dailyId: number | null; ranked: boolean; raceCode: string |
 }
 
 /** The game log in the database. */
-export class PrismaGameStore implements GameStore {
+export class PrismaGameStore {
   /**
    * `writeMoves` and `version` are the database's group-commit statement and freshness probe
    * (Database.writeMoves, Database.gameVersion); `rows` the rows each kind adds to its writes.
@@ -167,7 +170,7 @@ export class PrismaGameStore implements GameStore {
     }
   }
 
-  async commitWithRow(game: GameFacts, w: MoveCommit, row: ResultRow): Promise<RowCommit> {
+  async commitWithRow(game: GameRef, w: MoveCommit, row: ResultRow): Promise<RowCommit> {
     const result = this.rows[game.kind]?.result;
     try {
       await this.prisma.$transaction(async (tx) => {
@@ -208,7 +211,7 @@ export class PrismaGameStore implements GameStore {
     return 'committed';
   }
 
-  async settle(game: GameFacts, row: ResultRow): Promise<boolean> {
+  async settle(game: GameRef, row: ResultRow): Promise<boolean> {
     const result = this.rows[game.kind]?.result;
     return result === undefined ? false : result(this.prisma, game, row);
   }

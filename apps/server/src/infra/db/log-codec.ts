@@ -5,7 +5,7 @@
  * bytes, against a "Move" row of some hundred.
  */
 import { PILE_IDS } from '@klondike/rules';
-import type { StoredEntry } from '../../core/rooms/store.js';
+import type { StoredEntry } from './game-rows.js';
 
 /** The format byte of the only format so far. */
 export const LOG_FORMAT = 1;

@@ -1,5 +1,7 @@
 /**
- * The move log's hot path: group commit of game actions in ONE SQL statement per flush.
+ * The move log's hot path: the statement that commits a flush of game actions in ONE SQL statement. The
+ * flushes themselves (batching, the commit queue) are the core's group commit (core/rooms/group-commit.ts),
+ * which calls the `BatchWriter` made here.
  *
  * Each entry is one action of one game: the `Game` row moves from version `version − 1` to `version`
  * (optimistic check) and its `Move` row (`seq = version`) is appended. A flush writes every entry queued
@@ -11,8 +13,8 @@
  * writer got there first); the other entries of the batch still commit. A statement that fails (connection lost, constraint, disk) fails
  * every entry of that flush and no other.
  *
- * Per-game order is the caller's: GameRooms submits at most one entry per game at a time (its write queue),
- * and a batch never holds two entries of one game.
+ * Per-game order is the caller's: the rooms submit at most one entry per game at a time (a room's write
+ * queue), and a batch never holds two entries of one game.
  */
 import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
@@ -249,144 +251,4 @@ export function pgBatchWriter(pool: pg.Pool): BatchWriter {
 /** The batch writer over embedded PGlite (the instance Prisma's adapter uses). */
 export function pgliteBatchWriter(db: PGlite): BatchWriter {
   return batchWriter(async (_name, text, values) => (await db.query<{ gameId: string }>(text, values)).rows);
-}
-
-/** A flush failed: nothing of it is stored. `cause` is the database error. */
-export class CommitFailedError extends Error {
-  override readonly name = 'CommitFailedError';
-}
-
-/** Options of `GroupCommitter`. */
-export interface GroupCommitterOptions {
-  /** Most entries in one statement (default 1,000). */
-  readonly maxBatch?: number;
-  /** Flushes in flight at once (default 1); each carries different games. */
-  readonly concurrency?: number;
-}
-
-/** Counters of a GroupCommitter (tests, benchmark). */
-export interface GroupCommitStats {
-  /** Statements sent. */
-  flushes: number;
-  /** Statements that failed. */
-  failedFlushes: number;
-  /** Entries that committed. */
-  committed: number;
-  /** Entries refused by their version check. */
-  conflicts: number;
-  /** Largest batch so far. */
-  largestBatch: number;
-}
-
-interface Waiting {
-  readonly entry: MoveCommit;
-  readonly resolve: (committed: boolean) => void;
-  readonly reject: (e: unknown) => void;
-}
-
-/**
- * Group commit: entries submitted while a flush runs wait for the next one, which takes them all (up to
- * `maxBatch`) in one statement. When idle, a flush starts on the next turn of the event loop, so the
- * actions of every frame read in one I/O phase share it.
- */
-export class GroupCommitter {
-  private readonly waiting: Waiting[] = [];
-  private inFlight = 0;
-  private scheduled = false;
-  private readonly maxBatch: number;
-  /** Most flushes in flight at once (GroupCommitterOptions.concurrency). */
-  readonly concurrency: number;
-  private readonly idle = new Set<() => void>();
-  /** Counters since creation. */
-  readonly stats: GroupCommitStats = {
-    flushes: 0,
-    failedFlushes: 0,
-    committed: 0,
-    conflicts: 0,
-    largestBatch: 0,
-  };
-
-  /** `write` executes one batch (see `pgBatchWriter`, `pgliteBatchWriter`). */
-  constructor(
-    private readonly write: BatchWriter,
-    options: GroupCommitterOptions = {},
-  ) {
-    this.maxBatch = Math.max(1, options.maxBatch ?? 1000);
-    this.concurrency = Math.max(1, options.concurrency ?? 1);
-  }
-
-  /** Entries waiting for a flush (not counting those in flushes under way). */
-  get queued(): number {
-    return this.waiting.length;
-  }
-
-  /**
-   * Queues an entry. Resolves true once its flush is durable, false when its version check failed (the
-   * database is not at `version − 1`); rejects with `CommitFailedError` when its flush failed (nothing of
-   * that flush is stored).
-   */
-  submit(entry: MoveCommit): Promise<boolean> {
-    return new Promise<boolean>((resolve, reject) => {
-      this.waiting.push({ entry, resolve, reject });
-      this.schedule();
-    });
-  }
-
-  /** Resolves once nothing is waiting or in flight. */
-  async drain(): Promise<void> {
-    if (this.waiting.length === 0 && this.inFlight === 0) return;
-    await new Promise<void>((res) => this.idle.add(res));
-  }
-
-  private schedule(): void {
-    if (this.scheduled || this.inFlight >= this.concurrency) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      this.pump();
-    });
-  }
-
-  private pump(): void {
-    while (this.inFlight < this.concurrency && this.waiting.length > 0) {
-      const batch: Waiting[] = [];
-      const games = new Set<string>();
-      const rest: Waiting[] = [];
-      for (const w of this.waiting) {
-        if (batch.length < this.maxBatch && !games.has(w.entry.gameId)) {
-          games.add(w.entry.gameId);
-          batch.push(w);
-        } else rest.push(w);
-      }
-      this.waiting.length = 0;
-      this.waiting.push(...rest);
-      void this.flush(batch);
-    }
-    if (this.waiting.length === 0 && this.inFlight === 0) {
-      for (const res of this.idle) res();
-      this.idle.clear();
-    }
-  }
-
-  private async flush(batch: Waiting[]): Promise<void> {
-    this.inFlight++;
-    this.stats.flushes++;
-    this.stats.largestBatch = Math.max(this.stats.largestBatch, batch.length);
-    try {
-      const committed = await this.write(batch.map((w) => w.entry));
-      for (const w of batch) {
-        const ok = committed.has(w.entry.gameId);
-        if (ok) this.stats.committed++;
-        else this.stats.conflicts++;
-        w.resolve(ok);
-      }
-    } catch (e) {
-      this.stats.failedFlushes++;
-      const error = new CommitFailedError(`the commit of ${batch.length} action(s) failed`, { cause: e });
-      for (const w of batch) w.reject(error);
-    } finally {
-      this.inFlight--;
-      this.pump();
-    }
-  }
 }

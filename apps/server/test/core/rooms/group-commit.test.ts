@@ -1,5 +1,5 @@
 /**
- * The move log's hot path (db/move-log.ts): one statement per flush, concurrent moves of different games
+ * The move log's hot path (core/rooms/group-commit.ts, infra/db/move-log.ts): one statement per flush, concurrent moves of different games
  * grouped in one flush, each acknowledged only once stored; a failed flush fails its own moves only, with a
  * typed error; a full commit queue sheds moves with `overloaded`. PGlite and Postgres.
  */
@@ -11,11 +11,10 @@ import {
 } from '@klondike/protocol';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CommitFailedError, GroupCommitter } from '../../../src/core/rooms/group-commit.js';
 import {
   COMMIT_MOVES_SQL,
   COMMIT_MOVE_SQL,
-  CommitFailedError,
-  GroupCommitter,
   type MoveCommit,
   batchParameters,
   entryParameters,
