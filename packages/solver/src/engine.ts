@@ -273,12 +273,14 @@ export class Engine {
       const f = this.fd[i] as number;
       const base = i * PILE_CAP;
       let prev = cards[base + f] as number;
-      // code 1 for the lowest face-up card
-      kw[prev >> 4] |= 1 << ((prev & 15) * 2);
+      // code 1 for the lowest face-up card (a card id is 0 … 51, so its word `id >> 4` is 0 … 3 of `kw`)
+      const w = prev >> 4;
+      kw[w] = (kw[w] as number) | (1 << ((prev & 15) * 2));
       for (let k = base + f + 1; k < base + l; k++) {
         const c = cards[k] as number;
         // code 2 / 3: lies on the clubs-or-diamonds / hearts-or-spades card one rank higher
-        kw[c >> 4] |= (prev >= 26 ? 3 : 2) << ((c & 15) * 2);
+        const wc = c >> 4; // 0 … 3, as above
+        kw[wc] = (kw[wc] as number) | ((prev >= 26 ? 3 : 2) << ((c & 15) * 2));
         prev = c;
       }
       k4 |= f << (3 * i);
@@ -664,7 +666,8 @@ export class Engine {
         const i = (m >> 3) & 7;
         const l = (this.len[i] as number) - 1;
         const c = cards[i * PILE_CAP + l] as number;
-        this.found[SUIT_OF[c] as number]++;
+        const s = SUIT_OF[c] as number; // a suit, 0 … 3: an index of `found`
+        this.found[s] = (this.found[s] as number) + 1;
         this.len[i] = l;
         this.setCode(c, 0);
         if (l > 0 && l === this.fd[i]) {
@@ -706,8 +709,10 @@ export class Engine {
         this.ptr = q - 1;
         if (flag !== 0) this.recycles++; // the last pass counts as a recycle (R16)
         if (flag === FLAG_LAST_PASS) this.lastPass = 1;
-        if (kind === K_W2F) this.found[SUIT_OF[c] as number]++;
-        else {
+        if (kind === K_W2F) {
+          const s = SUIT_OF[c] as number; // a suit, 0 … 3: an index of `found`
+          this.found[s] = (this.found[s] as number) + 1;
+        } else {
           const j = (m >> 6) & 7;
           const lj = this.len[j] as number;
           cards[j * PILE_CAP + lj] = c;
@@ -738,15 +743,16 @@ export class Engine {
     switch (kind) {
       case K_T2F: {
         const i = (m >> 3) & 7;
-        const l = this.len[i] as number;
+        const l = this.len[i] as number; // `i` is a pile, 0 … 6, read just above
         if ((u & 1) === 1) {
-          this.fd[i]++;
+          this.fd[i] = (this.fd[i] as number) + 1;
           this.setCode(cards[i * PILE_CAP + l - 1] as number, 0);
         }
         const c = u >> 8;
         cards[i * PILE_CAP + l] = c;
         this.len[i] = l + 1;
-        this.found[SUIT_OF[c] as number]--;
+        const s = SUIT_OF[c] as number; // a suit, 0 … 3: an index of `found`
+        this.found[s] = (this.found[s] as number) - 1;
         this.setCode(c, this.codeAt(i, l));
         return;
       }
@@ -754,9 +760,9 @@ export class Engine {
         const i = (m >> 3) & 7;
         const j = (m >> 6) & 7;
         const count = (m >> 9) & 31;
-        const li = this.len[i] as number;
+        const li = this.len[i] as number; // `i` is a pile, 0 … 6, read just above
         if (u === 1) {
-          this.fd[i]++;
+          this.fd[i] = (this.fd[i] as number) + 1;
           this.setCode(cards[i * PILE_CAP + li - 1] as number, 0);
         }
         const lj = (this.len[j] as number) - count;
@@ -775,7 +781,8 @@ export class Engine {
         let c: number;
         if (kind === K_W2F) {
           c = u >> 8;
-          this.found[SUIT_OF[c] as number]--;
+          const s = SUIT_OF[c] as number; // a suit, 0 … 3: an index of `found`
+          this.found[s] = (this.found[s] as number) - 1;
         } else {
           const j = (m >> 6) & 7;
           const lj = (this.len[j] as number) - 1;
@@ -795,9 +802,11 @@ export class Engine {
       default: {
         const s = (m >> 3) & 7;
         const j = (m >> 6) & 7;
-        this.len[j]--;
-        this.found[s]++;
-        this.setCode(s * 13 + (this.found[s] as number) - 1, 0);
+        // `j` is a pile (0 … 6) and `s` a suit (0 … 3) of a move `generate` made.
+        this.len[j] = (this.len[j] as number) - 1;
+        const h = (this.found[s] as number) + 1;
+        this.found[s] = h;
+        this.setCode(s * 13 + h - 1, 0);
       }
     }
   }
