@@ -27,7 +27,7 @@ const CANDIDATES: readonly Move[] = [
   { type: 'last-pass' },
   ...(['waste', ...TABLEAU_PILES, ...FOUNDATION_PILES] as const).flatMap((from) =>
     [...TABLEAU_PILES, ...FOUNDATION_PILES].flatMap((to) =>
-      Array.from({ length: 13 }, (_, i) => ({ type: 'move', from, to, count: i + 1 }) as Move),
+      Array.from({ length: 13 }, (_, i): Move => ({ type: 'move', from, to, count: i + 1 })),
     ),
   ),
 ];

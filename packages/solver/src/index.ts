@@ -385,8 +385,9 @@ function verifyLine(state: GameState, line: readonly Move[]): void {
  */
 export function hint(state: GameState, options: GameOptions, limits: SolveLimits = {}): HintResult {
   const r = solve(state, options, { shortenMs: 0, ...limits });
-  if (r.verdict !== 'won' || r.line === undefined || r.line.length === 0) return { verdict: r.verdict };
-  return { verdict: 'won', move: r.line[0] as Move };
+  const move = r.line?.[0];
+  if (r.verdict !== 'won' || move === undefined) return { verdict: r.verdict };
+  return { verdict: 'won', move };
 }
 
 /** Limits of `solveMinimal`. Node and state limits make its verdicts independent of machine load. */

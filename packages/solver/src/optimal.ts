@@ -279,7 +279,10 @@ export class BoundModel {
     }
     for (let x = 0; x < nl; x++) {
       // …except the leavers not in an H6 pair
-      if (this.matched[x] === 0) free[this.lvPile[x] as number] &= ~(1 << (this.lvPos[x] as number));
+      if (this.matched[x] === 0) {
+        const pile = this.lvPile[x] as number; // a leaver's pile, 0 … 6: an index of `free`
+        free[pile] = (free[pile] as number) & ~(1 << (this.lvPos[x] as number));
+      }
     }
     const canHome = this.canHome;
     const locPile = this.locPile;

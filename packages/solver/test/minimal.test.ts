@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 import {
   type GameOptions,
   type GameState,
-  type Move,
   applyMove,
   isWon,
   legalMoves,
@@ -63,7 +62,7 @@ function nearEnd(n: number, options: GameOptions, k: number): GameState {
   if (r.verdict !== 'won' || r.line === undefined) throw new Error(`deal ${n} not won`);
   let s = newGame(deal(n), options);
   for (const m of r.line.slice(0, Math.max(0, r.line.length - k))) {
-    const a = applyMove(s, m as Move);
+    const a = applyMove(s, m);
     if (!a.ok) throw new Error('replay');
     s = a.value;
   }

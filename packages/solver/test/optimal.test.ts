@@ -5,7 +5,6 @@
 import {
   type GameOptions,
   type GameState,
-  type Move,
   applyMove,
   newGame,
   parseDeal,
@@ -46,7 +45,7 @@ function nearEnd(n: number, o: GameOptions, k: number): GameState {
   if (r.verdict !== 'won' || r.line === undefined) throw new Error(`deal ${n} not won`);
   let s = newGame(deal(n), o);
   for (const m of r.line.slice(0, Math.max(0, r.line.length - k))) {
-    const a = applyMove(s, m as Move);
+    const a = applyMove(s, m);
     if (!a.ok) throw new Error('replay');
     s = a.value;
   }
