@@ -19,6 +19,7 @@ import pg from 'pg';
 import WebSocket from 'ws';
 import { buildApp } from '../src/app.js';
 import { ensureDatabase } from './database.js';
+import { rawText } from './server-bench/format.js';
 
 const env = (name: string, fallback: number) => {
   const v = Number(process.env[name] ?? fallback);
@@ -109,7 +110,7 @@ async function main(): Promise<void> {
     });
     const listeners = new Set<(f: ServerFrame) => void>();
     ws.on('message', (data) => {
-      const f = ServerFrameSchema.parse(JSON.parse(String(data)));
+      const f = ServerFrameSchema.parse(JSON.parse(rawText(data)));
       if (f.type === 'error') errors++;
       if (f.type === 'arena') arenaFrames++;
       for (const l of [...listeners]) l(f);

@@ -27,7 +27,7 @@ const view = wireView(playerView(state, 60_000));
 
 const app = Fastify({ logger: false });
 await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
-app.get('/api/health', async () => ({ status: 'ok' }));
+app.get('/api/health', () => Promise.resolve({ status: 'ok' }));
 app.get('/api/ws', { websocket: true }, (socket) => {
   socket.on('message', (data: Buffer) => {
     const parsed = ClientFrameSchema.safeParse(JSON.parse(data.toString('utf8')));

@@ -29,8 +29,8 @@ const MOVES = Math.max(1000, Math.round(envNumber('ROOMS_MOVES', 300_000)));
 const ROUNDS = Math.max(1, Math.min(20, Math.round(envNumber('ROOMS_ROUNDS', 5))));
 
 /** The stand-in move log: every entry of the batch is "stored" (the set holds the games logged). */
-async function storeNothing(batch: readonly MoveCommit[]): Promise<ReadonlySet<string>> {
-  return new Set(batch.map((e) => e.gameId));
+function storeNothing(batch: readonly MoveCommit[]): Promise<ReadonlySet<string>> {
+  return Promise.resolve(new Set(batch.map((e) => e.gameId)));
 }
 
 interface Play {
@@ -52,9 +52,9 @@ async function main(): Promise<void> {
         payload: { preset: 'classic-draw1', dealNumber: 1 + i },
       });
       if (r.statusCode !== 201) throw new Error(`POST /api/games: ${r.statusCode} ${r.body}`);
-      plays.push({ id: (r.json() as { id: string }).id, version: 0, stock: 24 });
+      plays.push({ id: r.json<{ id: string }>().id, version: 0, stock: 24 });
     }
-    const store = new PrismaGameStore(app.prisma, storeNothing, async () => null);
+    const store = new PrismaGameStore(app.prisma, storeNothing, () => Promise.resolve(null));
     const rooms = new GameRooms(store, { commitQueue: GAMES * 2, commitConcurrency: 2 });
     let bytes = 0;
     let frames = 0;

@@ -59,67 +59,31 @@
  * aborts a run that hangs. Everything is stopped at the end, also on errors and Ctrl-C: sockets closed, the
  * server sent SIGTERM (SIGKILL after 10 s), the schema dropped.
  *
- * This file runs the phases and writes the report; its parts are in bench/server-bench/: the settings, the
- * server child and its inspector (child.ts), the CPU and GC readings (cpu.ts), the load generator (load.ts),
- * the profile summaries (profile.ts) and the report's rows (report.ts).
+ * This file runs the phases in order and prints (or writes) the report; its parts are in bench/server-bench/:
+ * the settings, the server child and its inspector (child.ts), the CPU and GC readings (cpu.ts), the load
+ * generator (load.ts), the phases (throughput-phase.ts: 1 and 1b, latency-phase.ts: 2, memory and 2b,
+ * history-phase.ts: 3, profile-phase.ts: 4, overload-phase.ts: 5; run.ts: what they share), the profile
+ * summaries (profile.ts), the report (report-lines.ts) and its rows (report.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { ensureDatabase } from './database.js';
-import { gitHead } from './run-info.js';
 import { rssOf } from './proc.js';
-import {
-  BUDGET,
-  DATABASE_URL,
-  HISTORY,
-  HISTORY_MAX_SECONDS,
-  LATENCY_SOCKETS,
-  PROFILE,
-  PROFILE_SECONDS,
-  RATE,
-  ROUNDS,
-  RTT_DUMP,
-  SECONDS,
-  SERVER_DIR,
-  SOCKETS,
-  TIMEOUT_SECONDS,
-  WARMUP_SECONDS,
-  WRITE,
-} from './server-bench/settings.js';
-import { int, kb, mb, ms, quantile, sleep, table } from './server-bench/format.js';
+import { DATABASE_URL, SERVER_DIR, TIMEOUT_SECONDS, WRITE } from './server-bench/settings.js';
 import { fail, runState, sockets } from './server-bench/state.js';
-import {
-  BARE_ENTRY,
-  Inspector,
-  type Memory,
-  type Server,
-  memory,
-  startCommand,
-  startServer,
-  stopServer,
-} from './server-bench/child.js';
-import { CpuWindow, GC_OBSERVER } from './server-bench/cpu.js';
-import {
-  type PhaseResult,
-  closedLoop,
-  createGames,
-  errorCodes,
-  mergeResults,
-  openLoop,
-  openSockets,
-  totalAcked,
-  validated,
-} from './server-bench/load.js';
-import {
-  type AllocationProfile,
-  type CpuProfile,
-  summariseAllocations,
-  summariseProfile,
-} from './server-bench/profile.js';
-import { cpuRow, cpuShareLines, gcRow } from './server-bench/report.js';
+import { Inspector, type Server, startServer, stopServer } from './server-bench/child.js';
+import { GC_OBSERVER } from './server-bench/cpu.js';
+import { totalAcked } from './server-bench/load.js';
+import type { BenchRun } from './server-bench/run.js';
+import { throughputPhase } from './server-bench/throughput-phase.js';
+import { latencyPhase } from './server-bench/latency-phase.js';
+import { historyPhase } from './server-bench/history-phase.js';
+import { profilePhase } from './server-bench/profile-phase.js';
+import { overloadPhase } from './server-bench/overload-phase.js';
+import { reportLines } from './server-bench/report-lines.js';
 
 function schemaUrl(base: string, schema: string): string {
   const u = new URL(base);
@@ -169,169 +133,34 @@ async function main(): Promise<string[]> {
     }
     const startedRss = rssOf(server.pid);
 
-    // 1. Throughput, and the platform's ceiling: the bare server (bench/bare-server.ts) with the same number
-    // of sockets and the same closed loop. The machine's load drifts (other work shares it), so the two run
-    // in alternating windows, BENCH_ROUNDS each (default 2) of BENCH_SECONDS / BENCH_ROUNDS, and each side's
-    // windows are summed: both see the same mix of quiet and busy moments.
-    console.error(
-      `throughput vs bare platform server: ${SOCKETS} sockets each, ${ROUNDS} alternating rounds of ${SECONDS / ROUNDS} s …`,
-    );
-    const tGames = await createGames(server, SOCKETS, 1);
-    const tSockets = await openSockets(server, tGames, 't');
-    const bareServer = await startServer('', BARE_ENTRY);
-    const bareGames = Array.from({ length: SOCKETS }, () => ({ id: randomBytes(12).toString('base64url') }));
-    const bareSockets = await openSockets(bareServer, bareGames, 'b');
-    const realParts: PhaseResult[] = [];
-    const bareParts: PhaseResult[] = [];
-    let bareAcked = 0;
-    const windowMs = (SECONDS * 1000) / ROUNDS;
-    for (let round = 0; round < ROUNDS; round++) {
-      const warmupMs = round === 0 ? WARMUP_SECONDS * 1000 : 1000;
-      const srv = server;
-      realParts.push(
-        await measured(`throughput, round ${round + 1}`, () =>
-          closedLoop(tSockets, warmupMs, windowMs, new CpuWindow(srv, db)),
-        ),
-      );
-      const before = totalAcked;
-      bareParts.push(
-        await measured(`bare platform server, round ${round + 1}`, () =>
-          closedLoop(bareSockets, warmupMs, windowMs, new CpuWindow(bareServer, db)),
-        ),
-      );
-      bareAcked += totalAcked - before;
-    }
-    const throughput = mergeResults(realParts);
-    const bare = mergeResults(bareParts);
-    for (const s of [...tSockets, ...bareSockets]) {
-      s.close();
-      sockets.delete(s);
-    }
-    const ratio = throughput.rate / bare.rate;
-    load.push(loadavg());
-    await sleep(500);
+    const run: BenchRun = { server, inspector, db, load, measured };
 
-    // 2. Memory before, latency at a fixed rate, memory after.
-    console.error(`memory + latency: ${LATENCY_SOCKETS} sockets, ${RATE} moves/s …`);
-    const m0 = await memory(server, inspector);
-    const lGames = await createGames(server, LATENCY_SOCKETS, 100_001);
-    const m1 = await memory(server, inspector);
-    const lSockets = await openSockets(server, lGames, 'l');
-    const m2 = await memory(server, inspector);
-    const latency = await measured(`latency (open loop, ${RATE}/s)`, () =>
-      openLoop(
-        lSockets,
-        RATE,
-        WARMUP_SECONDS * 1000,
-        SECONDS * 1000,
-        new CpuWindow(server as Server, db),
-        RTT_DUMP,
-      ),
-    );
-    load.push(loadavg());
-    const m3 = await memory(server, inspector);
+    // 1. Throughput, and the platform's ceiling (1b).
+    const {
+      throughput,
+      bare,
+      ratio,
+      bareServer,
+      bareAcked: throughputBareAcked,
+    } = await throughputPhase(run);
 
-    // 2b. The platform at the same open-loop rate on as many sockets, right after: the share of the p99 that
-    // the machine itself sets (the bare server has no database and no rules; a stall of a core shows in both).
-    console.error(`bare platform server: ${LATENCY_SOCKETS} sockets, ${RATE} messages/s …`);
-    const bareLatencyGames = Array.from({ length: LATENCY_SOCKETS }, () => ({
-      id: randomBytes(12).toString('base64url'),
-    }));
-    const bareLatencySockets = await openSockets(bareServer, bareLatencyGames, 'bl');
-    const ackedBeforeBareLatency = totalAcked;
-    const bareLatency = await measured(`bare platform server (open loop, ${RATE}/s)`, () =>
-      openLoop(
-        bareLatencySockets,
-        RATE,
-        WARMUP_SECONDS * 1000,
-        SECONDS * 1000,
-        new CpuWindow(bareServer, db),
-      ),
-    );
-    bareAcked += totalAcked - ackedBeforeBareLatency;
-    for (const s of bareLatencySockets) {
-      s.close();
-      sockets.delete(s);
-    }
-    await stopServer(bareServer);
-    runState.bareRunning = undefined;
-    load.push(loadavg());
-    const versionAfterLatency = lSockets.reduce((a, s) => a + s.version, 0) / lSockets.length;
+    // 2. Memory before, latency at a fixed rate, memory after; 2b. the platform at the same rate.
+    const latencyRun = await latencyPhase(run, bareServer);
+    const { m0, m1, m2, m3, lSockets, latency, bareLatency, versionAfterLatency } = latencyRun;
+    const bareAcked = throughputBareAcked + latencyRun.bareAcked;
 
     // 3. Longer histories (closed loop on every socket until each game has HISTORY moves).
-    let history: PhaseResult | undefined;
-    /** Moves of the history phase shed as `overloaded` (1,000 sockets in a closed loop outrun the queue). */
-    let historyShed = 0;
-    let m4: Memory | undefined;
-    let versionAfterHistory = versionAfterLatency;
-    if (HISTORY > versionAfterLatency) {
-      console.error(`history: up to ${HISTORY} moves per game on ${LATENCY_SOCKETS} sockets …`);
-      const srv = server;
-      const shedBeforeHistory = errorCodes.get('overloaded') ?? 0;
-      history = await measured('history', () =>
-        closedLoop(
-          lSockets,
-          0,
-          HISTORY_MAX_SECONDS * 1000,
-          new CpuWindow(srv, db),
-          (s) => s.version >= HISTORY,
-        ),
-      );
-      historyShed = (errorCodes.get('overloaded') ?? 0) - shedBeforeHistory;
-      load.push(loadavg());
-      m4 = await memory(server, inspector);
-      versionAfterHistory = lSockets.reduce((a, s) => a + s.version, 0) / lSockets.length;
-    }
+    const { history, historyShed, m4, versionAfterHistory } = await historyPhase(
+      run,
+      lSockets,
+      versionAfterLatency,
+    );
 
     // 4. Optional CPU profile of the throughput loop (first SOCKETS latency sockets).
-    let profileLines: string[] = [];
-    if (PROFILE && inspector) {
-      console.error(
-        `profile: ${PROFILE_SECONDS} s closed loop on ${Math.min(SOCKETS, lSockets.length)} sockets …`,
-      );
-      await inspector.call('Profiler.enable');
-      await inspector.call('Profiler.setSamplingInterval', { interval: 500 });
-      await inspector.call('Profiler.start');
-      // Allocations too, the young-generation garbage included (what the scavenges pay for).
-      await inspector.call('HeapProfiler.startSampling', {
-        samplingInterval: 16_384,
-        includeObjectsCollectedByMajorGC: true,
-        includeObjectsCollectedByMinorGC: true,
-      });
-      const profiled = await closedLoop(lSockets.slice(0, SOCKETS), 0, PROFILE_SECONDS * 1000, undefined);
-      const { profile: allocations } = await inspector.call<{ profile: AllocationProfile }>(
-        'HeapProfiler.stopSampling',
-      );
-      const { profile } = await inspector.call<{ profile: CpuProfile }>('Profiler.stop');
-      const file = join(tmpdir(), `klondike-server-bench-${Date.now()}.cpuprofile`);
-      writeFileSync(file, JSON.stringify(profile));
-      profileLines = [
-        `### CPU profile of the server (${PROFILE_SECONDS} s closed loop, ${Math.min(SOCKETS, lSockets.length)} sockets, ${int(profiled.rate)} moves/s under the profiler)`,
-        '',
-        `Saved as \`${file}\` (open in Chrome DevTools → Performance).`,
-        '',
-        ...summariseProfile(profile),
-        '',
-        ...summariseAllocations(allocations, profiled.rate * PROFILE_SECONDS),
-      ];
-    }
+    const profileLines = await profilePhase(run, lSockets);
 
-    // 5. Overload: twice the measured capacity offered on the latency sockets; moves past the server's commit
-    // queue are shed (`overloaded` error frames), the accepted ones must stay fast.
-    const overloadRate = Math.max(RATE, Math.round(2 * throughput.rate));
-    console.error(`overload: ${overloadRate} moves/s offered on ${LATENCY_SOCKETS} sockets …`);
-    const shedBefore = errorCodes.get('overloaded') ?? 0;
-    const overload = await measured(`overload (open loop, ${overloadRate}/s)`, () =>
-      openLoop(
-        lSockets,
-        overloadRate,
-        WARMUP_SECONDS * 1000,
-        SECONDS * 1000,
-        new CpuWindow(server as Server, db),
-      ),
-    );
-    const shed = (errorCodes.get('overloaded') ?? 0) - shedBefore;
-    load.push(loadavg());
+    // 5. Overload: twice the measured capacity offered on the latency sockets.
+    const { overloadRate, overload, shed } = await overloadPhase(run, throughput, lSockets);
 
     for (const s of lSockets) {
       s.close();
@@ -343,287 +172,32 @@ async function main(): Promise<string[]> {
     const persisted = Number(rows.rows[0]?.n ?? NaN);
     load.push(loadavg());
 
-    // ---------- report ----------
-    const perGame = (a: Memory, b: Memory, key: 'rss' | 'heap'): number =>
-      (b[key] - a[key]) / LATENCY_SOCKETS;
-    const memFinal = m4 ?? m3;
-    const versionFinal = m4 ? versionAfterHistory : versionAfterLatency;
-    const memHeapPerGame = perGame(m0, memFinal, 'heap');
-    const memRssPerGame = perGame(m0, memFinal, 'rss');
-    const memVerdictValue = Number.isNaN(memHeapPerGame) ? memRssPerGame : memHeapPerGame;
-    const ok = (pass: boolean): string => (pass ? 'OK' : 'BELOW');
-    const cpu = cpus()[0]?.model ?? '?';
-    const loads = load.map((l) => (l[0] as number).toFixed(2)).join(' → ');
-    const lines: string[] = [
-      `Run on ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}: ${availableParallelism()} cores (nproc), ${cpu}, ` +
-        `node ${process.version}, PostgreSQL ${pgSetting('server_version')} on 127.0.0.1 ` +
-        `(synchronous_commit ${pgSetting('synchronous_commit')}, fsync ${pgSetting('fsync')}), git ${gitHead(SERVER_DIR)}; ` +
-        `server started as \`${startCommand()}\`.`,
-      `1-minute load average (start → after each phase → end): ${loads}. The load generator runs on the same ` +
-        `machine; any other work running there competes for the same cores.`,
-      '',
-      ...table(
-        ['budget', 'measured', 'verdict'],
-        [
-          [
-            `validated, persisted moves over WebSocket ≥ ${int(BUDGET.movesPerSecond)}/s`,
-            `${int(throughput.rate)} moves/s (${SOCKETS} sockets, closed loop)`,
-            ok(throughput.rate >= BUDGET.movesPerSecond),
-          ],
-          [
-            'ratio to the bare Fastify + ws + zod server (same sockets, same load) ≥ 0.5',
-            `${ratio.toFixed(2)} (${int(throughput.rate)} ÷ ${int(bare.rate)} messages/s)`,
-            ok(ratio >= 0.5),
-          ],
-          [
-            `p99 round trip ≤ ${BUDGET.p99Ms} ms at ${int(RATE)} moves/s, ${int(LATENCY_SOCKETS)} sockets open`,
-            `p99 ${ms(quantile(latency.rtt, 0.99))} ms (${int(latency.rate)} moves/s achieved; the bare server's at the same load: ${ms(quantile(bareLatency.rtt, 0.99))} ms)`,
-            ok(quantile(latency.rtt, 0.99) <= BUDGET.p99Ms && latency.rate >= 0.95 * RATE),
-          ],
-          [
-            `memory per live game (socket + state + history) ≤ ${BUDGET.bytesPerGame / 1024} KB`,
-            `${kb(memHeapPerGame)} heap + external, ${kb(memRssPerGame)} RSS (${versionFinal.toFixed(0)} moves of history)`,
-            ok(memVerdictValue <= BUDGET.bytesPerGame),
-          ],
-          [
-            'errors (error frames other than `overloaded` shedding)',
-            String([...errorCodes].filter(([c]) => c !== 'overloaded').reduce((a, [, n]) => a + n, 0)),
-            ok([...errorCodes].every(([c]) => c === 'overloaded')),
-          ],
-          [
-            '`Move` rows = acknowledged moves',
-            `${int(persisted)} rows, ${int(totalAcked - bareAcked)} acknowledged`,
-            ok(persisted === totalAcked - bareAcked),
-          ],
-          [
-            `overload: p99 of accepted moves bounded at 2× capacity (${int(overloadRate)} moves/s offered)`,
-            `p99 ${ms(quantile(overload.rtt, 0.99))} ms; ${int(overload.rate)} accepted/s, ${int(shed)} shed`,
-            ok(quantile(overload.rtt, 0.99) <= 1000),
-          ],
-        ],
-      ),
-      '',
-      '### Round trips (ms: a move frame sent → its own `state` frame received)',
-      '',
-      ...table(
-        ['phase', 'sockets', 'moves/s', 'moves', 'p50', 'p95', 'p99', 'max', 'errors'],
-        [
-          [
-            'bare platform server (closed loop, no persistence)',
-            int(SOCKETS),
-            int(bare.rate),
-            int(bare.acked),
-            ms(quantile(bare.rtt, 0.5)),
-            ms(quantile(bare.rtt, 0.95)),
-            ms(quantile(bare.rtt, 0.99)),
-            ms(bare.rtt.at(-1) ?? NaN),
-            String(bare.errors),
-          ],
-          [
-            'throughput (closed loop)',
-            int(SOCKETS),
-            int(throughput.rate),
-            int(throughput.acked),
-            ms(quantile(throughput.rtt, 0.5)),
-            ms(quantile(throughput.rtt, 0.95)),
-            ms(quantile(throughput.rtt, 0.99)),
-            ms(throughput.rtt.at(-1) ?? NaN),
-            String(throughput.errors),
-          ],
-          [
-            `latency (open loop, ${int(RATE)}/s)`,
-            int(LATENCY_SOCKETS),
-            int(latency.rate),
-            int(latency.acked),
-            ms(quantile(latency.rtt, 0.5)),
-            ms(quantile(latency.rtt, 0.95)),
-            ms(quantile(latency.rtt, 0.99)),
-            ms(latency.rtt.at(-1) ?? NaN),
-            String(latency.errors),
-          ],
-          [
-            'latency, from the scheduled send time',
-            int(LATENCY_SOCKETS),
-            '',
-            '',
-            ms(quantile(latency.fromSchedule, 0.5)),
-            ms(quantile(latency.fromSchedule, 0.95)),
-            ms(quantile(latency.fromSchedule, 0.99)),
-            ms(latency.fromSchedule.at(-1) ?? NaN),
-            '',
-          ],
-          [
-            `bare platform server (open loop, ${int(RATE)}/s)`,
-            int(LATENCY_SOCKETS),
-            int(bareLatency.rate),
-            int(bareLatency.acked),
-            ms(quantile(bareLatency.rtt, 0.5)),
-            ms(quantile(bareLatency.rtt, 0.95)),
-            ms(quantile(bareLatency.rtt, 0.99)),
-            ms(bareLatency.rtt.at(-1) ?? NaN),
-            String(bareLatency.errors),
-          ],
-          ...(history
-            ? [
-                [
-                  `history (closed loop, to ${HISTORY} moves/game)`,
-                  int(LATENCY_SOCKETS),
-                  int(history.rate),
-                  int(history.acked),
-                  ms(quantile(history.rtt, 0.5)),
-                  ms(quantile(history.rtt, 0.95)),
-                  ms(quantile(history.rtt, 0.99)),
-                  ms(history.rtt.at(-1) ?? NaN),
-                  history.errors === historyShed
-                    ? `${int(historyShed)} shed`
-                    : `${int(history.errors - historyShed)}, ${int(historyShed)} shed`,
-                ],
-              ]
-            : []),
-          [
-            `overload (open loop, ${int(overloadRate)}/s offered): accepted`,
-            int(LATENCY_SOCKETS),
-            int(overload.rate),
-            int(overload.acked),
-            ms(quantile(overload.rtt, 0.5)),
-            ms(quantile(overload.rtt, 0.95)),
-            ms(quantile(overload.rtt, 0.99)),
-            ms(overload.rtt.at(-1) ?? NaN),
-            `${int(overload.errors)} shed`,
-          ],
-        ],
-      ),
-      '',
-      '### Machine load (`uptime` load averages 1 / 5 / 15 min) before and after each phase',
-      '',
-      ...table(['phase', 'before', 'after'], phaseLoad),
-      '',
-      `Open loop: ${int(RATE)} moves/s in total, each socket every ${ms((1000 * LATENCY_SOCKETS) / RATE)} ms; ` +
-        `client send lag p99 ${ms(latency.sendLagP99)} ms; slots that found their socket's last move ` +
-        `unanswered (sent once it was answered): ${int(latency.backlogged)}, of which ${int(latency.unsent)} were still ` +
-        `waiting at the end and dropped. Round trips over ${BUDGET.p99Ms} ms: ${int(latency.slow.count)}, sent in ` +
-        `${int(latency.slow.stretches)} stretches of 100 ms (the fullest: ${int(latency.slow.largest)}; a few full stretches are stalls, ` +
-        `many thin ones a slow path). Round trips count from the actual send. Warm-up ${WARMUP_SECONDS} s before each measured ${SECONDS} s` +
-        (history ? `; the history phase ran ${history.seconds.toFixed(1)} s.` : '.'),
-      '',
-      '### CPU during the measured windows (% of one core; machine and stolen: % of all cores, other work included)',
-      '',
-      ...table(
-        [
-          'phase',
-          'server process',
-          'its Postgres backends',
-          'load generator',
-          'machine',
-          'of it stolen',
-          'other processes (the most)',
-          'waiting for a core: server / Postgres / load generator',
-          'CPU µs per move: server / Postgres / load generator',
-          'server writes / reads per move',
-        ],
-        [
-          cpuRow('bare platform server', bare.cpu, bare.rate, bare.acked),
-          cpuRow('throughput', throughput.cpu, throughput.rate, throughput.acked),
-          cpuRow('latency', latency.cpu, latency.rate, latency.acked),
-          cpuRow(
-            `bare platform server, ${int(RATE)}/s`,
-            bareLatency.cpu,
-            bareLatency.rate,
-            bareLatency.acked,
-          ),
-          ...(history ? [cpuRow('history', history.cpu, history.rate, history.acked)] : []),
-          cpuRow('overload', overload.cpu, overload.rate, overload.acked),
-        ],
-      ),
-      '',
-      'Waiting for a core: the time the threads of each were runnable but not running (the run queue, ' +
-        '/proc/<pid>/task/<tid>/schedstat), in % of one core. Where processes wait and yet the machine is not ' +
-        'fully busy, work came in bursts or queued on one core while the other idled: a persisted move passes ' +
-        'through three processes in turn (load generator → server → Postgres → server), a bare one through two. ' +
-        "Stolen: time the hypervisor gave this virtual machine's cores to other guests while they had work " +
-        '(/proc/stat); it makes every process slower and the figures of two runs harder to compare. Other ' +
-        "processes: every other process's CPU (/proc/<pid>/stat), kernel threads and Postgres's own " +
-        'background processes included; a kernel thread that takes a core in bursts delays whichever of the ' +
-        'three it displaces on a 2-core machine.',
-      '',
-      ...cpuShareLines(throughput, bare),
-      '### Garbage collection during the measured windows (main-thread pauses, perf_hooks): the server, and the load generator, whose pauses add to the round trips it measures',
-      '',
-      ...table(
-        [
-          'phase',
-          'scavenges',
-          'ms',
-          'mark-compacts',
-          'ms',
-          'other (incremental, weak)',
-          'ms',
-          'longest pause ms',
-          'GC % of window',
-        ],
-        [
-          gcRow('throughput', throughput),
-          gcRow('latency', latency),
-          ...(history ? [gcRow('history', history)] : []),
-          gcRow('overload', overload),
-          gcRow('throughput: load generator', throughput, 'client'),
-          gcRow('latency: load generator', latency, 'client'),
-        ],
-      ),
-      '',
-      `### Memory of the server process (${int(LATENCY_SOCKETS)} games; heap = heapUsed + external after a forced GC)`,
-      '',
-      ...table(
-        ['point', 'RSS', 'heap + external', 'Δ RSS / game', 'Δ heap / game'],
-        [
-          ['started (before any game)', mb(startedRss), '', '', ''],
-          ['after throughput phase (baseline)', mb(m0.rss), mb(m0.heap), '', ''],
-          [
-            'games created over REST, no socket',
-            mb(m1.rss),
-            mb(m1.heap),
-            kb(perGame(m0, m1, 'rss')),
-            kb(perGame(m0, m1, 'heap')),
-          ],
-          [
-            '+ one socket each, subscribed',
-            mb(m2.rss),
-            mb(m2.heap),
-            kb(perGame(m0, m2, 'rss')),
-            kb(perGame(m0, m2, 'heap')),
-          ],
-          [
-            `+ latency run (${versionAfterLatency.toFixed(1)} moves/game)`,
-            mb(m3.rss),
-            mb(m3.heap),
-            kb(perGame(m0, m3, 'rss')),
-            kb(perGame(m0, m3, 'heap')),
-          ],
-          ...(m4
-            ? [
-                [
-                  `+ history (${versionAfterHistory.toFixed(1)} moves/game)`,
-                  mb(m4.rss),
-                  mb(m4.heap),
-                  kb(perGame(m0, m4, 'rss')),
-                  kb(perGame(m0, m4, 'heap')),
-                ],
-              ]
-            : []),
-        ],
-      ),
-      '',
-      `Δ RSS would be an upper bound (it includes socket buffers and heap the GC keeps reserved), but V8 grows ` +
-        `and shrinks its heap with the allocation rate, so RSS swings by tens of MB between points (a negative Δ ` +
-        `means it fell), i.e. tens of KB per game at ${int(LATENCY_SOCKETS)} games: read it as noise bounds. ` +
-        `Δ heap counts the live objects the games add and is the figure the verdict uses.`,
-      '',
-      `Persistence: ${int(persisted)} \`Move\` rows in the schema for ${int(totalAcked - bareAcked)} acknowledged moves ` +
-        `(${persisted === totalAcked - bareAcked ? 'equal' : 'DIFFERENT'}); error frames: ${
-          errorCodes.size === 0 ? 'none' : [...errorCodes].map(([c, n]) => `${c} ${n}`).join(', ')
-        }; ${validated} frames checked against ServerFrameSchema.`,
-      ...(profileLines.length > 0 ? ['', ...profileLines] : []),
-    ];
+    const lines = reportLines({
+      pgSetting,
+      startedRss,
+      load,
+      phaseLoad,
+      throughput,
+      bare,
+      ratio,
+      latency,
+      bareLatency,
+      history,
+      historyShed,
+      m0,
+      m1,
+      m2,
+      m3,
+      m4,
+      versionAfterLatency,
+      versionAfterHistory,
+      profileLines,
+      overloadRate,
+      overload,
+      shed,
+      persisted,
+      bareAcked,
+    });
     if (persisted !== totalAcked - bareAcked) process.exitCode = 1;
     return lines;
   } finally {

@@ -20,6 +20,7 @@ import pg from 'pg';
 import WebSocket from 'ws';
 import { buildApp } from '../src/app.js';
 import { ensureDatabase } from './database.js';
+import { rawText } from './server-bench/format.js';
 import { envNumber } from './settings.js';
 
 const env = envNumber;
@@ -97,7 +98,7 @@ async function main(): Promise<void> {
       open++;
       const pending = new Map<string, (f: ServerFrame) => void>();
       ws.on('message', (data) => {
-        const f = ServerFrameSchema.parse(JSON.parse(String(data)));
+        const f = ServerFrameSchema.parse(JSON.parse(rawText(data)));
         const id = 'requestId' in f ? f.requestId : undefined;
         if (f.type === 'state' && f.cause === 'subscribe') pending.get('sub')?.(f);
         else if (id !== undefined) pending.get(id)?.(f);

@@ -382,7 +382,7 @@ export class CpuWindow {
    */
   schedule(startMs: number, durationMs: number): () => void {
     const timers = [
-      setTimeout(() => this.prepare().catch(() => undefined), startMs / 2),
+      setTimeout(() => void this.prepare().catch(() => undefined), startMs / 2),
       setTimeout(() => this.begin(), startMs),
       setTimeout(() => this.finish(), startMs + durationMs),
     ];

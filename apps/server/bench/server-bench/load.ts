@@ -313,6 +313,18 @@ export function mergeResults(parts: readonly PhaseResult[]): PhaseResult {
 }
 
 /**
+ * An open loop's result: the phase's, plus the client's send lag p99 (ms), the slots that found their socket's
+ * last move unanswered (backlogged) and those still waiting at the end (unsent), and the moves slower than
+ * the p99 budget by 100 ms of send time.
+ */
+export type OpenLoopResult = PhaseResult & {
+  sendLagP99: number;
+  backlogged: number;
+  unsent: number;
+  slow: SlowMoves;
+};
+
+/**
  * Open loop: `rate` moves per second in total, slot j at t0 + j/rate on socket j mod n (each socket every
  * n/rate s). A slot that finds its socket's last move unanswered waits for the answer (backlog).
  */
@@ -323,7 +335,7 @@ export async function openLoop(
   durationMs: number,
   cpu: CpuWindow | undefined,
   dumpTo?: string,
-): Promise<PhaseResult & { sendLagP99: number; backlogged: number; unsent: number; slow: SlowMoves }> {
+): Promise<OpenLoopResult> {
   const interval = 1000 / rate;
   const t0 = performance.now() + 20;
   const from = t0 + warmupMs;
