@@ -15,6 +15,7 @@ import {
   movePartitions,
   partitionName,
 } from '../../../src/features/maintenance/partitions.js';
+import { PartitionRepository } from '../../../src/features/maintenance/partition-repository.js';
 import { describeEachDatabase, migrationsBefore, testApp } from '../../support/helpers.js';
 
 const DAY = 86_400_000;
@@ -40,7 +41,7 @@ describeEachDatabase('move log partitions', (db) => {
       `SELECT relkind::text AS relkind FROM pg_class WHERE oid = '"Move"'::regclass`,
     );
     expect(row?.relkind).toBe('p');
-    const parts = await movePartitions(app.prisma);
+    const parts = await movePartitions(new PartitionRepository(app.prisma));
     expect(parts.length).toBeGreaterThanOrEqual(2);
     expect(parts).toContain('Move_default');
     expect(parts).toContain(partitionName(utc(Date.now())));
@@ -48,12 +49,12 @@ describeEachDatabase('move log partitions', (db) => {
 
   it('creates the coming days ahead once; a second run creates nothing', async () => {
     const later = Date.now() + 10 * DAY;
-    const created = await createPartitionsAhead(app.prisma, later);
+    const created = await createPartitionsAhead(new PartitionRepository(app.prisma), later);
     expect(created).toEqual(
       Array.from({ length: PARTITION_DAYS_AHEAD + 1 }, (_, i) => partitionName(utc(later + i * DAY))),
     );
-    expect(await createPartitionsAhead(app.prisma, later)).toEqual([]);
-    const parts = await movePartitions(app.prisma);
+    expect(await createPartitionsAhead(new PartitionRepository(app.prisma), later)).toEqual([]);
+    const parts = await movePartitions(new PartitionRepository(app.prisma));
     for (const name of created) expect(parts).toContain(name);
   });
 
@@ -61,7 +62,9 @@ describeEachDatabase('move log partitions', (db) => {
     // A game created on a day 20 days ago, with that day's partition, and two moves made today.
     const past = Date.now() - 20 * DAY;
     clock = past;
-    expect(await createPartitionsAhead(app.prisma, past)).toContain(partitionName(utc(past)));
+    expect(await createPartitionsAhead(new PartitionRepository(app.prisma), past)).toContain(
+      partitionName(utc(past)),
+    );
     const id = await newGame();
     clock = Date.now();
     for (const version of [0, 1])
@@ -87,16 +90,16 @@ describeEachDatabase('move log partitions', (db) => {
     expect(await inPartition()).toBe(2);
 
     // Entries left: kept (and so are today's and the coming days', empty or not).
-    expect(await dropEmptyPartitions(app.prisma, Date.now())).not.toContain(name);
-    expect(await movePartitions(app.prisma)).toContain(name);
+    expect(await dropEmptyPartitions(new PartitionRepository(app.prisma), Date.now())).not.toContain(name);
+    expect(await movePartitions(new PartitionRepository(app.prisma))).toContain(name);
     const emptyAhead = partitionName(utc(Date.now() + 2 * DAY));
-    expect(await movePartitions(app.prisma)).toContain(emptyAhead);
+    expect(await movePartitions(new PartitionRepository(app.prisma))).toContain(emptyAhead);
 
     // Emptied: dropped; the game still reads (its log is gone with the rows deleted here, not its row).
     await app.prisma.move.deleteMany({ where: { gameId: id } });
-    const dropped = await dropEmptyPartitions(app.prisma, Date.now());
+    const dropped = await dropEmptyPartitions(new PartitionRepository(app.prisma), Date.now());
     expect(dropped).toContain(name);
-    const parts = await movePartitions(app.prisma);
+    const parts = await movePartitions(new PartitionRepository(app.prisma));
     expect(parts).not.toContain(name);
     expect(parts).toContain(emptyAhead);
     expect(parts).toContain(partitionName(utc(Date.now())));
