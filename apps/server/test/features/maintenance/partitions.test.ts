@@ -11,8 +11,11 @@ import { type MigrationSession, migrate, readMigrations } from '../../../src/inf
 import {
   PARTITION_DAYS_AHEAD,
   createPartitionsAhead,
+  daysAhead,
+  droppable,
   dropEmptyPartitions,
   movePartitions,
+  partitionDay,
   partitionName,
 } from '../../../src/features/maintenance/partitions.js';
 import { PartitionRepository } from '../../../src/features/maintenance/partition-repository.js';
@@ -20,6 +23,23 @@ import { describeEachDatabase, migrationsBefore, testApp } from '../../support/h
 
 const DAY = 86_400_000;
 const utc = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+describe('which partitions to keep (pure)', () => {
+  const noon = Date.parse('2026-03-10T12:00:00Z');
+  it('today and the next PARTITION_DAYS_AHEAD days are kept created', () => {
+    expect(daysAhead(noon)).toEqual(['2026-03-10', '2026-03-11', '2026-03-12', '2026-03-13']);
+    expect(daysAhead(noon)).toHaveLength(PARTITION_DAYS_AHEAD + 1);
+  });
+  it('only day partitions before yesterday may be dropped; the DEFAULT partition never', () => {
+    const names = ['Move_p20260307', 'Move_p20260308', 'Move_p20260309', 'Move_p20260310', 'Move_default'];
+    expect(droppable(names, noon)).toEqual(['Move_p20260307', 'Move_p20260308']);
+  });
+  it('a partition name and its day', () => {
+    expect(partitionName('2026-03-10')).toBe('Move_p20260310');
+    expect(partitionDay('Move_p20260310')).toBe('2026-03-10');
+    expect(partitionDay('Move_default')).toBeNull();
+  });
+});
 
 describeEachDatabase('move log partitions', (db) => {
   let app: FastifyInstance;
