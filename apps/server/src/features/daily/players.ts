@@ -12,12 +12,12 @@ import type {
   PlayerStatsSchema,
 } from '@klondike/protocol';
 import type { z } from 'zod';
-import { addDays } from '../../infra/dates.js';
+import { addDays, closesAt } from '../../infra/dates.js';
 import { ApiError } from '../../infra/errors.js';
 import { storedSettings } from '../players/players.js';
-import { boardOf, finishedResult } from './decisions.js';
+import { type DailyResult, boardOf, finishedResult, playingResult } from './decisions.js';
 import type { DailyPreset } from './generate.js';
-import type { DailyRepository, PlayerCounts, ResultRowLike, StatsRow } from './repository.js';
+import type { DailyRepository, DailyRow, PlayerCounts, ResultRowLike, StatsRow } from './repository.js';
 
 type PlayerStats = z.infer<typeof PlayerStatsSchema>;
 type AllTimeLeaderboard = z.infer<typeof AllTimeLeaderboardSchema>;
@@ -149,6 +149,27 @@ export async function playerPageView(
       })),
     ),
   };
+}
+
+/**
+ * A player's results (finished or under way at `now`) at the dailies `rows`, by daily id; finished ones
+ * ranked on the player's own board.
+ */
+export async function resultsAt(
+  repo: DailyRepository,
+  player: { readonly id: string; readonly bot: boolean },
+  rows: readonly DailyRow[],
+  now: number,
+): Promise<Map<number, DailyResult>> {
+  const { attempts, results } = await repo.playerAt(
+    player.id,
+    rows.map((r) => r.id),
+  );
+  const out = new Map<number, DailyResult>();
+  const dateOf = new Map(rows.map((r) => [r.id, r.date]));
+  for (const a of attempts) out.set(a.dailyId, playingResult(a, closesAt(dateOf.get(a.dailyId) ?? ''), now));
+  for (const r of results) out.set(r.dailyId, finishedResult(r, await repo.rankOf(r, boardOf(player))));
+  return out;
 }
 
 /**

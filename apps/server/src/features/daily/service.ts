@@ -41,7 +41,6 @@ import {
   type DailyChallenge,
   type DailyResult,
   type DailyReveal,
-  boardOf,
   challengeOf,
   checkAttempt,
   checkExportDate,
@@ -49,11 +48,9 @@ import {
   checkPractice,
   checkReveal,
   dailyRef,
-  finishedResult,
   leaderboardViewer,
   missingDaily,
   namedDay,
-  playingResult,
   revealView,
   tomorrowOf,
 } from './decisions.js';
@@ -62,12 +59,10 @@ import type { DailyPreset } from './generate.js';
 import { createDailyGame } from './games.js';
 import { LiveLeaderboards, leaderboardPage } from './leaderboard.js';
 import { EXPORT_LICENSE } from './open-data.js';
-import { allTimeLeaderboard, meView, playerPageView } from './players.js';
+import { allTimeLeaderboard, meView, playerPageView, resultsAt } from './players.js';
 import type { DailyRepository, DailyRow, ResultRowLike } from './repository.js';
 import { type DailyJobStatus, DailySchedule } from './schedule.js';
 
-export { LeaderboardWatchers } from './leaderboard.js';
-export { ALL_TIME_SIZE, RECENT_RESULTS } from './players.js';
 export { DAILY_SECRET_KEY } from './deals.js';
 export type { DailyJobStatus } from './schedule.js';
 
@@ -249,24 +244,11 @@ export class DailyService {
 
   private async challenges(rows: DailyRow[], player: AuthedPlayer | null): Promise<DailyChallenge[]> {
     const count = await this.repo.attemptCounts(rows.map((r) => r.id));
-    const yours = player ? await this.results(player, rows) : new Map<number, DailyResult>();
+    const yours = player
+      ? await resultsAt(this.repo, player, rows, this.opts.now())
+      : new Map<number, DailyResult>();
     const today = this.today();
     return rows.map((r) => challengeOf(r, count.get(r.id) ?? 0, yours.get(r.id) ?? null, today));
-  }
-
-  /** A player's results (finished or under way) at the given dailies, by daily id; ranks on their board. */
-  private async results(player: AuthedPlayer, rows: DailyRow[]): Promise<Map<number, DailyResult>> {
-    const { attempts, results } = await this.repo.playerAt(
-      player.id,
-      rows.map((r) => r.id),
-    );
-    const out = new Map<number, DailyResult>();
-    const now = this.opts.now();
-    const dateOf = new Map(rows.map((r) => [r.id, r.date]));
-    for (const a of attempts)
-      out.set(a.dailyId, playingResult(a, closesAt(dateOf.get(a.dailyId) ?? ''), now));
-    for (const r of results) out.set(r.dailyId, finishedResult(r, await this.rankOf(r, boardOf(player))));
-    return out;
   }
 
   /**
