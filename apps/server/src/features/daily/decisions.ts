@@ -24,6 +24,7 @@ import { ApiError } from '../../infra/errors.js';
 import { commitmentOf, revealOf } from './commitment.js';
 import type { DailyPreset } from './generate.js';
 import type { DailyWorkPriority } from '../solve/scheduler.js';
+import type { GameFacts, ResultRow } from '../../core/rooms/policies.js';
 import type { AttemptRow, DailyRow, ResultRowLike } from './repository.js';
 
 /** A challenge as the daily builds it; the rating fields are added by the ratings (daily/routes.ts). */
@@ -246,5 +247,29 @@ export function revealView(row: DailyRow, preset: DailyPreset): DailyReveal {
     parProven: row.parProven,
     parLowerBound: row.parLowerBound,
     line: MoveSchema.array().parse(row.line),
+  };
+}
+
+/**
+ * The leaderboard row of a ranked attempt whose day has closed at `now` while it was still playing: status
+ * `unfinished`, with the score, time and moves of its standing (`standingAt`) when it ended or else when the
+ * day closed, finished at the close. Null for any other game (not a ranked attempt, no daily or player) and
+ * for a day still open.
+ */
+export function closedDayRow(
+  game: Pick<GameFacts, 'kind' | 'daily' | 'owner' | 'endedAt'>,
+  now: number,
+  standingAt: (end: number) => { score: number; timeMs: number; moves: number },
+): ResultRow | null {
+  const daily = game.daily;
+  if (game.kind !== 'daily-ranked' || daily === null || game.owner === null) return null;
+  if (now < daily.closesAt) return null;
+  const standing = standingAt(game.endedAt ?? daily.closesAt);
+  return {
+    status: 'unfinished',
+    score: standing.score,
+    timeMs: standing.timeMs,
+    moves: standing.moves,
+    finishedAt: daily.closesAt,
   };
 }

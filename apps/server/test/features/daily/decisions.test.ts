@@ -16,6 +16,7 @@ import {
   checkFairPlay,
   checkPractice,
   checkReveal,
+  closedDayRow,
   finishedResult,
   isOpen,
   leaderboardViewer,
@@ -353,5 +354,50 @@ describe("players' statistics and the all-time order", () => {
       wins: 1,
     }));
     expect(rankAllTime(many)).toHaveLength(ALL_TIME_SIZE);
+  });
+});
+
+describe("a ranked attempt's row when its day closes while it is still playing", () => {
+  const closesAt = Date.parse(`${TOMORROW}T00:00:00Z`);
+  const ref = { id: 7, date: TODAY, preset: 'classic-draw1' as const, closesAt };
+  const standings: number[] = [];
+  const standingAt = (end: number) => {
+    standings.push(end);
+    return { score: 40, timeMs: end - closesAt + 3_600_000, moves: 17 };
+  };
+  const game = (over: object = {}) => ({
+    kind: 'daily-ranked' as const,
+    daily: ref,
+    owner: 'p1',
+    endedAt: null,
+    ...over,
+  });
+
+  it.each([
+    ['a day still open', game(), closesAt - 1],
+    ['a practice game', game({ kind: 'daily-practice' }), closesAt],
+    ['a casual game', game({ kind: 'casual', daily: null }), closesAt],
+    ['an attempt without its player', game({ owner: null }), closesAt],
+  ])('none for %s', (_what, g, now) => {
+    expect(closedDayRow(g, now, standingAt)).toBeNull();
+  });
+
+  it('unfinished, standing at the close, finished at the close', () => {
+    standings.length = 0;
+    expect(closedDayRow(game(), closesAt + 5_000, standingAt)).toEqual({
+      status: 'unfinished',
+      score: 40,
+      timeMs: 3_600_000,
+      moves: 17,
+      finishedAt: closesAt,
+    });
+    expect(standings).toEqual([closesAt]);
+  });
+
+  it('a blocked attempt stands where it ended', () => {
+    standings.length = 0;
+    const ended = closesAt - 600_000;
+    expect(closedDayRow(game({ endedAt: ended }), closesAt, standingAt)?.finishedAt).toBe(closesAt);
+    expect(standings).toEqual([ended]);
   });
 });
