@@ -14,6 +14,7 @@ import { availableParallelism, cpus } from 'node:os';
 import { PRESETS, dealFromKey, formatDeal } from '@klondike/rules';
 import { buildApp } from '../src/app.js';
 import { storeMissingExports } from '../src/features/daily/open-data.js';
+import { ExportRepository } from '../src/features/daily/export-repository.js';
 import { dropSchema, testSchemaName, withSchema } from '../test/support/helpers.js';
 import { ensureDatabase } from './database.js';
 import { envNumber } from './settings.js';
@@ -142,7 +143,7 @@ try {
   );
   console.log(`RSS before the export: ${mb(process.memoryUsage().rss)}`);
 
-  const made = await measure(() => storeMissingExports(prisma, '2025-02-02'));
+  const made = await measure(() => storeMissingExports(new ExportRepository(prisma), '2025-02-02'));
   if (made.value.join() !== DATE) throw new Error(`exported ${made.value.join()}, expected ${DATE}`);
   const file = await prisma.dailyExport.findUniqueOrThrow({
     where: { date: DATE },

@@ -24,6 +24,7 @@ import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { closesAt, utcDate } from '../src/infra/dates.js';
 import { compactFinishedGames } from '../src/features/maintenance/compaction.js';
+import { MaintenanceRepository } from '../src/features/maintenance/repository.js';
 import { ensureDatabase } from './database.js';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/klondike_test';
@@ -172,7 +173,7 @@ async function measure(kind: 'casual' | 'ranked'): Promise<void> {
     const live = await sizes(client, schema);
     // Past the close of today's daily: a ranked attempt is compacted once its day has closed.
     const cutoff = new Date(closesAt(utcDate(Date.now())) + 60_000);
-    const report = await compactFinishedGames(app.prisma, cutoff, {
+    const report = await compactFinishedGames(new MaintenanceRepository(app.prisma), cutoff, {
       maxBatches: Number.MAX_SAFE_INTEGER,
     });
     if (report.games !== GAMES) throw new Error(`compacted ${report.games} of ${GAMES} games`);

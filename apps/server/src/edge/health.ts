@@ -13,6 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { PUBLIC } from '../infra/http/api-security.js';
 import { HealthResponseSchema, ReadyResponseSchema, type ReadyResponse } from '@klondike/protocol';
 import { RETRY_AFTER_SECONDS } from '../infra/db/availability.js';
+import { finishedMigrations } from '../infra/db/finished-migrations.js';
 import { isDailyWork } from '../features/solve/scheduler.js';
 import '../types.js';
 
@@ -39,17 +40,12 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   const expected = [...app.db.migrations.alreadyApplied, ...app.db.migrations.applied];
 
   /** The names of the finished migrations, or null when the database did not answer in time. */
-  async function finishedMigrations(): Promise<Set<string> | null> {
+  async function migrationsDone(): Promise<Set<string> | null> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<null>((resolve) => {
       timer = setTimeout(() => resolve(null), READY_DB_TIMEOUT_MS);
     });
-    const query = app.prisma
-      .$queryRawUnsafe<{ migration_name: string }[]>(
-        'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
-      )
-      .then((rows) => new Set(rows.map((r) => r.migration_name)))
-      .catch(() => null);
+    const query = finishedMigrations(app.db).catch(() => null);
     try {
       return await Promise.race([query, timeout]);
     } finally {
@@ -72,7 +68,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (_req, reply) => {
-      const done = await finishedMigrations();
+      const done = await migrationsDone();
       const checks: ReadyResponse['checks'] = {
         database: done !== null,
         migrations: done !== null && expected.every((name) => done.has(name)),

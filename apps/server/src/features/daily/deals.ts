@@ -7,18 +7,19 @@ import { randomBytes } from 'node:crypto';
 import { MoveSchema } from '@klondike/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { dealOfKey } from '../../core/rooms/keyed-deals.js';
-import type { DailyDeal, PrismaClient } from '../../generated/prisma/client.js';
 import type { DailyWorkPriority } from '../solve/scheduler.js';
 import type { SolverPool } from '../solve/task.js';
 import { utcDate } from '../../infra/dates.js';
 import { type DailyPreset, certifyDaily, refinePar } from './generate.js';
+import type { DailyRepository, DailyRow } from './repository.js';
 
 /** Key of the generated daily secret in table Setting. */
 export const DAILY_SECRET_KEY = 'daily-secret';
 
 /** What making the dailies takes. */
 export interface DailyDealsOptions {
-  readonly prisma: PrismaClient;
+  /** The daily's rows. */
+  readonly repository: DailyRepository;
   readonly solver: SolverPool;
   readonly now: () => number;
   readonly log: FastifyBaseLogger;
@@ -33,7 +34,7 @@ export interface DailyDealsOptions {
 /** The dailies of this node: made, refined, and the work under way. */
 export class DailyDeals {
   private secretValue: Promise<string> | undefined;
-  private readonly generating = new Map<string, Promise<DailyDeal>>();
+  private readonly generating = new Map<string, Promise<DailyRow>>();
   /** Par refinements under way, and the `date|preset` of those done in this process. */
   private readonly refining = new Map<string, Promise<void>>();
   private readonly refined = new Set<string>();
@@ -54,14 +55,9 @@ export class DailyDeals {
   private secret(): Promise<string> {
     if (this.opts.secret !== undefined) return Promise.resolve(this.opts.secret);
     if (!this.secretValue) {
-      this.secretValue = (async () => {
-        const prisma = this.opts.prisma;
-        await prisma.setting.createMany({
-          data: [{ key: DAILY_SECRET_KEY, value: randomBytes(32).toString('hex') }],
-          skipDuplicates: true,
-        });
-        return (await prisma.setting.findUniqueOrThrow({ where: { key: DAILY_SECRET_KEY } })).value;
-      })();
+      this.secretValue = this.opts.repository.setting(DAILY_SECRET_KEY, () =>
+        randomBytes(32).toString('hex'),
+      );
       this.secretValue.catch(() => {
         this.secretValue = undefined;
       });
@@ -73,7 +69,7 @@ export class DailyDeals {
    * The stored daily of a date and preset, certifying and storing it first when missing (par not yet
    * refined: see `refine`). `priority` is the solver lane's priority of that work.
    */
-  ensure(date: string, preset: DailyPreset, priority: DailyWorkPriority = 'daily'): Promise<DailyDeal> {
+  ensure(date: string, preset: DailyPreset, priority: DailyWorkPriority = 'daily'): Promise<DailyRow> {
     const key = `${date}|${preset}`;
     let p = this.generating.get(key);
     if (!p) {
@@ -83,15 +79,14 @@ export class DailyDeals {
     return p;
   }
 
-  private async generate(date: string, preset: DailyPreset, priority: DailyWorkPriority): Promise<DailyDeal> {
-    const prisma = this.opts.prisma;
-    const where = { date_preset: { date, preset } };
-    const existing = await prisma.dailyDeal.findUnique({ where });
+  private async generate(date: string, preset: DailyPreset, priority: DailyWorkPriority): Promise<DailyRow> {
+    const repo = this.opts.repository;
+    const existing = await repo.daily(date, preset);
     if (existing && (existing.dealKey !== null || date <= utcDate(this.opts.now()))) return existing;
     if (existing) {
       // A day not yet open still dealt from a v1 deal number (stored before deal algorithm v2): its opening
       // would identify it, so it is dealt again from a key. Nobody has played it (it is not open).
-      await prisma.dailyDeal.deleteMany({ where: { id: existing.id, dealKey: null, games: { none: {} } } });
+      await repo.deleteUnplayedNumbered(existing.id);
     }
     const started = Date.now();
     const g = await certifyDaily(this.opts.solver, await this.secret(), date, preset, {
@@ -100,24 +95,19 @@ export class DailyDeals {
       priority,
     });
     // Another node may have stored it meanwhile: the first one stored wins.
-    await prisma.dailyDeal.createMany({
-      data: [
-        {
-          date,
-          preset,
-          deal: g.deal,
-          dealKey: g.dealKey,
-          candidate: g.candidate,
-          par: g.par,
-          parProven: g.parProven,
-          parLowerBound: g.parLowerBound,
-          line: g.line.map((m) => ({ ...m })),
-        },
-      ],
-      skipDuplicates: true,
+    const stored = await repo.storeDaily({
+      date,
+      preset,
+      deal: g.deal,
+      dealKey: g.dealKey,
+      candidate: g.candidate,
+      par: g.par,
+      parProven: g.parProven,
+      parLowerBound: g.parLowerBound,
+      line: g.line,
     });
     this.opts.log.info({ date, preset, ms: Date.now() - started }, 'daily ready'); // never the candidate or key
-    return prisma.dailyDeal.findUniqueOrThrow({ where });
+    return stored;
   }
 
   /**
@@ -133,8 +123,8 @@ export class DailyDeals {
     let p = this.refining.get(key);
     if (!p) {
       p = (async () => {
-        const prisma = this.opts.prisma;
-        const row = await prisma.dailyDeal.findUnique({ where: { date_preset: { date, preset } } });
+        const repo = this.opts.repository;
+        const row = await repo.daily(date, preset);
         if (row === null || row.parProven || row.parLowerBound !== null || row.dealKey === null) {
           if (row !== null) this.refined.add(key);
           return;
@@ -149,17 +139,12 @@ export class DailyDeals {
           `${date} ${preset}`,
         );
         const lineChanged = r.line.length !== stored.length;
-        const n = await prisma.dailyDeal.updateMany({
-          where: { id: row.id, parProven: false, par: { gte: r.par } },
-          data: {
-            par: r.par,
-            parProven: r.parProven,
-            parLowerBound: r.parLowerBound,
-            ...(lineChanged ? { line: r.line.map((m) => ({ ...m })) } : {}),
-          },
+        await repo.storeRefinedPar(row.id, {
+          par: r.par,
+          parProven: r.parProven,
+          parLowerBound: r.parLowerBound,
+          ...(lineChanged ? { line: r.line } : {}),
         });
-        if (n.count > 0 && lineChanged)
-          await prisma.dailyResult.updateMany({ where: { dailyId: row.id }, data: { lineShare: null } });
         this.refined.add(key);
       })().finally(() => this.refining.delete(key));
       this.refining.set(key, p);

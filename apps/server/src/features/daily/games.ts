@@ -11,6 +11,7 @@ import { rankedOptions } from '../../infra/db/game-options.js';
 import { ApiError } from '../../infra/errors.js';
 import type { DailyRef, GameRooms } from '../../core/rooms/game-rooms.js';
 import { RowExists } from '../../core/rooms/store.js';
+import { closedDayRow } from './decisions.js';
 
 /** What a new daily game is: the ranked attempt of `owner`, or a practice game (owned or anonymous). */
 export interface DailyGameSpec {
@@ -55,21 +56,9 @@ export async function createDailyGame(rooms: GameRooms, spec: DailyGameSpec): Pr
 
 /**
  * Settles a ranked attempt whose day has closed while it was still playing: its leaderboard row as
- * `unfinished`, with the score and time at the moment the day closed. Returns whether a row was added
+ * `unfinished`, with the score and time at the moment the day closed (daily/decisions.ts `closedDayRow`). Returns whether a row was added
  * (false for other games, an open day, or an attempt that already has its row). Errors: `not-found`.
  */
 export function settleClosedAttempt(rooms: GameRooms, gameId: string): Promise<boolean> {
-  return rooms.settle(gameId, (game, now, at) => {
-    const daily = game.daily;
-    if (game.kind !== 'daily-ranked' || daily === null || game.owner === null) return null;
-    if (now < daily.closesAt) return null;
-    const standing = at(game.endedAt ?? daily.closesAt);
-    return {
-      status: 'unfinished',
-      score: standing.score,
-      timeMs: standing.timeMs,
-      moves: standing.moves,
-      finishedAt: daily.closesAt,
-    };
-  });
+  return rooms.settle(gameId, closedDayRow);
 }

@@ -1,9 +1,9 @@
 /**
- * Daily leaderboards (daily/service.ts): the rows of a board (people or bots), their order and a row's rank,
- * a page of a daily's leaderboard, and the sockets watching a daily's leaderboard live.
+ * Daily leaderboards (daily/service.ts): a page of a daily's leaderboard (the rows and their ranks are read
+ * by daily/repository.ts), and the live leaderboards: the sockets watching a daily's leaderboard, told of
+ * every row added here or (through the bus) on another node, and the fair-play signals recorded after each.
  */
 import {
-  type Board,
   DailyPresetSchema,
   type LeaderboardEntrySchema,
   type LeaderboardQuerySchema,
@@ -11,49 +11,20 @@ import {
   type ServerFrame,
 } from '@klondike/protocol';
 import type { z } from 'zod';
-import type { DailyDeal, Prisma, PrismaClient } from '../../generated/prisma/client.js';
-import type { Subscriber } from '../../core/rooms/game-rooms.js';
+import type { FastifyBaseLogger } from 'fastify';
+import type { DailyRef, Subscriber } from '../../core/rooms/game-rooms.js';
+import type { EventBus } from '../../infra/bus/event-bus.js';
 import { startOfDate } from '../../infra/dates.js';
+import type { FairnessRepository } from '../fairness/repository.js';
+import { recordSignals } from '../fairness/signals.js';
 import type { DailyPreset } from './generate.js';
+import type { DailyRepository, DailyRow, ResultWithPlayer } from './repository.js';
+
+export type { ResultRowLike } from './repository.js';
 
 type Leaderboard = z.infer<typeof LeaderboardSchema>;
 type LeaderboardEntry = z.infer<typeof LeaderboardEntrySchema>;
 type LeaderboardQuery = z.infer<typeof LeaderboardQuerySchema>;
-
-/**
- * The rows of one board: people's rows (`humans`) or bot accounts' rows (`bots`), never both; with
- * `established`, only accounts created before it (the others' rows are provisional).
- */
-export function boardWhere(board: Board, established?: Date): Prisma.DailyResultWhereInput {
-  return {
-    player: {
-      is: { bot: board === 'bots', ...(established ? { createdAt: { lt: established } } : {}) },
-    },
-  };
-}
-
-/** Leaderboard order: winners first, score high first, then time, moves, finishing time (then player id). */
-export const ORDER: Prisma.DailyResultOrderByWithRelationInput[] = [
-  { won: 'desc' },
-  { score: 'desc' },
-  { timeMs: 'asc' },
-  { moves: 'asc' },
-  { finishedAt: 'asc' },
-  { playerId: 'asc' },
-];
-
-/** A stored leaderboard row (the fields ranking needs). */
-export interface ResultRowLike {
-  readonly dailyId: number;
-  readonly playerId: string;
-  readonly gameId: string;
-  readonly status: 'won' | 'resigned' | 'blocked' | 'unfinished';
-  readonly won: boolean;
-  readonly score: number;
-  readonly timeMs: number;
-  readonly moves: number;
-  readonly finishedAt: Date;
-}
 
 /** A `leaderboard` frame as published on the bus channel `leaderboards`. */
 export type LeaderboardFrame = Extract<ServerFrame, { type: 'leaderboard' }>;
@@ -108,37 +79,8 @@ export class LeaderboardWatchers {
   }
 }
 
-/** 1 + the number of rows of the same daily and board that rank before `r`. */
-export async function rankOf(
-  prisma: PrismaClient,
-  r: ResultRowLike,
-  board: Board,
-  established?: Date,
-): Promise<number> {
-  const same = { won: r.won, score: r.score, timeMs: r.timeMs, moves: r.moves };
-  const before = await prisma.dailyResult.count({
-    where: {
-      dailyId: r.dailyId,
-      ...boardWhere(board, established),
-      OR: [
-        ...(r.won ? [] : [{ won: true }]),
-        { won: r.won, score: { gt: r.score } },
-        { won: r.won, score: r.score, timeMs: { lt: r.timeMs } },
-        { won: r.won, score: r.score, timeMs: r.timeMs, moves: { lt: r.moves } },
-        { ...same, finishedAt: { lt: r.finishedAt } },
-        { ...same, finishedAt: r.finishedAt, playerId: { lt: r.playerId } },
-      ],
-    },
-  });
-  return before + 1;
-}
-
 /** A leaderboard row as the page shows it: provisional when the account is as new as the day. */
-function entryOf(
-  r: ResultRowLike & { player: { name: string; createdAt: Date; bot: boolean } },
-  rank: number,
-  dayStart: Date,
-): LeaderboardEntry {
+export function entryOf(r: ResultWithPlayer, rank: number, dayStart: Date): LeaderboardEntry {
   return {
     provisional: r.player.createdAt >= dayStart,
     rank,
@@ -159,8 +101,8 @@ function entryOf(
  * page holding the row of player `me` (null: the caller has no row on this board).
  */
 export async function leaderboardPage(
-  prisma: PrismaClient,
-  row: DailyDeal,
+  repo: DailyRepository,
+  row: DailyRow,
   preset: DailyPreset,
   query: LeaderboardQuery,
   me: string | null,
@@ -170,28 +112,14 @@ export async function leaderboardPage(
   // the default view and its ranks (docs/features.md "Ranked rules").
   const dayStart = new Date(startOfDate(row.date));
   const established = query.include === 'provisional' ? undefined : dayStart;
-  const where = { dailyId: row.id, ...boardWhere(board, established) };
-  const playerSelect = { player: { select: { name: true, createdAt: true, bot: true } } };
   const [total, mine] = await Promise.all([
-    prisma.dailyResult.count({ where }),
-    me !== null
-      ? prisma.dailyResult.findUnique({
-          where: { dailyId_playerId: { dailyId: row.id, playerId: me } },
-          include: playerSelect,
-        })
-      : Promise.resolve(null),
+    repo.countOnBoard(row.id, board, established),
+    me !== null ? repo.resultWithPlayer(row.id, me) : Promise.resolve(null),
   ]);
-  const myRank = mine ? await rankOf(prisma, mine, board, established) : null;
+  const myRank = mine ? await repo.rankOf(mine, board, established) : null;
   const limit = query.limit;
-  const offset =
-    query.around === 'me' && myRank !== null ? Math.floor((myRank - 1) / limit) * limit : query.offset;
-  const rows = await prisma.dailyResult.findMany({
-    where,
-    orderBy: ORDER,
-    skip: offset,
-    take: limit,
-    include: playerSelect,
-  });
+  const offset = pageOffset(query, myRank);
+  const rows = await repo.pageOfBoard(row.id, board, established, offset, limit);
   return {
     date: row.date,
     preset,
@@ -204,4 +132,92 @@ export async function leaderboardPage(
     entries: rows.map((r, i) => entryOf(r, offset + i + 1, dayStart)),
     me: mine && myRank !== null ? entryOf(mine, myRank, dayStart) : null,
   };
+}
+
+/**
+ * The first row of a leaderboard page: `query.offset`, or with `around=me` the start of the page of `limit`
+ * rows that holds the caller's rank (`myRank`, null when the caller has no row: then `query.offset`).
+ */
+export function pageOffset(
+  query: Pick<LeaderboardQuery, 'around' | 'offset' | 'limit'>,
+  myRank: number | null,
+): number {
+  return query.around === 'me' && myRank !== null
+    ? Math.floor((myRank - 1) / query.limit) * query.limit
+    : query.offset;
+}
+
+/** What the live leaderboards need. */
+export interface LiveLeaderboardsOptions {
+  readonly repository: DailyRepository;
+  /** The fair-play signals' rows (fairness/signals.ts). */
+  readonly fairness: FairnessRepository;
+  readonly log: FastifyBaseLogger;
+  /**
+   * The bus to the other nodes (default: none): a leaderboard change is published on `leaderboards`, and
+   * the watchers here hear the changes other nodes committed.
+   */
+  readonly bus?: EventBus;
+}
+
+/**
+ * The live leaderboards of one node: its watchers, told of each row added (here, or on another node through
+ * the bus channel `leaderboards`), and the fair-play signals recorded after each row, one day after another.
+ */
+export class LiveLeaderboards {
+  /** Sockets watching daily leaderboards. */
+  readonly watchers = new LeaderboardWatchers();
+  /** Fair-play signals being recorded (one after another). */
+  private signals: Promise<void> = Promise.resolve();
+  /** Stops hearing other nodes' leaderboard changes (several nodes). */
+  private readonly unlisten: (() => void) | undefined;
+
+  /** Listens to `leaderboards` on a bus of several nodes. */
+  constructor(private readonly opts: LiveLeaderboardsOptions) {
+    if (opts.bus && opts.bus.kind !== 'single')
+      this.unlisten = opts.bus.subscribe('leaderboards', (m) => {
+        if (isLeaderboardFrame(m)) this.watchers.send(m.date, m.preset, m);
+      });
+  }
+
+  /** The fair-play signals recorded so far are stored (resolves once the queue is empty; never rejects). */
+  idle(): Promise<void> {
+    return this.signals;
+  }
+
+  /** Starts sending `leaderboard` frames of daily `row` to a socket. Returns its people's row count. */
+  async watch(row: DailyRow, subscriber: Subscriber): Promise<number> {
+    this.watchers.add(row.date, row.preset as DailyPreset, subscriber);
+    return this.opts.repository.countOnBoard(row.id, 'humans');
+  }
+
+  /** Called after a leaderboard row was added: records its day's signals, tells the daily's watchers. */
+  resultAdded(daily: DailyRef): void {
+    this.signals = this.signals
+      .then(() => recordSignals(this.opts.fairness, daily.id))
+      .then(
+        () => undefined,
+        (err: unknown) => this.opts.log.error({ err }, 'fair-play signals failed'),
+      );
+    const others = this.opts.bus && this.opts.bus.kind !== 'single' ? this.opts.bus : undefined;
+    if (!others && !this.watchers.watched(daily.date, daily.preset)) return;
+    this.opts.repository.countOnBoard(daily.id, 'humans').then(
+      (total) => {
+        const frame: LeaderboardFrame = {
+          type: 'leaderboard',
+          date: daily.date,
+          preset: daily.preset,
+          total,
+        };
+        this.watchers.send(daily.date, daily.preset, frame);
+        others?.publish('leaderboards', frame);
+      },
+      (err: unknown) => this.opts.log.error({ err }, 'leaderboard notification failed'),
+    );
+  }
+
+  /** Stops hearing other nodes' changes (the server is closing). */
+  close(): void {
+    this.unlisten?.();
+  }
 }

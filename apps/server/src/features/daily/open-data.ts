@@ -14,26 +14,15 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { type ExportGame, MoveSchema } from '@klondike/protocol';
-import type { Prisma, PrismaClient } from '../../generated/prisma/client.js';
-import { readLogs } from '../../infra/db/game-log.js';
 import { gameOptionsOf } from '../../infra/db/game-options.js';
 import { startOfDate } from '../../infra/dates.js';
+import type { ExportRepository } from './export-repository.js';
 
 /** Games read from the database at once while writing a file. */
 export const EXPORT_BATCH = 500;
 
 /** The licence of every export file (SPDX id). */
 export const EXPORT_LICENSE = 'CC0-1.0';
-
-/** Leaderboard order of a daily's rows (as daily/leaderboard.ts ranks them). */
-const ORDER: Prisma.DailyResultOrderByWithRelationInput[] = [
-  { won: 'desc' },
-  { score: 'desc' },
-  { timeMs: 'asc' },
-  { moves: 'asc' },
-  { finishedAt: 'asc' },
-  { playerId: 'asc' },
-];
 
 /** A finished export file. */
 export interface DayExport {
@@ -46,52 +35,13 @@ export interface DayExport {
   readonly games: number;
 }
 
-/** The ranked attempts of `date` in file order (preset, board, rank): game id and rank on its board. */
-async function rankedGames(prisma: PrismaClient, date: string): Promise<{ gameId: string; rank: number }[]> {
-  const dailies = await prisma.dailyDeal.findMany({
-    where: { date },
-    orderBy: { preset: 'asc' },
-    select: { id: true },
-  });
-  const out: { gameId: string; rank: number }[] = [];
-  for (const d of dailies)
-    for (const bot of [false, true]) {
-      const rows = await prisma.dailyResult.findMany({
-        where: { dailyId: d.id, player: { is: { bot } } },
-        orderBy: ORDER,
-        select: { gameId: true },
-      });
-      rows.forEach((r, i) => out.push({ gameId: r.gameId, rank: i + 1 }));
-    }
-  return out;
-}
-
 /** The export lines of one batch of games, in the order of `batch`. */
 async function lines(
-  prisma: PrismaClient,
+  repo: ExportRepository,
   date: string,
   batch: readonly { gameId: string; rank: number }[],
 ): Promise<string[]> {
-  const ids = batch.map((b) => b.gameId);
-  const [results, log] = await Promise.all([
-    prisma.dailyResult.findMany({
-      where: { gameId: { in: ids } },
-      include: {
-        player: { select: { name: true, bot: true, createdAt: true } },
-        game: {
-          select: { preset: true, options: true, ranked: true, deal: true, createdAt: true, startedAt: true },
-        },
-        daily: { select: { preset: true } },
-      },
-    }),
-    prisma.game
-      .findMany({
-        where: { id: { in: ids } },
-        select: { id: true, createdAt: true, version: true, moveLog: true },
-      })
-      .then((games) => readLogs(prisma, games, 'moves')),
-  ]);
-  const byGame = new Map(results.map((r) => [r.gameId, r]));
+  const { rows: byGame, logs: log } = await repo.linesOf(batch.map((b) => b.gameId));
   const dayStart = startOfDate(date);
   return batch.map(({ gameId, rank }) => {
     const r = byGame.get(gameId);
@@ -130,11 +80,11 @@ async function lines(
  * Writes the export file of a closed, settled day (module comment), reading EXPORT_BATCH games at a time and
  * compressing as it goes. Does not store it. Errors: database errors.
  */
-export async function buildDayExport(prisma: PrismaClient, date: string): Promise<DayExport> {
-  const order = await rankedGames(prisma, date);
+export async function buildDayExport(repo: ExportRepository, date: string): Promise<DayExport> {
+  const order = await repo.rankedGames(date);
   async function* text(): AsyncGenerator<string> {
     for (let i = 0; i < order.length; i += EXPORT_BATCH)
-      yield (await lines(prisma, date, order.slice(i, i + EXPORT_BATCH))).join('');
+      yield (await lines(repo, date, order.slice(i, i + EXPORT_BATCH))).join('');
   }
   const gzip = createGzip({ level: 9 });
   const chunks: Buffer[] = [];
@@ -158,32 +108,12 @@ export async function buildDayExport(prisma: PrismaClient, date: string): Promis
  * Makes and stores the export of each closed day (`date < today`) that has a stored daily and no export yet;
  * the first node to store a day's file wins. Call only once those days have settled. Returns the dates made.
  */
-export async function storeMissingExports(prisma: PrismaClient, today: string): Promise<string[]> {
-  const [days, have] = await Promise.all([
-    prisma.dailyDeal.findMany({
-      where: { date: { lt: today } },
-      distinct: ['date'],
-      select: { date: true },
-    }),
-    prisma.dailyExport.findMany({ select: { date: true } }),
-  ]);
-  const stored = new Set(have.map((h) => h.date));
+export async function storeMissingExports(repo: ExportRepository, today: string): Promise<string[]> {
+  const { days, exported } = await repo.exportable(today);
   const made: string[] = [];
-  for (const { date } of days) {
-    if (stored.has(date)) continue;
-    const e = await buildDayExport(prisma, date);
-    await prisma.dailyExport.createMany({
-      data: [
-        {
-          date,
-          data: Uint8Array.from(e.data),
-          sha256: e.sha256,
-          bytes: e.data.byteLength,
-          games: e.games,
-        },
-      ],
-      skipDuplicates: true,
-    });
+  for (const date of days) {
+    if (exported.has(date)) continue;
+    await repo.store(await buildDayExport(repo, date));
     made.push(date);
   }
   return made;

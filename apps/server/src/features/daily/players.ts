@@ -1,30 +1,44 @@
 /**
  * Daily players (daily/service.ts, "players"): a player's statistics from their leaderboard rows (played,
- * wins, streaks, best times), and the all-time leaderboard of a board.
+ * wins, streaks, best times), the all-time leaderboard of a board, and the pages of a player (GET /api/me,
+ * GET /api/players/:id). What is counted and how it is ordered is decided here, purely (`statsFromRows`,
+ * `rankAllTime`, `streaks`); the rows are read by daily/repository.ts.
  */
-import type { AllTimeLeaderboardSchema, Board, PlayerStatsSchema } from '@klondike/protocol';
+import type {
+  AllTimeLeaderboardSchema,
+  Board,
+  MeSchema,
+  PlayerPageSchema,
+  PlayerStatsSchema,
+} from '@klondike/protocol';
 import type { z } from 'zod';
-import type { PrismaClient } from '../../generated/prisma/client.js';
-import { addDays } from '../../infra/dates.js';
+import { addDays, closesAt } from '../../infra/dates.js';
+import { ApiError } from '../../infra/errors.js';
+import { storedSettings } from '../players/players.js';
+import { type DailyResult, boardOf, finishedResult, playingResult } from './decisions.js';
 import type { DailyPreset } from './generate.js';
-import { boardWhere } from './leaderboard.js';
+import type { DailyRepository, DailyRow, PlayerCounts, ResultRowLike, StatsRow } from './repository.js';
 
 type PlayerStats = z.infer<typeof PlayerStatsSchema>;
 type AllTimeLeaderboard = z.infer<typeof AllTimeLeaderboardSchema>;
+type PlayerPage = z.infer<typeof PlayerPageSchema>;
+type Me = z.infer<typeof MeSchema>;
 
 /** Players on the all-time leaderboard. */
 export const ALL_TIME_SIZE = 100;
 
-/** Statistics of several players from their leaderboard rows, at UTC date `today` (their streaks). */
-export async function statsOf(
-  prisma: PrismaClient,
-  playerIds: string[],
+/** Results shown on a player page. */
+export const RECENT_RESULTS = 20;
+
+/** Rank of a stored leaderboard row on a board (DailyService.rankOf). */
+export type RankOf = (r: ResultRowLike, board: Board) => Promise<number>;
+
+/** Statistics of each of `playerIds` from their leaderboard rows `rows`, at UTC date `today` (their streaks). */
+export function statsFromRows(
+  rows: readonly StatsRow[],
+  playerIds: readonly string[],
   today: string,
-): Promise<Map<string, PlayerStats>> {
-  const rows = await prisma.dailyResult.findMany({
-    where: { playerId: { in: playerIds } },
-    select: { playerId: true, won: true, timeMs: true, daily: { select: { date: true, preset: true } } },
-  });
+): Map<string, PlayerStats> {
   const out = new Map<string, PlayerStats>();
   for (const id of playerIds) {
     const mine = rows.filter((r) => r.playerId === id);
@@ -50,39 +64,40 @@ export async function statsOf(
 }
 
 /**
- * The all-time leaderboard of one board (people, or bot accounts): the top ALL_TIME_SIZE players by wins,
- * then win rate, then attempts played, with their statistics at UTC date `today`.
+ * The all-time order of a board's players: by wins, then win rate, then attempts played (then id), the top
+ * ALL_TIME_SIZE.
  */
-export async function allTimeLeaderboard(
-  prisma: PrismaClient,
-  board: Board,
-  today: string,
-): Promise<AllTimeLeaderboard> {
-  const [played, wins] = await Promise.all([
-    prisma.dailyResult.groupBy({ by: ['playerId'], where: boardWhere(board), _count: { _all: true } }),
-    prisma.dailyResult.groupBy({
-      by: ['playerId'],
-      where: { won: true, ...boardWhere(board) },
-      _count: { _all: true },
-    }),
-  ]);
-  const winsOf = new Map(wins.map((w) => [w.playerId, w._count._all]));
-  const ranked = played
-    .map((p) => {
-      const w = winsOf.get(p.playerId) ?? 0;
-      return { id: p.playerId, played: p._count._all, wins: w, rate: w / p._count._all };
-    })
+export function rankAllTime(counts: readonly PlayerCounts[]): { id: string; played: number; wins: number }[] {
+  return counts
+    .map((p) => ({ id: p.playerId, played: p.played, wins: p.wins, rate: p.wins / p.played }))
     .sort(
       (a, b) =>
         b.wins - a.wins || b.rate - a.rate || b.played - a.played || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
     )
-    .slice(0, ALL_TIME_SIZE);
+    .slice(0, ALL_TIME_SIZE)
+    .map(({ id, played, wins }) => ({ id, played, wins }));
+}
+
+/** Statistics of one player at UTC date `today`. */
+async function statsOf(repo: DailyRepository, playerId: string, today: string): Promise<PlayerStats> {
+  const s = statsFromRows(await repo.statsRows([playerId]), [playerId], today).get(playerId);
+  if (!s) throw new Error('stats missing');
+  return s;
+}
+
+/**
+ * The all-time leaderboard of one board (people, or bot accounts): the top ALL_TIME_SIZE players by wins,
+ * then win rate, then attempts played, with their statistics at UTC date `today`.
+ */
+export async function allTimeLeaderboard(
+  repo: DailyRepository,
+  board: Board,
+  today: string,
+): Promise<AllTimeLeaderboard> {
+  const ranked = rankAllTime(await repo.countsOnBoard(board));
   const ids = ranked.map((r) => r.id);
-  const [stats, players] = await Promise.all([
-    statsOf(prisma, ids, today),
-    prisma.player.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } }),
-  ]);
-  const nameOf = new Map(players.map((p) => [p.id, p.name]));
+  const [rows, nameOf] = await Promise.all([repo.statsRows(ids), repo.names(ids)]);
+  const stats = statsFromRows(rows, ids, today);
   return {
     board,
     entries: ranked.map((r, i) => {
@@ -91,6 +106,70 @@ export async function allTimeLeaderboard(
       return { ...s, rank: i + 1, playerId: r.id, name: nameOf.get(r.id) ?? '', bot: board === 'bots' };
     }),
   };
+}
+
+/** GET /api/me of player `id` at UTC date `today`. Errors: `not-found` when the player no longer exists. */
+export async function meView(repo: DailyRepository, id: string, today: string): Promise<Me> {
+  const row = await repo.player(id);
+  if (!row) throw new ApiError('not-found', `no player ${id}`);
+  return {
+    id: row.id,
+    name: row.name,
+    bot: row.bot,
+    createdAt: row.createdAt.toISOString(),
+    stats: await statsOf(repo, row.id, today),
+    settings: storedSettings(row.settings),
+  };
+}
+
+/**
+ * GET /api/players/:id at UTC date `today`: name, statistics and the RECENT_RESULTS latest results, each
+ * ranked on the player's board by `rankOf`. Errors: `not-found`.
+ */
+export async function playerPageView(
+  repo: DailyRepository,
+  id: string,
+  today: string,
+  rankOf: RankOf,
+): Promise<PlayerPage> {
+  const row = await repo.player(id);
+  if (!row) throw new ApiError('not-found', `no player ${id}`);
+  const recent = await repo.recentResults(id, RECENT_RESULTS);
+  return {
+    id: row.id,
+    name: row.name,
+    bot: row.bot,
+    createdAt: row.createdAt.toISOString(),
+    stats: await statsOf(repo, row.id, today),
+    recent: await Promise.all(
+      recent.map(async (r) => ({
+        ...finishedResult(r, await rankOf(r, boardOf(row))),
+        date: r.daily.date,
+        preset: r.daily.preset as DailyPreset,
+      })),
+    ),
+  };
+}
+
+/**
+ * A player's results (finished or under way at `now`) at the dailies `rows`, by daily id; finished ones
+ * ranked on the player's own board.
+ */
+export async function resultsAt(
+  repo: DailyRepository,
+  player: { readonly id: string; readonly bot: boolean },
+  rows: readonly DailyRow[],
+  now: number,
+): Promise<Map<number, DailyResult>> {
+  const { attempts, results } = await repo.playerAt(
+    player.id,
+    rows.map((r) => r.id),
+  );
+  const out = new Map<number, DailyResult>();
+  const dateOf = new Map(rows.map((r) => [r.id, r.date]));
+  for (const a of attempts) out.set(a.dailyId, playingResult(a, closesAt(dateOf.get(a.dailyId) ?? ''), now));
+  for (const r of results) out.set(r.dailyId, finishedResult(r, await repo.rankOf(r, boardOf(player))));
+  return out;
 }
 
 /**

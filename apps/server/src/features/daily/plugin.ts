@@ -14,14 +14,20 @@ import fp from 'fastify-plugin';
 import { DAY_MS } from '../../infra/dates.js';
 import { clusterLease } from '../../infra/bus/lease.js';
 import { DailyService } from './service.js';
+import { DailyRepository } from './repository.js';
+import { ExportRepository } from './export-repository.js';
+import { FairnessRepository } from '../fairness/repository.js';
 import { maintainPartitions } from '../maintenance/partitions.js';
+import { PartitionRepository } from '../maintenance/partition-repository.js';
 import '../../types.js';
 
 /** Registers the daily service and its timer. */
 export const dailyPlugin = fp(
   async (app) => {
     const daily = new DailyService({
-      prisma: app.prisma,
+      repository: new DailyRepository(app.prisma),
+      exports: new ExportRepository(app.prisma),
+      fairness: new FairnessRepository(app.prisma),
       rooms: app.rooms,
       solver: app.solver,
       now: app.now,
@@ -39,6 +45,7 @@ export const dailyPlugin = fp(
       for (const job of jobs) await job();
     };
 
+    const partitions = new PartitionRepository(app.prisma);
     const lease = clusterLease(app.bus, app.config.redisPrefix, 'daily-job', 3 * app.config.nodeHeartbeatMs);
     let timer: NodeJS.Timeout | undefined;
     let closing = false;
@@ -55,7 +62,7 @@ export const dailyPlugin = fp(
         return;
       }
       // The move log's partitions first: their upkeep does not wait on a daily that fails to generate.
-      maintainPartitions(app.prisma, app.now(), (name, err) =>
+      maintainPartitions(partitions, app.now(), (name, err) =>
         app.log.warn({ err, partition: name }, 'move log partition upkeep failed; retrying at the next run'),
       )
         .then((r) => {

@@ -20,6 +20,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { PUBLIC, TOKEN_OPTIONAL, TOKEN_REQUIRED } from '../../infra/http/api-security.js';
 import { requirePlayer } from '../players/plugin.js';
 import { resultDistribution } from '../players/stats.js';
+import { StatsRepository } from '../players/stats-repository.js';
 import { openDataRoutes } from './open-data-routes.js';
 import '../../types.js';
 
@@ -28,6 +29,7 @@ const errors = (...codes: (400 | 401 | 403 | 404 | 409)[]) =>
 
 /** Registers the daily routes. */
 export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
+  const stats = new StatsRepository(app.prisma);
   await app.register(openDataRoutes);
 
   app.get(
@@ -148,7 +150,7 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) => {
       const board = await app.daily.leaderboard(req.params.date, req.params.preset, req.query, req.player);
       const distribution = await resultDistribution(
-        app.prisma,
+        stats,
         board.date,
         board.preset,
         board.board,

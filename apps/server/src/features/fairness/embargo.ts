@@ -27,13 +27,13 @@ import {
 } from '@klondike/rules';
 import { utcDate } from '../../infra/dates.js';
 import { ApiError } from '../../infra/errors.js';
-import type { PrismaClient } from '../../generated/prisma/client.js';
+import type { FairnessRepository, RaceStatus } from './repository.js';
 
 /** `Setting` key of the deal-hash key. */
 export const DEAL_HASH_KEY = 'deal-hash-key';
 
 /** Race statuses during which a race's deal is embargoed. */
-const RACE_EMBARGO = ['lobby', 'countdown', 'running'] as const;
+const RACE_EMBARGO: readonly RaceStatus[] = ['lobby', 'countdown', 'running'];
 
 /** What the embargo's hash is computed over (versioned, so that another key can never collide with it). */
 const KEY_PREFIX = 'embargo-v2|face-up|';
@@ -55,9 +55,9 @@ export class DealEmbargo {
   /** DailyDeal.id → hash of its deal (a stored daily never changes). */
   private readonly dailyHashes = new Map<number, string>();
 
-  /** `now` is the server clock (ms since the epoch). */
+  /** `repo`: the fairness rows; `now` is the server clock (ms since the epoch). */
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly repo: FairnessRepository,
     private readonly now: () => number,
   ) {}
 
@@ -85,19 +85,12 @@ export class DealEmbargo {
    */
   async check(deal: Deal | string): Promise<void> {
     const h = await this.hash(deal);
-    const race = await this.prisma.race.findFirst({
-      where: { dealHash: h, status: { in: [...RACE_EMBARGO] } },
-      select: { code: true },
-    });
-    if (race !== null)
+    if (await this.repo.raceWithHash(h, RACE_EMBARGO))
       throw new ApiError(
         'deal-embargoed',
         'this deal belongs to a race that is still on; it can be played and solved once the race has finished',
       );
-    const open = await this.prisma.dailyDeal.findMany({
-      where: { date: { gte: utcDate(this.now()) } },
-      select: { id: true, deal: true },
-    });
+    const open = await this.repo.dailyDealsFrom(utcDate(this.now()));
     for (const row of open) {
       let dh = this.dailyHashes.get(row.id);
       if (dh === undefined) {
@@ -119,32 +112,19 @@ export class DealEmbargo {
    * rewrote.
    */
   async rehashLiveRaces(): Promise<number> {
-    const live = await this.prisma.race.findMany({
-      where: { status: { in: [...RACE_EMBARGO] } },
-      select: { code: true, deal: true, dealHash: true },
-    });
+    const live = await this.repo.racesIn(RACE_EMBARGO);
     let rewritten = 0;
     for (const race of live) {
       const h = await this.hash(race.deal);
       if (h === race.dealHash) continue;
-      const r = await this.prisma.race.updateMany({
-        where: { code: race.code, dealHash: race.dealHash },
-        data: { dealHash: h },
-      });
-      rewritten += r.count;
+      if (await this.repo.rehashRace(race.code, race.dealHash, h)) rewritten++;
     }
     return rewritten;
   }
 
   private key(): Promise<string> {
     if (!this.keyValue) {
-      this.keyValue = (async () => {
-        await this.prisma.setting.createMany({
-          data: [{ key: DEAL_HASH_KEY, value: randomBytes(32).toString('hex') }],
-          skipDuplicates: true,
-        });
-        return (await this.prisma.setting.findUniqueOrThrow({ where: { key: DEAL_HASH_KEY } })).value;
-      })();
+      this.keyValue = this.repo.setting(DEAL_HASH_KEY, () => randomBytes(32).toString('hex'));
       this.keyValue.catch(() => {
         this.keyValue = undefined;
       });

@@ -1,6 +1,7 @@
 /** Plugin `fair-play`: decorates `app.embargo`, the keyed deal hashes and the deal embargo (fairness/embargo.ts). */
 import fp from 'fastify-plugin';
 import { DealEmbargo } from './embargo.js';
+import { FairnessRepository } from './repository.js';
 import '../../types.js';
 
 /**
@@ -9,7 +10,7 @@ import '../../types.js';
  */
 export const fairPlayPlugin = fp(
   async (app) => {
-    const embargo = new DealEmbargo(app.prisma, app.now);
+    const embargo = new DealEmbargo(new FairnessRepository(app.prisma), app.now);
     app.decorate('embargo', embargo);
     const rewritten = await embargo.rehashLiveRaces();
     if (rewritten > 0) app.log.info({ races: rewritten }, 'deal embargo: live races rehashed');

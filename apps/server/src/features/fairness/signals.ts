@@ -9,8 +9,7 @@
  */
 import { MoveSchema } from '@klondike/protocol';
 import type { Move } from '@klondike/rules';
-import { readLogs } from '../../infra/db/game-log.js';
-import type { PrismaClient } from '../../generated/prisma/client.js';
+import type { FairnessRepository } from './repository.js';
 
 /** A move as a comparable text. */
 function moveKey(m: Move): string {
@@ -32,34 +31,28 @@ export function lineShare(moves: readonly Move[], line: readonly Move[]): number
  * Computes and stores the signals of every result of daily `dailyId` that has none yet. Returns how many
  * rows it updated.
  */
-export async function recordSignals(prisma: PrismaClient, dailyId: number): Promise<number> {
-  const rows = await prisma.dailyResult.findMany({
-    where: { dailyId, lineShare: null },
-    select: {
-      playerId: true,
-      daily: { select: { line: true } },
-      gameId: true,
-      game: { select: { id: true, createdAt: true, version: true, moveLog: true } },
-    },
-  });
-  if (rows.length === 0) return 0;
-  // Every game's log in one read (readLogs).
-  const logs = await readLogs(
-    prisma,
-    rows.map((r) => r.game),
-  );
+export async function recordSignals(repo: FairnessRepository, dailyId: number): Promise<number> {
+  const rows = await repo.unsignalled(dailyId);
   for (const row of rows) {
-    const line = MoveSchema.array().parse(row.daily.line);
-    const log = logs.get(row.gameId) ?? [];
-    const moves = log.filter((e) => e.kind === 'move').map((e) => MoveSchema.parse(e.move));
-    const first = log.find((e) => e.kind === 'move');
-    await prisma.dailyResult.update({
-      where: { dailyId_playerId: { dailyId, playerId: row.playerId } },
-      data: {
-        firstMoveMs: first === undefined ? null : Math.max(0, first.at - row.game.createdAt.getTime()),
-        lineShare: lineShare(moves, line),
-      },
-    });
+    const line = MoveSchema.array().parse(row.line);
+    await repo.storeSignals(dailyId, row.playerId, signalsOf(row.log, line, row.createdAt.getTime()));
   }
   return rows.length;
+}
+
+/**
+ * The signals of one attempt from its game's log (`log`, every entry), the daily's solver line and the
+ * game's creation (`createdAt`, ms): ms to the first move (null without one) and the line share.
+ */
+export function signalsOf(
+  log: readonly { kind: string; move?: unknown; at: number }[],
+  line: readonly Move[],
+  createdAt: number,
+): { firstMoveMs: number | null; lineShare: number } {
+  const moves = log.filter((e) => e.kind === 'move').map((e) => MoveSchema.parse(e.move));
+  const first = log.find((e) => e.kind === 'move');
+  return {
+    firstMoveMs: first === undefined ? null : Math.max(0, first.at - createdAt),
+    lineShare: lineShare(moves, line),
+  };
 }

@@ -10,10 +10,10 @@
  *
  * Any other game still playing (or blocked: undo may take it back) is never touched.
  */
-import type { PrismaClient } from '../../generated/prisma/client.js';
-import { gameDay, readLogs } from '../../infra/db/game-log.js';
+import type { StoredEntry } from '../../core/rooms/store.js';
 import { UnencodableEntry, encodeLog } from '../../infra/db/log-codec.js';
 import { DAY_MS, utcDate } from '../../infra/dates.js';
+import type { MaintenanceRepository } from './repository.js';
 
 /** Games compacted per batch (one transaction). */
 export const COMPACTION_BATCH = 200;
@@ -22,7 +22,7 @@ export const COMPACTION_BATCH = 200;
 export const COMPACTION_MAX_BATCHES = 10;
 
 /** The last UTC date whose day closed (at its next midnight) no later than `cutoff`. */
-function closedBy(cutoff: Date): string {
+export function closedBy(cutoff: Date): string {
   return utcDate(cutoff.getTime() - DAY_MS);
 }
 
@@ -51,7 +51,7 @@ export interface CompactionOptions {
  * comment). Returns what it did. Errors: database errors (the batch under way is rolled back).
  */
 export async function compactFinishedGames(
-  prisma: PrismaClient,
+  repo: MaintenanceRepository,
   cutoff: Date,
   options: CompactionOptions = {},
 ): Promise<CompactionReport> {
@@ -63,63 +63,14 @@ export async function compactFinishedGames(
   let entries = 0;
   let batches = 0;
   while (batches < maxBatches) {
-    const done = await prisma.$transaction(async (tx) => {
-      // The partial index "Game_compaction_idx" holds exactly these games.
-      const rows = await tx.$queryRawUnsafe<{ id: string; createdAt: Date; version: number }[]>(
-        `SELECT id, "createdAt", version FROM "Game"
-          WHERE "moveLog" IS NULL AND status IN ('won', 'resigned')
-            AND "endedAt" < (to_timestamp($1::float8 / 1000.0) AT TIME ZONE 'UTC')
-            AND NOT (id = ANY($3::text[]))
-          ORDER BY "endedAt" LIMIT $2 FOR UPDATE SKIP LOCKED`,
-        cutoff.getTime(),
-        size,
-        [...skip],
-      );
-      if (rows.length < size)
-        rows.push(
-          ...(await tx.$queryRawUnsafe<{ id: string; createdAt: Date; version: number }[]>(
-            // "Game_ranked_compaction_idx" holds the ranked attempts not compacted, by daily.
-            `SELECT id, "createdAt", version FROM "Game"
-              WHERE "moveLog" IS NULL AND ranked AND status IN ('playing', 'blocked')
-                AND "dailyId" IN (SELECT id FROM "DailyDeal" WHERE date <= $1)
-                AND NOT (id = ANY($3::text[]))
-              LIMIT $2 FOR UPDATE SKIP LOCKED`,
-            closedBy(cutoff),
-            size - rows.length,
-            [...skip],
-          )),
-        );
-      if (rows.length === 0) return null;
-      const logs = await readLogs(
-        tx,
-        rows.map((r) => ({ ...r, moveLog: null })),
-      );
-      let logged = 0;
-      const compacted: typeof rows = [];
-      for (const r of rows) {
-        const log = logs.get(r.id) ?? [];
-        let bytes: Uint8Array<ArrayBuffer>;
-        try {
-          bytes = encodeLog(r.createdAt.getTime(), log);
-        } catch (err) {
-          if (!(err instanceof UnencodableEntry || err instanceof RangeError)) throw err;
-          skip.add(r.id);
-          options.skipped?.(r.id, err);
-          continue;
-        }
-        await tx.game.updateMany({ where: { id: r.id }, data: { moveLog: bytes } });
-        compacted.push(r);
-        logged += log.length;
+    const done = await repo.compactBatch(cutoff, closedBy(cutoff), size, skip, (game, log) => {
+      const bytes = encodeOrSkip(game.createdAt, log);
+      if (bytes instanceof Error) {
+        skip.add(game.id);
+        options.skipped?.(game.id, bytes);
+        return null;
       }
-      if (compacted.length > 0) {
-        const days = [...new Set(compacted.map((r) => gameDay(r.createdAt).getTime()))].map(
-          (d) => new Date(d),
-        );
-        await tx.move.deleteMany({
-          where: { gameId: { in: compacted.map((r) => r.id) }, gameDay: { in: days } },
-        });
-      }
-      return { games: compacted.length, entries: logged, full: rows.length === size };
+      return bytes;
     });
     if (done === null) break;
     batches++;
@@ -128,4 +79,17 @@ export async function compactFinishedGames(
     if (!done.full) break;
   }
   return { games, entries, batches };
+}
+
+/**
+ * A game's log encoded into its row's format (db/log-codec.ts), or the error when an entry cannot be
+ * encoded (the game is then left as it is). Errors: anything else `encodeLog` throws.
+ */
+export function encodeOrSkip(createdAt: Date, log: readonly StoredEntry[]): Uint8Array<ArrayBuffer> | Error {
+  try {
+    return encodeLog(createdAt.getTime(), log);
+  } catch (err) {
+    if (err instanceof UnencodableEntry || err instanceof RangeError) return err;
+    throw err;
+  }
 }

@@ -15,13 +15,12 @@
  * The emptiness check runs after the detach, under its lock, so no entry can arrive between the check and
  * the drop; an entry of that day written later goes to the DEFAULT partition, where every read finds it.
  */
-import type { PrismaClient } from '../../generated/prisma/client.js';
+import type { PartitionRepository } from './partition-repository.js';
+
+export { PARTITION_LOCK_TIMEOUT } from './partition-repository.js';
 
 /** Coming days (after today, UTC) whose partitions are kept created ahead. */
 export const PARTITION_DAYS_AHEAD = 3;
-
-/** How long a statement here waits for a lock before giving up until the next run. */
-export const PARTITION_LOCK_TIMEOUT = '500ms';
 
 const DAY_MS = 86_400_000;
 
@@ -39,12 +38,22 @@ export function partitionDay(name: string): string | null {
 const utcDate = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 /** The partitions of "Move" (names, in name order: the days in date order, then `Move_default`). */
-export async function movePartitions(prisma: PrismaClient): Promise<string[]> {
-  const rows = await prisma.$queryRawUnsafe<{ name: string }[]>(
-    `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-      WHERE i.inhparent = '"Move"'::regclass ORDER BY c.relname`,
-  );
-  return rows.map((r) => r.name);
+export function movePartitions(repo: PartitionRepository): Promise<string[]> {
+  return repo.names();
+}
+
+/** The days (UTC dates) whose partitions are kept created at `now`: today and the next PARTITION_DAYS_AHEAD. */
+export function daysAhead(now: number): string[] {
+  return Array.from({ length: PARTITION_DAYS_AHEAD + 1 }, (_, i) => utcDate(now + i * DAY_MS));
+}
+
+/** The day partitions among `names` that may be dropped at `now` (if empty): those of days before yesterday. */
+export function droppable(names: readonly string[], now: number): string[] {
+  const before = utcDate(now - DAY_MS);
+  return names.filter((name) => {
+    const day = partitionDay(name);
+    return day !== null && day < before;
+  });
 }
 
 /** What `maintainPartitions` did: the partitions it created and dropped, and those it could not drop. */
@@ -60,27 +69,17 @@ export interface PartitionReport {
  * created. Errors: database errors other than that one.
  */
 export async function createPartitionsAhead(
-  prisma: PrismaClient,
+  repo: PartitionRepository,
   now: number,
   failed: (name: string, err: unknown) => void = () => {},
 ): Promise<string[]> {
-  const existing = new Set(await movePartitions(prisma));
+  const existing = new Set(await repo.names());
   const created: string[] = [];
-  for (let i = 0; i <= PARTITION_DAYS_AHEAD; i++) {
-    const day = utcDate(now + i * DAY_MS);
+  for (const day of daysAhead(now)) {
     const name = partitionName(day);
     if (existing.has(name)) continue;
-    const next = utcDate(Date.parse(day) + DAY_MS);
     try {
-      await prisma.$transaction(async (tx) => {
-        await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${PARTITION_LOCK_TIMEOUT}'`);
-        await tx.$executeRawUnsafe(
-          `CREATE TABLE "${name}" (LIKE "Move" INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`,
-        );
-        await tx.$executeRawUnsafe(
-          `ALTER TABLE "Move" ATTACH PARTITION "${name}" FOR VALUES FROM ('${day}') TO ('${next}')`,
-        );
-      });
+      await repo.create(name, day, utcDate(Date.parse(day) + DAY_MS));
       created.push(name);
     } catch (err) {
       failed(name, err);
@@ -95,45 +94,28 @@ export async function createPartitionsAhead(
  * was not granted in time, stays (`failed` hears of the latter).
  */
 export async function dropEmptyPartitions(
-  prisma: PrismaClient,
+  repo: PartitionRepository,
   now: number,
   failed: (name: string, err: unknown) => void = () => {},
 ): Promise<string[]> {
-  const before = utcDate(now - DAY_MS);
   const dropped: string[] = [];
-  for (const name of await movePartitions(prisma)) {
-    const day = partitionDay(name);
-    if (day === null || day >= before) continue;
+  for (const name of droppable(await repo.names(), now)) {
     try {
-      const gone = await prisma.$transaction(async (tx) => {
-        await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${PARTITION_LOCK_TIMEOUT}'`);
-        await tx.$executeRawUnsafe(`ALTER TABLE "Move" DETACH PARTITION "${name}"`);
-        const [row] = await tx.$queryRawUnsafe<{ used: boolean }[]>(
-          `SELECT EXISTS (SELECT 1 FROM "${name}") AS used`,
-        );
-        // Rows left: roll the detach back (the partition stays as it was).
-        if (row?.used !== false) throw new PartitionInUse();
-        await tx.$executeRawUnsafe(`DROP TABLE "${name}"`);
-        return true;
-      });
-      if (gone) dropped.push(name);
+      if (await repo.dropIfEmpty(name)) dropped.push(name);
     } catch (err) {
-      if (!(err instanceof PartitionInUse)) failed(name, err);
+      failed(name, err);
     }
   }
   return dropped;
 }
 
-/** Thrown inside the drop's transaction to roll the detach back: the partition still holds entries. */
-class PartitionInUse extends Error {}
-
 /** One run of the daily job's partition upkeep: create ahead, then drop the empty past days. */
 export async function maintainPartitions(
-  prisma: PrismaClient,
+  repo: PartitionRepository,
   now: number,
   failed: (name: string, err: unknown) => void = () => {},
 ): Promise<PartitionReport> {
-  const created = await createPartitionsAhead(prisma, now, failed);
-  const dropped = await dropEmptyPartitions(prisma, now, failed);
+  const created = await createPartitionsAhead(repo, now, failed);
+  const dropped = await dropEmptyPartitions(repo, now, failed);
   return { created, dropped };
 }

@@ -7,6 +7,7 @@
 import fp from 'fastify-plugin';
 import { compactFinishedGames } from './compaction.js';
 import { deleteIdleAnonymousGames } from './retention.js';
+import { MaintenanceRepository } from './repository.js';
 import '../../types.js';
 
 const DAY_MS = 86_400_000;
@@ -15,20 +16,17 @@ const DAY_MS = 86_400_000;
 export const maintenancePlugin = fp(
   async (app) => {
     const { gameRetentionDays, raceLobbyTtlMs, maintenanceTickMs, moveArchiveAfterMs } = app.config;
+    const games = new MaintenanceRepository(app.prisma);
     /** One round of maintenance; exposed for tests and operators as `app.maintenance()`. */
     async function run(): Promise<{ gamesDeleted: number; gamesCompacted: number; lobbiesClosed: number }> {
       const gamesDeleted =
         gameRetentionDays > 0
-          ? await deleteIdleAnonymousGames(
-              app.prisma,
-              app.rooms,
-              new Date(app.now() - gameRetentionDays * DAY_MS),
-            )
+          ? await deleteIdleAnonymousGames(games, app.rooms, new Date(app.now() - gameRetentionDays * DAY_MS))
           : 0;
       const gamesCompacted =
         moveArchiveAfterMs > 0
           ? (
-              await compactFinishedGames(app.prisma, new Date(app.now() - moveArchiveAfterMs), {
+              await compactFinishedGames(games, new Date(app.now() - moveArchiveAfterMs), {
                 skipped: (gameId, err) => app.log.warn({ err, gameId }, 'move log not compacted'),
               })
             ).games

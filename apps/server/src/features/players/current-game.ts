@@ -12,7 +12,7 @@
 import type { CurrentGame } from '@klondike/protocol';
 import { DailyPresetSchema, PresetSchema } from '@klondike/protocol';
 import { utcDate } from '../../infra/dates.js';
-import type { PrismaClient } from '../../generated/prisma/client.js';
+import type { CurrentGameRow, PlayerRepository } from './repository.js';
 
 /**
  * The player's current game at server time `now` (ms since the epoch), or null when they have no
@@ -20,31 +20,17 @@ import type { PrismaClient } from '../../generated/prisma/client.js';
  * move), so a game moved through another node is seen at once.
  */
 export async function currentGame(
-  prisma: PrismaClient,
+  repo: PlayerRepository,
   playerId: string,
   now: number,
 ): Promise<CurrentGame | null> {
-  const g = await prisma.game.findFirst({
-    where: {
-      playerId,
-      status: 'playing',
-      raceCode: null,
-      raceEntry: null,
-      // A ranked attempt of a closed day takes no more moves (docs/features.md "Ranked rules").
-      OR: [{ ranked: false }, { daily: { date: { gte: utcDate(now) } } }],
-    },
-    orderBy: [{ updatedAt: 'desc' }, { id: 'asc' }],
-    select: {
-      id: true,
-      preset: true,
-      version: true,
-      moves: true,
-      updatedAt: true,
-      ranked: true,
-      daily: { select: { date: true, preset: true } },
-    },
-  });
-  if (g === null) return null;
+  // A ranked attempt of a closed day takes no more moves (docs/features.md "Ranked rules").
+  const g = await repo.currentGame(playerId, utcDate(now));
+  return g === null ? null : currentGameOf(g);
+}
+
+/** A stored current game as GET /api/me/games/current answers it (its kind from its daily and ranking). */
+export function currentGameOf(g: CurrentGameRow): CurrentGame {
   const preset = PresetSchema.safeParse(g.preset);
   return {
     id: g.id,

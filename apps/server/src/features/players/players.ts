@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { SettingsPatchSchema, type SettingsPatch } from '@klondike/protocol';
 import { ApiError } from '../../infra/errors.js';
-import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import type { PlayerRepository } from './repository.js';
 
 /** The player a request or connection has identified as. */
 export interface AuthedPlayer {
@@ -35,49 +35,35 @@ export function nameKey(name: string): string {
   return name.normalize('NFC').toLowerCase();
 }
 
-function isUniqueViolation(e: unknown): boolean {
-  return e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2002';
-}
-
 /**
  * Creates a player (a bot account with `bot`) with a validated name. Returns the id, the name, the bot flag
  * and the token (the only time the token is ever returned). Errors: `conflict` when the name is taken
  * (ignoring case).
  */
 export async function createPlayer(
-  prisma: PrismaClient,
+  repo: PlayerRepository,
   name: string,
   now: number,
   bot = false,
 ): Promise<{ id: string; name: string; bot: boolean; token: string }> {
   const token = newToken();
   const id = newPlayerId();
-  try {
-    await prisma.player.create({
-      data: {
-        id,
-        name,
-        nameKey: nameKey(name),
-        createdAt: new Date(now),
-        bot,
-        tokens: { create: { tokenHash: hashToken(token), createdAt: new Date(now) } },
-      },
-    });
-  } catch (e) {
-    if (isUniqueViolation(e)) throw new ApiError('conflict', `the name "${name}" is taken`);
-    throw e;
-  }
+  const stored = await repo.insert({
+    id,
+    name,
+    nameKey: nameKey(name),
+    createdAt: new Date(now),
+    bot,
+    tokenHash: hashToken(token),
+  });
+  if (!stored) throw new ApiError('conflict', `the name "${name}" is taken`);
   return { id, name, bot, token };
 }
 
 /** The player a token belongs to, or null for an unknown token. */
-export async function playerByToken(prisma: PrismaClient, token: string): Promise<AuthedPlayer | null> {
+export async function playerByToken(repo: PlayerRepository, token: string): Promise<AuthedPlayer | null> {
   if (token.length === 0 || token.length > 200) return null;
-  const row = await prisma.playerToken.findUnique({
-    where: { tokenHash: hashToken(token) },
-    select: { player: { select: { id: true, name: true, bot: true } } },
-  });
-  return row?.player ?? null;
+  return repo.byTokenHash(hashToken(token));
 }
 
 /** How long a transfer code signs another device in, ms (10 minutes). */
@@ -89,16 +75,13 @@ export const TRANSFER_CODE_TTL_MS = 10 * 60_000;
  * they expire; expired ones are deleted here.
  */
 export async function createTransferCode(
-  prisma: PrismaClient,
+  repo: PlayerRepository,
   playerId: string,
   now: number,
 ): Promise<{ code: string; expiresAt: Date }> {
   const code = randomBytes(16).toString('hex').toUpperCase();
   const expiresAt = new Date(now + TRANSFER_CODE_TTL_MS);
-  await prisma.$transaction([
-    prisma.transferCode.deleteMany({ where: { playerId, expiresAt: { lte: new Date(now) } } }),
-    prisma.transferCode.create({ data: { codeHash: hashToken(code), playerId, expiresAt } }),
-  ]);
+  await repo.storeTransferCode(playerId, hashToken(code), expiresAt, new Date(now));
   return { code, expiresAt };
 }
 
@@ -107,28 +90,13 @@ export async function createTransferCode(
  * statement, so it works once. Errors: `unauthorized` for an unknown, used or expired code.
  */
 export async function redeemTransferCode(
-  prisma: PrismaClient,
+  repo: PlayerRepository,
   code: string,
   now: number,
 ): Promise<{ id: string; name: string; bot: boolean; token: string }> {
   const codeHash = hashToken(code.trim().toUpperCase());
   const token = newToken();
-  const player = await prisma.$transaction(async (tx) => {
-    const row = await tx.transferCode.findUnique({
-      where: { codeHash },
-      select: { playerId: true, expiresAt: true },
-    });
-    if (row === null) return null;
-    const gone = await tx.transferCode.deleteMany({ where: { codeHash } });
-    if (gone.count !== 1 || row.expiresAt.getTime() <= now) return null;
-    await tx.playerToken.create({
-      data: { tokenHash: hashToken(token), playerId: row.playerId, createdAt: new Date(now) },
-    });
-    return tx.player.findUnique({
-      where: { id: row.playerId },
-      select: { id: true, name: true, bot: true },
-    });
-  });
+  const player = await repo.redeemTransferCode(codeHash, hashToken(token), now);
   if (player === null) throw new ApiError('unauthorized', 'this sign-in code is unknown, used or expired');
   return { ...player, token };
 }
@@ -137,21 +105,9 @@ export async function redeemTransferCode(
  * Replaces the token `token` with a new one (rotation): the old token stops working at once. Returns the
  * new token. Errors: `unauthorized` when `token` is not (or no longer) a token.
  */
-export async function rotateToken(prisma: PrismaClient, token: string, now: number): Promise<string> {
+export async function rotateToken(repo: PlayerRepository, token: string, now: number): Promise<string> {
   const fresh = newToken();
-  const ok = await prisma.$transaction(async (tx) => {
-    const row = await tx.playerToken.findUnique({
-      where: { tokenHash: hashToken(token) },
-      select: { playerId: true },
-    });
-    if (row === null) return false;
-    const gone = await tx.playerToken.deleteMany({ where: { tokenHash: hashToken(token) } });
-    if (gone.count !== 1) return false;
-    await tx.playerToken.create({
-      data: { tokenHash: hashToken(fresh), playerId: row.playerId, createdAt: new Date(now) },
-    });
-    return true;
-  });
+  const ok = await repo.rotateToken(hashToken(token), hashToken(fresh), new Date(now));
   if (!ok) throw new ApiError('unknown-token', 'unknown player token');
   return fresh;
 }
@@ -160,29 +116,16 @@ export async function rotateToken(prisma: PrismaClient, token: string, now: numb
  * Signs a player out everywhere: deletes every token and every transfer code of `playerId`. Returns how many
  * tokens (devices) were signed out.
  */
-export async function signOutEverywhere(prisma: PrismaClient, playerId: string): Promise<number> {
-  const [tokens] = await prisma.$transaction([
-    prisma.playerToken.deleteMany({ where: { playerId } }),
-    prisma.transferCode.deleteMany({ where: { playerId } }),
-  ]);
-  return tokens.count;
+export function signOutEverywhere(repo: PlayerRepository, playerId: string): Promise<number> {
+  return repo.deleteTokens(playerId);
 }
 
 /** Renames a player. Errors: `conflict` when another player has the name (ignoring case); `not-found`. */
-export async function renamePlayer(prisma: PrismaClient, id: string, name: string): Promise<AuthedPlayer> {
-  try {
-    const row = await prisma.player.update({
-      where: { id },
-      data: { name, nameKey: nameKey(name) },
-      select: { id: true, name: true, bot: true },
-    });
-    return row;
-  } catch (e) {
-    if (isUniqueViolation(e)) throw new ApiError('conflict', `the name "${name}" is taken`);
-    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2025')
-      throw new ApiError('not-found', `no player ${id}`);
-    throw e;
-  }
+export async function renamePlayer(repo: PlayerRepository, id: string, name: string): Promise<AuthedPlayer> {
+  const row = await repo.rename(id, name, nameKey(name));
+  if (row === 'taken') throw new ApiError('conflict', `the name "${name}" is taken`);
+  if (row === 'missing') throw new ApiError('not-found', `no player ${id}`);
+  return row;
 }
 
 /**
@@ -218,14 +161,11 @@ export function storedSettings(json: unknown): SettingsPatch {
  * Returns the settings now stored. Errors: `not-found` when the player no longer exists.
  */
 export async function updateSettings(
-  prisma: PrismaClient,
+  repo: PlayerRepository,
   id: string,
   patch: SettingsPatch,
 ): Promise<SettingsPatch> {
-  const rows = await prisma.$queryRaw<{ settings: unknown }[]>`
-    UPDATE "Player" SET "settings" = "settings" || ${JSON.stringify(patch)}::jsonb
-    WHERE "id" = ${id} RETURNING "settings"`;
-  const row = rows[0];
-  if (!row) throw new ApiError('not-found', `no player ${id}`);
-  return storedSettings(row.settings);
+  const settings = await repo.mergeSettings(id, patch);
+  if (settings === undefined) throw new ApiError('not-found', `no player ${id}`);
+  return storedSettings(settings);
 }

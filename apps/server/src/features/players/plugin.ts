@@ -12,6 +12,7 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../../infra/errors.js';
 import { type AuthedPlayer, bearerToken, playerByToken } from './players.js';
+import { PlayerRepository } from './repository.js';
 import { PlayerTokenCache } from './token-cache.js';
 import { TokenRevocations } from './token-revocation.js';
 import '../../types.js';
@@ -28,7 +29,8 @@ export const authPlugin = fp(
   async (app) => {
     const cache = new PlayerTokenCache();
     app.decorate('playerTokens', cache);
-    const revocations = new TokenRevocations(app.bus, cache, app.prisma, (err) =>
+    const players = new PlayerRepository(app.prisma);
+    const revocations = new TokenRevocations(app.bus, cache, players, (err) =>
       app.log.warn({ err }, 'checking the sockets’ tokens after the bus came back failed'),
     );
     app.decorate('tokenRevocations', revocations);
@@ -41,7 +43,7 @@ export const authPlugin = fp(
       const cached = cache.get(token);
       if (cached !== undefined) return cached;
       const generation = cache.generation;
-      const player = await playerByToken(app.prisma, token);
+      const player = await playerByToken(players, token);
       if (player !== null) cache.set(token, player, generation);
       return player;
     };

@@ -32,6 +32,7 @@ import {
   updateSettings,
 } from './players.js';
 import { currentGame } from './current-game.js';
+import { PlayerRepository } from './repository.js';
 import { requirePlayer } from './plugin.js';
 import '../../types.js';
 
@@ -40,6 +41,7 @@ const errors = (...codes: (400 | 401 | 404 | 409 | 429)[]) =>
 
 /** Registers the player routes. */
 export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
+  const players = new PlayerRepository(app.prisma);
   const createLimit =
     app.config.playerCreateRateMax > 0
       ? { max: app.config.playerCreateRateMax, timeWindow: 3_600_000 }
@@ -64,7 +66,7 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req, reply) =>
-      reply.code(201).send(await createPlayer(app.prisma, req.body.name, app.now(), req.body.bot ?? false)),
+      reply.code(201).send(await createPlayer(players, req.body.name, app.now(), req.body.bot ?? false)),
   );
 
   app.get(
@@ -100,10 +102,10 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
       let player = requirePlayer(req);
       const { name, settings } = req.body;
       if (name !== undefined) {
-        player = await renamePlayer(app.prisma, player.id, name);
+        player = await renamePlayer(players, player.id, name);
         app.playerTokens.forget(player.id);
       }
-      if (settings !== undefined) await updateSettings(app.prisma, player.id, settings);
+      if (settings !== undefined) await updateSettings(players, player.id, settings);
       return app.daily.me(player);
     },
   );
@@ -125,7 +127,7 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: CurrentGameResponseSchema, ...errors(401) },
       },
     },
-    async (req) => ({ game: await currentGame(app.prisma, requirePlayer(req).id, app.now()) }),
+    async (req) => ({ game: await currentGame(players, requirePlayer(req).id, app.now()) }),
   );
 
   app.post(
@@ -143,7 +145,7 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req, reply) => {
-      const { code, expiresAt } = await createTransferCode(app.prisma, requirePlayer(req).id, app.now());
+      const { code, expiresAt } = await createTransferCode(players, requirePlayer(req).id, app.now());
       return reply.code(201).send({ code, url: `/#signin=${code}`, expiresAt: expiresAt.toISOString() });
     },
   );
@@ -162,7 +164,7 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: PlayerCreatedSchema, ...errors(400, 401, 429) },
       },
     },
-    async (req) => redeemTransferCode(app.prisma, req.body.code, app.now()),
+    async (req) => redeemTransferCode(players, req.body.code, app.now()),
   );
 
   app.post(
@@ -183,7 +185,7 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) => {
       const player = requirePlayer(req);
       const old = bearerToken(req.headers.authorization) ?? '';
-      const token = await rotateToken(app.prisma, old, app.now());
+      const token = await rotateToken(players, old, app.now());
       app.tokenRevocations.revoke({ playerId: player.id, tokenHash: hashToken(old) });
       return { token };
     },
@@ -206,7 +208,7 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       const player = requirePlayer(req);
-      const devices = await signOutEverywhere(app.prisma, player.id);
+      const devices = await signOutEverywhere(players, player.id);
       app.tokenRevocations.revoke({ playerId: player.id });
       return { devices };
     },

@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { ApiError } from '../../infra/errors.js';
 import { requirePlayer } from './plugin.js';
 import { playerHistory, playerStatistics } from './stats.js';
+import { StatsRepository } from './stats-repository.js';
 import '../../types.js';
 
 const errors = (...codes: (400 | 401 | 403 | 404)[]) =>
@@ -22,6 +23,7 @@ const errors = (...codes: (400 | 401 | 403 | 404)[]) =>
 
 /** Registers the statistics and history routes. */
 export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const stats = new StatsRepository(app.prisma);
   app.get(
     '/api/players/:id/stats',
     {
@@ -39,7 +41,7 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) =>
-      playerStatistics(app.prisma, req.params.id, app.now(), (r, board) => app.daily.rankOf(r, board)),
+      playerStatistics(stats, req.params.id, app.now(), (r, board) => app.daily.rankOf(r, board)),
   );
 
   app.get(
@@ -60,14 +62,11 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const exists = await app.prisma.player.findUnique({
-        where: { id: req.params.id },
-        select: { id: true },
-      });
-      if (exists === null) throw new ApiError('not-found', `no player ${req.params.id}`);
+      if ((await stats.player(req.params.id)) === null)
+        throw new ApiError('not-found', `no player ${req.params.id}`);
       if (requirePlayer(req).id !== req.params.id)
         throw new ApiError('forbidden', "a player's game history is theirs alone");
-      return playerHistory(app.prisma, req.params.id, req.query, app.now());
+      return playerHistory(stats, req.params.id, req.query, app.now());
     },
   );
 };

@@ -24,7 +24,7 @@ import type { z } from 'zod';
 import { addDays, closesAt, startOfDate, utcDate } from '../../infra/dates.js';
 import { gameOptionsOf } from '../../infra/db/game-options.js';
 import { ApiError } from '../../infra/errors.js';
-import type { Prisma, PrismaClient } from '../../generated/prisma/client.js';
+import type { GameRow, StatsRepository } from './stats-repository.js';
 
 /** Days of the win-rate series (today included). */
 export const WIN_RATE_DAYS = 90;
@@ -77,25 +77,6 @@ export function winStreaks(wonInOrder: readonly boolean[]): { current: number; b
 
 /** The finished statuses of a game (docs/rules.md R12/R13). */
 const FINISHED = ['won', 'resigned', 'blocked'] as const;
-
-const GAME_SELECT = {
-  id: true,
-  preset: true,
-  options: true,
-  status: true,
-  score: true,
-  moves: true,
-  createdAt: true,
-  startedAt: true,
-  endedAt: true,
-  ranked: true,
-  dailyId: true,
-  raceCode: true,
-  daily: { select: { date: true, preset: true } },
-  raceEntry: { select: { race: { select: { status: true } } } },
-} as const satisfies Prisma.GameSelect;
-
-type GameRow = Prisma.GameGetPayload<{ select: typeof GAME_SELECT }>;
 
 /** The preset a finished game counts under: its own, a ranked attempt's daily preset, or `custom`. */
 function presetOf(g: GameRow): StatsPreset {
@@ -177,23 +158,16 @@ export type RankOf = (
  * Errors: `not-found` for an unknown player.
  */
 export async function playerStatistics(
-  prisma: PrismaClient,
+  repo: StatsRepository,
   id: string,
   now: number,
   rankOf: RankOf,
 ): Promise<PlayerStatistics> {
-  const player = await prisma.player.findUnique({
-    where: { id },
-    select: { id: true, name: true, bot: true },
-  });
+  const player = await repo.player(id);
   if (player === null) throw new ApiError('not-found', `no player ${id}`);
   const board: Board = player.bot ? 'bots' : 'humans';
   const today = utcDate(now);
-  const games = await prisma.game.findMany({
-    where: { playerId: id, status: { in: [...FINISHED] } },
-    select: GAME_SELECT,
-    orderBy: [{ endedAt: 'asc' }, { id: 'asc' }],
-  });
+  const games = await repo.finishedGames(id, FINISHED);
 
   const byPreset = new Map<StatsPreset, GameRow[]>();
   for (const g of games) {
@@ -226,18 +200,14 @@ export async function playerStatistics(
 
   const winTimes = games.filter((g) => g.status === 'won').map(timeOf);
 
-  const results = await prisma.dailyResult.findMany({
-    where: { playerId: id, daily: { date: { gte: addDays(today, -(DAILY_RANK_DAYS - 1)) } } },
-    include: { daily: { select: { date: true, preset: true } } },
-    orderBy: [{ daily: { date: 'asc' } }, { daily: { preset: 'asc' } }],
-  });
+  const results = await repo.dailyResultsSince(id, addDays(today, -(DAILY_RANK_DAYS - 1)));
   const dailyRanks = await Promise.all(
     results.map(async (r) => ({
       date: r.daily.date,
       preset: r.daily.preset as DailyPreset,
       status: r.status,
       rank: await rankOf(r, board),
-      of: await prisma.dailyResult.count({ where: { dailyId: r.dailyId, ...onBoard(board) } }),
+      of: await repo.countOnBoard(r.dailyId, board),
     })),
   );
 
@@ -256,24 +226,11 @@ export async function playerStatistics(
   };
 }
 
-/** Where-clause of a board's rows (bots or people; `established`: accounts created before it only). */
-function onBoard(board: Board, established?: Date): Prisma.DailyResultWhereInput {
-  return {
-    player: { is: { bot: board === 'bots', ...(established ? { createdAt: { lt: established } } : {}) } },
-  };
-}
-
 /** Reads a history cursor (`<endedAt ms>_<game id>`). */
 function parseCursor(cursor: string): { endedAt: Date; id: string } {
   const parsed = HistoryCursorSchema.parse(cursor);
   const cut = parsed.indexOf('_');
   return { endedAt: new Date(Number(parsed.slice(0, cut))), id: parsed.slice(cut + 1) };
-}
-
-/** The where-clause of games counted under a preset (a ranked attempt under its daily's preset). */
-function presetWhere(preset: StatsPreset): Prisma.GameWhereInput {
-  if (preset === 'custom') return { preset: null, dailyId: null };
-  return { OR: [{ preset }, { preset: null, ranked: true, daily: { is: { preset } } }] };
 }
 
 /**
@@ -283,12 +240,12 @@ function presetWhere(preset: StatsPreset): Prisma.GameWhereInput {
  * Errors: `not-found` for an unknown player.
  */
 export async function playerHistory(
-  prisma: PrismaClient,
+  repo: StatsRepository,
   id: string,
   query: HistoryQuery,
   now: number,
 ): Promise<HistoryPage> {
-  const player = await prisma.player.findUnique({ where: { id }, select: { id: true } });
+  const player = await repo.player(id);
   if (player === null) throw new ApiError('not-found', `no player ${id}`);
   const statuses =
     query.result === 'won'
@@ -296,18 +253,8 @@ export async function playerHistory(
       : query.result === 'lost'
         ? ['resigned' as const, 'blocked' as const]
         : [...FINISHED];
-  const and: Prisma.GameWhereInput[] = [{ playerId: id, status: { in: statuses } }];
-  if (query.preset !== undefined) and.push(presetWhere(query.preset));
-  if (query.cursor !== undefined) {
-    const c = parseCursor(query.cursor);
-    and.push({ OR: [{ endedAt: { lt: c.endedAt } }, { endedAt: c.endedAt, id: { lt: c.id } }] });
-  }
-  const rows = await prisma.game.findMany({
-    where: { AND: and },
-    select: GAME_SELECT,
-    orderBy: [{ endedAt: 'desc' }, { id: 'desc' }],
-    take: query.limit + 1,
-  });
+  const after = query.cursor === undefined ? undefined : parseCursor(query.cursor);
+  const rows = await repo.historyPage(id, statuses, query.preset, after, query.limit + 1);
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   const games: HistoryEntry[] = page.map((g) => ({
@@ -341,7 +288,7 @@ export async function playerHistory(
  * a row (`me`, ranked in the same view), the share of the other rows it ranks above.
  */
 export async function resultDistribution(
-  prisma: PrismaClient,
+  repo: StatsRepository,
   date: string,
   preset: DailyPreset,
   board: Board,
@@ -349,10 +296,7 @@ export async function resultDistribution(
   me: z.infer<typeof LeaderboardEntrySchema> | null,
 ): Promise<ResultDistribution> {
   const established = includeProvisional ? undefined : new Date(startOfDate(date));
-  const rows = await prisma.dailyResult.findMany({
-    where: { daily: { is: { date, preset } }, ...onBoard(board, established) },
-    select: { won: true, timeMs: true, playerId: true },
-  });
+  const rows = await repo.boardRows(date, preset, board, established);
   const wins = rows.filter((r) => r.won);
   let youBeat: number | null = null;
   if (me !== null) {

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import type { EventBus } from '../../infra/bus/event-bus.js';
-import type { PrismaClient } from '../../generated/prisma/client.js';
+import type { PlayerRepository } from './repository.js';
 import type { PlayerTokenCache } from './token-cache.js';
 
 /** The bus channel revocations travel on. */
@@ -44,11 +44,11 @@ export class TokenRevocations {
   private readonly stopReconnect: () => void;
   private revocationCount = 0;
 
-  /** Listens to `tokens` on `bus`; `cache` is the auth plugin's token cache; `prisma` answers `recheck`. */
+  /** Listens to `tokens` on `bus`; `cache` is the auth plugin's token cache; `players` answers `recheck`. */
   constructor(
     private readonly bus: EventBus,
     private readonly cache: PlayerTokenCache,
-    private readonly prisma: PrismaClient,
+    private readonly players: Pick<PlayerRepository, 'liveTokenHashes'>,
     private readonly onRecheckError: (err: unknown) => void = () => {},
   ) {
     this.stopListening = bus.subscribe(TOKENS_CHANNEL, (message) => {
@@ -118,11 +118,7 @@ export class TokenRevocations {
     );
     if (held.length === 0) return;
     const hashes = [...new Set(held.map((h) => h.tokenHash))];
-    const rows = await this.prisma.playerToken.findMany({
-      where: { tokenHash: { in: hashes } },
-      select: { tokenHash: true },
-    });
-    const alive = new Set(rows.map((r) => r.tokenHash));
+    const alive = await this.players.liveTokenHashes(hashes);
     for (const h of held) if (!alive.has(h.tokenHash)) this.apply(h);
   }
 

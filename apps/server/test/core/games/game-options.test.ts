@@ -31,6 +31,8 @@ import { MemoryGameStore } from '../../../src/core/rooms/memory-store.js';
 import { newRoom, replayOf, replayed } from '../../../src/core/rooms/room.js';
 import { type MigrationSession, migrate, readMigrations } from '../../../src/infra/db/migrator.js';
 import { compactFinishedGames } from '../../../src/features/maintenance/compaction.js';
+import { MaintenanceRepository } from '../../../src/features/maintenance/repository.js';
+import { ExportRepository } from '../../../src/features/daily/export-repository.js';
 import {
   TEST_DATABASE_URL,
   describeEachDatabase,
@@ -381,7 +383,10 @@ describeEachDatabase(
       expect(before[2]).toMatchObject({ preset: null, view: { options: customOptions } });
       expect(before[3]).toMatchObject({ preset: null, options: customOptions });
 
-      const r = await compactFinishedGames(app.prisma, new Date(Date.now() + 60_000));
+      const r = await compactFinishedGames(
+        new MaintenanceRepository(app.prisma),
+        new Date(Date.now() + 60_000),
+      );
       expect(r.games).toBeGreaterThanOrEqual(2);
       for (const id of [preset, custom])
         expect((await app.prisma.game.findUniqueOrThrow({ where: { id } })).moveLog).not.toBeNull();
@@ -574,7 +579,9 @@ describeEachDatabase(
           get(`/api/daily/${DATE}/${PRESET}/leaderboard`),
           get(`/api/players/${players.Rita?.id ?? ''}/stats`),
         ]);
-        const exported = gunzipSync((await buildDayExport(app.prisma, DATE)).data).toString('utf8');
+        const exported = gunzipSync(
+          (await buildDayExport(new ExportRepository(app.prisma), DATE)).data,
+        ).toString('utf8');
         return [...bodies.map((b) => JSON.stringify(b)), exported];
       };
       const before = await answers();
@@ -597,7 +604,7 @@ describeEachDatabase(
       expect(stats.presets).toEqual([expect.objectContaining({ preset: PRESET, vegasBalance: null })]);
 
       // Compaction takes both: the resigned one, and the one still playing once its day has closed.
-      const r = await compactFinishedGames(app.prisma, new Date(clock));
+      const r = await compactFinishedGames(new MaintenanceRepository(app.prisma), new Date(clock));
       expect(r.games).toBe(2);
       for (const id of [rita.id, sam.id])
         expect(

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLog } from '../../../src/infra/db/game-log.js';
 import { decodeLog, encodeLog } from '../../../src/infra/db/log-codec.js';
 import { compactFinishedGames } from '../../../src/features/maintenance/compaction.js';
+import { MaintenanceRepository } from '../../../src/features/maintenance/repository.js';
 import type { StoredEntry } from '../../../src/core/rooms/store.js';
 import {
   TEST_DATABASE_URL,
@@ -117,7 +118,7 @@ describeEachDatabase('compaction of finished games', (db) => {
     const logBefore = await readLog(app.prisma, await app.prisma.game.findUniqueOrThrow({ where: { id } }));
     expect(await rows(id)).toBe(10);
 
-    const r = await compactFinishedGames(app.prisma, future());
+    const r = await compactFinishedGames(new MaintenanceRepository(app.prisma), future());
     expect(r.games).toBeGreaterThanOrEqual(1);
     expect(await rows(id)).toBe(0);
     const row = await app.prisma.game.findUniqueOrThrow({ where: { id } });
@@ -130,10 +131,14 @@ describeEachDatabase('compaction of finished games', (db) => {
 
   it('is idempotent: a second run compacts nothing and changes no byte', async () => {
     const id = await playedGame();
-    await compactFinishedGames(app.prisma, future());
+    await compactFinishedGames(new MaintenanceRepository(app.prisma), future());
     const once = await app.prisma.game.findUniqueOrThrow({ where: { id } });
     const before = await replay(id);
-    expect(await compactFinishedGames(app.prisma, future())).toEqual({ games: 0, entries: 0, batches: 0 });
+    expect(await compactFinishedGames(new MaintenanceRepository(app.prisma), future())).toEqual({
+      games: 0,
+      entries: 0,
+      batches: 0,
+    });
     const twice = await app.prisma.game.findUniqueOrThrow({ where: { id } });
     expect(Buffer.from(twice.moveLog ?? [])).toEqual(Buffer.from(once.moveLog ?? []));
     expect(await replay(id)).toEqual(before);
@@ -146,14 +151,14 @@ describeEachDatabase('compaction of finished games', (db) => {
     const cutoff = new Date();
     await sleep(5);
     const late = await playedGame();
-    await compactFinishedGames(app.prisma, cutoff);
+    await compactFinishedGames(new MaintenanceRepository(app.prisma), cutoff);
     // `recent` ended before the cutoff; `late` after it.
     expect((await app.prisma.game.findUniqueOrThrow({ where: { id: recent } })).moveLog).not.toBeNull();
     for (const id of [playing, late]) {
       expect((await app.prisma.game.findUniqueOrThrow({ where: { id } })).moveLog).toBeNull();
       expect(await rows(id)).toBe(id === playing ? 9 : 10);
     }
-    await compactFinishedGames(app.prisma, future());
+    await compactFinishedGames(new MaintenanceRepository(app.prisma), future());
     expect((await app.prisma.game.findUniqueOrThrow({ where: { id: playing } })).moveLog).toBeNull();
     expect(await rows(playing)).toBe(9);
     // And it plays on.
@@ -181,11 +186,14 @@ describeEachDatabase('compaction of finished games', (db) => {
       readLog(app.prisma, await app.prisma.game.findUniqueOrThrow({ where: { id } }));
     const before = await logOf();
     // The day is open (and closes at the next midnight): a cutoff before its close leaves it.
-    await compactFinishedGames(app.prisma, new Date());
+    await compactFinishedGames(new MaintenanceRepository(app.prisma), new Date());
     expect((await app.prisma.game.findUniqueOrThrow({ where: { id } })).moveLog).toBeNull();
     expect(await rows(id)).toBe(1);
     // A day after its close.
-    await compactFinishedGames(app.prisma, new Date(Date.now() + 2 * 86_400_000 + 60_000));
+    await compactFinishedGames(
+      new MaintenanceRepository(app.prisma),
+      new Date(Date.now() + 2 * 86_400_000 + 60_000),
+    );
     const row = await app.prisma.game.findUniqueOrThrow({ where: { id } });
     expect(row.status).toBe('playing');
     expect(row.moveLog).not.toBeNull();
@@ -194,7 +202,7 @@ describeEachDatabase('compaction of finished games', (db) => {
   });
 
   it('a batch that fails in its middle leaves its games whole; the next run compacts them', async () => {
-    await compactFinishedGames(app.prisma, future()); // nothing else pending
+    await compactFinishedGames(new MaintenanceRepository(app.prisma), future()); // nothing else pending
     const ids = [await playedGame(), await playedGame(), await playedGame(), await playedGame()];
     const before = await Promise.all(ids.map(replay));
     // The fourth game's rows cannot be deleted: the second batch (games 3 and 4, by end) fails at its
@@ -208,7 +216,9 @@ describeEachDatabase('compaction of finished games', (db) => {
       `CREATE TRIGGER test_refuse_delete BEFORE DELETE ON "Move" FOR EACH ROW EXECUTE FUNCTION test_refuse_delete()`,
     );
     try {
-      await expect(compactFinishedGames(app.prisma, future(), { batch: 2 })).rejects.toThrow(/refused/);
+      await expect(
+        compactFinishedGames(new MaintenanceRepository(app.prisma), future(), { batch: 2 }),
+      ).rejects.toThrow(/refused/);
     } finally {
       await app.prisma.$executeRawUnsafe(`DROP TRIGGER test_refuse_delete ON "Move"`);
       await app.prisma.$executeRawUnsafe(`DROP FUNCTION test_refuse_delete()`);
@@ -229,7 +239,7 @@ describeEachDatabase('compaction of finished games', (db) => {
     ]);
     for (const id of ids) app.rooms.evict(id);
     expect(await Promise.all(ids.map(replay))).toEqual(before);
-    await compactFinishedGames(app.prisma, future(), { batch: 2 });
+    await compactFinishedGames(new MaintenanceRepository(app.prisma), future(), { batch: 2 });
     expect(await state()).toEqual(ids.map(() => [true, 0]));
     for (const id of ids) app.rooms.evict(id);
     expect(await Promise.all(ids.map(replay))).toEqual(before);

@@ -11,14 +11,35 @@ import { type MigrationSession, migrate, readMigrations } from '../../../src/inf
 import {
   PARTITION_DAYS_AHEAD,
   createPartitionsAhead,
+  daysAhead,
+  droppable,
   dropEmptyPartitions,
   movePartitions,
+  partitionDay,
   partitionName,
 } from '../../../src/features/maintenance/partitions.js';
+import { PartitionRepository } from '../../../src/features/maintenance/partition-repository.js';
 import { describeEachDatabase, migrationsBefore, testApp } from '../../support/helpers.js';
 
 const DAY = 86_400_000;
 const utc = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+describe('which partitions to keep (pure)', () => {
+  const noon = Date.parse('2026-03-10T12:00:00Z');
+  it('today and the next PARTITION_DAYS_AHEAD days are kept created', () => {
+    expect(daysAhead(noon)).toEqual(['2026-03-10', '2026-03-11', '2026-03-12', '2026-03-13']);
+    expect(daysAhead(noon)).toHaveLength(PARTITION_DAYS_AHEAD + 1);
+  });
+  it('only day partitions before yesterday may be dropped; the DEFAULT partition never', () => {
+    const names = ['Move_p20260307', 'Move_p20260308', 'Move_p20260309', 'Move_p20260310', 'Move_default'];
+    expect(droppable(names, noon)).toEqual(['Move_p20260307', 'Move_p20260308']);
+  });
+  it('a partition name and its day', () => {
+    expect(partitionName('2026-03-10')).toBe('Move_p20260310');
+    expect(partitionDay('Move_p20260310')).toBe('2026-03-10');
+    expect(partitionDay('Move_default')).toBeNull();
+  });
+});
 
 describeEachDatabase('move log partitions', (db) => {
   let app: FastifyInstance;
@@ -40,7 +61,7 @@ describeEachDatabase('move log partitions', (db) => {
       `SELECT relkind::text AS relkind FROM pg_class WHERE oid = '"Move"'::regclass`,
     );
     expect(row?.relkind).toBe('p');
-    const parts = await movePartitions(app.prisma);
+    const parts = await movePartitions(new PartitionRepository(app.prisma));
     expect(parts.length).toBeGreaterThanOrEqual(2);
     expect(parts).toContain('Move_default');
     expect(parts).toContain(partitionName(utc(Date.now())));
@@ -48,12 +69,12 @@ describeEachDatabase('move log partitions', (db) => {
 
   it('creates the coming days ahead once; a second run creates nothing', async () => {
     const later = Date.now() + 10 * DAY;
-    const created = await createPartitionsAhead(app.prisma, later);
+    const created = await createPartitionsAhead(new PartitionRepository(app.prisma), later);
     expect(created).toEqual(
       Array.from({ length: PARTITION_DAYS_AHEAD + 1 }, (_, i) => partitionName(utc(later + i * DAY))),
     );
-    expect(await createPartitionsAhead(app.prisma, later)).toEqual([]);
-    const parts = await movePartitions(app.prisma);
+    expect(await createPartitionsAhead(new PartitionRepository(app.prisma), later)).toEqual([]);
+    const parts = await movePartitions(new PartitionRepository(app.prisma));
     for (const name of created) expect(parts).toContain(name);
   });
 
@@ -61,7 +82,9 @@ describeEachDatabase('move log partitions', (db) => {
     // A game created on a day 20 days ago, with that day's partition, and two moves made today.
     const past = Date.now() - 20 * DAY;
     clock = past;
-    expect(await createPartitionsAhead(app.prisma, past)).toContain(partitionName(utc(past)));
+    expect(await createPartitionsAhead(new PartitionRepository(app.prisma), past)).toContain(
+      partitionName(utc(past)),
+    );
     const id = await newGame();
     clock = Date.now();
     for (const version of [0, 1])
@@ -87,16 +110,16 @@ describeEachDatabase('move log partitions', (db) => {
     expect(await inPartition()).toBe(2);
 
     // Entries left: kept (and so are today's and the coming days', empty or not).
-    expect(await dropEmptyPartitions(app.prisma, Date.now())).not.toContain(name);
-    expect(await movePartitions(app.prisma)).toContain(name);
+    expect(await dropEmptyPartitions(new PartitionRepository(app.prisma), Date.now())).not.toContain(name);
+    expect(await movePartitions(new PartitionRepository(app.prisma))).toContain(name);
     const emptyAhead = partitionName(utc(Date.now() + 2 * DAY));
-    expect(await movePartitions(app.prisma)).toContain(emptyAhead);
+    expect(await movePartitions(new PartitionRepository(app.prisma))).toContain(emptyAhead);
 
     // Emptied: dropped; the game still reads (its log is gone with the rows deleted here, not its row).
     await app.prisma.move.deleteMany({ where: { gameId: id } });
-    const dropped = await dropEmptyPartitions(app.prisma, Date.now());
+    const dropped = await dropEmptyPartitions(new PartitionRepository(app.prisma), Date.now());
     expect(dropped).toContain(name);
-    const parts = await movePartitions(app.prisma);
+    const parts = await movePartitions(new PartitionRepository(app.prisma));
     expect(parts).not.toContain(name);
     expect(parts).toContain(emptyAhead);
     expect(parts).toContain(partitionName(utc(Date.now())));
