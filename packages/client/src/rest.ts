@@ -45,8 +45,11 @@ export interface KlondikeClientOptions {
   readonly baseUrl: string;
   /** A player token (`Authorization: Bearer <token>`); `setToken` changes it later. */
   readonly token?: string;
-  /** A fetch implementation (default: the global one; Node 20+ and browsers have it). */
-  readonly fetch?: typeof fetch;
+  /**
+   * A fetch implementation (default: the global one; Node 20+ and browsers have it). The client calls it with
+   * one `Request`, so `fetch` itself or a wrapper taking a Request will do.
+   */
+  readonly fetch?: (request: Request) => Promise<Response>;
 }
 
 /** openapi-fetch's answer shape, reduced to what `unwrap` reads. */

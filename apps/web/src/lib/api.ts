@@ -44,9 +44,23 @@ export function onTokenRejected(handler: (token: string) => void): void {
   tokenRejected = handler;
 }
 
+/**
+ * The page's fetch, looked up at each call (so a stub or a service worker's wrapper is seen) and called as a
+ * same-origin request: the path and query, the method, the headers and the body as text.
+ */
+async function pageFetch(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const body = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.text();
+  return globalThis.fetch(url.origin === location.origin ? `${url.pathname}${url.search}` : request.url, {
+    method: request.method,
+    headers: Object.fromEntries(request.headers.entries()),
+    ...(body ? { body } : {}),
+  });
+}
+
 /** The typed client that sends `token` (same origin). */
 function clientFor(token: string | null): KlondikeClient {
-  const options = { baseUrl: location.origin, ...(token ? { token } : {}) };
+  const options = { baseUrl: location.origin, fetch: pageFetch, ...(token ? { token } : {}) };
   if (token !== authToken) return new KlondikeClient(options);
   client ??= new KlondikeClient(options);
   return client;
@@ -63,6 +77,9 @@ export async function callApi<T>(
   schema: Pick<T>,
   token: string | null = authToken,
 ): Promise<T> {
+  // The schemas load while the call is on its way (the first call of a page loads them).
+  const schemas = loadSchemas();
+  schemas.catch(() => undefined); // a failed load is reported below, once the answer is in
   let answer: unknown;
   try {
     answer = await call(clientFor(token));
@@ -78,7 +95,7 @@ export async function callApi<T>(
       throw new ApiError('http', tr('api.http', { status: e.status ?? 0 }), e.status ?? 0);
     throw new ApiError(e.code, e.message, e.status ?? 0, e.version, e.reason);
   }
-  const parsed = schema(await loadSchemas()).safeParse(answer);
+  const parsed = schema(await schemas).safeParse(answer);
   if (!parsed.success) throw new ApiError('bad-response', tr('api.badResponse'), 200);
   return parsed.data;
 }
