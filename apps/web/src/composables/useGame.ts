@@ -7,7 +7,7 @@
  * recycle, undo and resign are not optimistic (the stock is hidden), so while one is in flight further input
  * is refused.
  */
-import { GameSession, type SentRequest, type SessionRequest } from '@klondike/client';
+import { GameSession, type SentRequest, type SessionRequest } from '@klondike/client/session';
 import type { ClientFrame, CreateGameBody, GameResponse, ServerFrame } from '@klondike/protocol';
 import {
   applyViewMove,

@@ -8,7 +8,7 @@
  * raceApi.ts, arenaApi.ts, ratingsApi.ts): pages and components import those or a composable, never this
  * module, which holds the token (a lint rule, .dependency-cruiser.cjs `web-pages-reach-api-through-helpers`).
  */
-import { KlondikeClient, isKlondikeError } from '@klondike/client';
+import type { KlondikeClient } from '@klondike/client';
 import type {
   CreateGameBody,
   CurrentGame,
@@ -58,11 +58,24 @@ async function pageFetch(request: Request): Promise<Response> {
   });
 }
 
+/** The client package, loaded with the first call (beside the schemas: the first page draws without it). */
+type ClientModule = typeof import('@klondike/client');
+let clientModule: Promise<ClientModule> | undefined;
+function loadClient(): Promise<ClientModule> {
+  clientModule ??= import('@klondike/client').catch((e: unknown) => {
+    clientModule = undefined; // offline: the next call tries again
+    throw e;
+  });
+  return clientModule;
+}
+// Loaded right after the first page, as the schemas are (main.ts): the first call rarely waits for it.
+loadClient().catch(() => undefined);
+
 /** The typed client that sends `token` (same origin). */
-function clientFor(token: string | null): KlondikeClient {
+function clientFor(m: ClientModule, token: string | null): KlondikeClient {
   const options = { baseUrl: location.origin, fetch: pageFetch, ...(token ? { token } : {}) };
-  if (token !== authToken) return new KlondikeClient(options);
-  client ??= new KlondikeClient(options);
+  if (token !== authToken) return new m.KlondikeClient(options);
+  client ??= new m.KlondikeClient(options);
   return client;
 }
 
@@ -80,11 +93,17 @@ export async function callApi<T>(
   // The schemas load while the call is on its way (the first call of a page loads them).
   const schemas = loadSchemas();
   schemas.catch(() => undefined); // a failed load is reported below, once the answer is in
+  let m: ClientModule;
+  try {
+    m = await loadClient();
+  } catch {
+    throw new ApiError('network', tr('api.network'), 0);
+  }
   let answer: unknown;
   try {
-    answer = await call(clientFor(token));
+    answer = await call(clientFor(m, token));
   } catch (e) {
-    if (!isKlondikeError(e)) throw e;
+    if (!m.isKlondikeError(e)) throw e;
     if (e.code === 'unknown-token' && token) {
       // The server does not know this token (a reset, another server): forget it and go on as a guest.
       tokenRejected?.(token);
