@@ -79,7 +79,7 @@ export function createSocket(options: SocketOptions = {}): Socket {
   });
 
   if (typeof window !== 'undefined') {
-    window.addEventListener('online', conn.reconnectNow);
+    window.addEventListener('online', () => conn.reconnectNow());
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'visible') conn.reconnectNow();
     });
