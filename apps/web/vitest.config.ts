@@ -13,7 +13,7 @@ export default defineConfig({
     // Component specs mount with the app's vue-i18n instance (English unless a test switches).
     setupFiles: ['test/setup.ts'],
     // Finds Chromium, nginx, Postgres and Redis for the browser tests; the summary of `pnpm test` names what is missing.
-    globalSetup: ['test/support/global-setup.ts'],
+    globalSetup: ['test/global-setup.ts'],
     reporters: ['default', new RecordReporter('@klondike/web')],
     testTimeout: 10_000,
     hookTimeout: 120_000,

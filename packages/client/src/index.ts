@@ -3,6 +3,8 @@
  *
  * - `KlondikeClient`: every REST route, typed from the server's OpenAPI document (openapi-typescript +
  *   openapi-fetch); refusals reject with `KlondikeError`.
+ * - `GameSession`: one game's session (the version rule, the queue of requests, resync, an optional
+ *   optimistic apply), pure and transport-free; `KlondikeSocket` and the web app's `useGame` adapt it.
  * - `KlondikeSocket` / `GameHandle`: the WebSocket (`/api/ws`): subscribe, play with the version rule,
  *   resync after a gap or a reconnect, typed error frames.
  * - `createConnection`: the connection they run on (reconnects with backoff, `auth` first on every
@@ -22,6 +24,18 @@ export type {
   View,
 } from './rest.js';
 export { GameHandle, KlondikeSocket } from './socket.js';
+export { GameSession } from './session.js';
+export type {
+  ConfirmedState,
+  GameSessionOptions,
+  RequestKind,
+  RequestOutcome,
+  SentRequest,
+  SessionEvent,
+  SessionRefusal,
+  SessionRequest,
+  SessionTransport,
+} from './session.js';
 export { backoffDelay, createConnection } from './connection.js';
 export type {
   Connection,

@@ -18,13 +18,17 @@
  *   one) is closed by taking the newer frame; frames older than the version held are ignored.
  * - Requests of one game are sent one at a time, each with the version the previous one produced.
  *
+ * The version rule, the queue and the resync are the game session's (session.ts, shared with the web app's
+ * `useGame`); a `GameHandle` is its adapter, with requests as promises.
+ *
  * The connection itself (reconnects with backoff, `auth` first on every connection) is connection.ts, which
  * the web app's socket runs on too. Works with the browsers' WebSocket and Node 22's global one; on Node 20
  * pass one (the `ws` package's `WebSocket`) as `WebSocket`.
  */
 import type { ClientFrame, ServerFrame } from '@klondike/protocol';
 import { type Connection, type WebSocketClass, createConnection } from './connection.js';
-import { KlondikeError } from './errors.js';
+import { KlondikeError, type KlondikeErrorCode } from './errors.js';
+import { GameSession, type RequestKind, type SentRequest, type SessionRefusal } from './session.js';
 
 export type { WebSocketClass, WebSocketLike } from './connection.js';
 
@@ -63,19 +67,13 @@ export interface KlondikeSocketOptions {
 /** Events of a socket: `reconnect` after a lost connection was restored and every game resynced. */
 export type SocketEvent = 'reconnect' | 'disconnect';
 
-type RequestKind = 'move' | 'undo' | 'resign';
-
-/** A request in flight: sent (or waiting to be sent) at `version`, answered by a frame with `requestId`. */
-interface Pending {
-  readonly requestId: string;
-  readonly game: GameHandle;
-  readonly kind: RequestKind;
-  readonly move: Move | undefined;
-  readonly version: number;
-  /** Sent again after a reconnect: a `stale-version` answer then means its first copy was applied. */
-  resent: boolean;
-  resolve(state: GameState): void;
-  reject(e: KlondikeError): void;
+/** The error a refusal of the session becomes (a `cancelled` one cannot happen with the `keep` queue). */
+function errorOfRefusal(r: SessionRefusal, gameId: string): KlondikeError {
+  return new KlondikeError(r.code as KlondikeErrorCode, r.message, {
+    ...(r.version !== undefined ? { version: r.version } : {}),
+    ...(r.reason !== undefined ? { reason: r.reason } : {}),
+    gameId,
+  });
 }
 
 /** A frame the helper waits for (an answer to auth or subscribe). */
@@ -98,14 +96,22 @@ function errorOf(f: ErrorFrame): KlondikeError {
   });
 }
 
-/** One subscribed game: its current state, state listeners, and its moves (sent one at a time). */
+/** Handles made so far: each one's request ids have their own prefix (one connection carries them all). */
+let handles = 0;
+
+/**
+ * One subscribed game: an adapter of a `GameSession` (session.ts: the version rule, the queue, resync) with
+ * the `keep` queue, whose transport is the socket. Its requests are promises.
+ */
 export class GameHandle {
   /** The game's id. */
   readonly gameId: string;
+  /** @internal The session (the version rule, the queue of requests). */
+  readonly session: GameSession<PlayerView, Move>;
   private current: GameState;
+  /** The frame being taken (handed to the state listeners). */
+  private frame: StateFrame | null = null;
   private readonly listeners = new Set<(state: GameState, frame: StateFrame | null) => void>();
-  /** The last request of this game (the next one waits for it). */
-  private chain: Promise<unknown> = Promise.resolve();
 
   /** @internal Made by `KlondikeSocket.subscribe`. */
   constructor(
@@ -114,6 +120,21 @@ export class GameHandle {
   ) {
     this.gameId = first.gameId;
     this.current = { gameId: first.gameId, version: first.version, view: first.view };
+    this.session = new GameSession<PlayerView, Move>({
+      queue: 'keep',
+      idPrefix: `g${++handles}r`,
+      transport: {
+        send: (request) => socket.sendRequest(this.gameId, request),
+        resync: () => void socket.resyncGame(this),
+      },
+    });
+    this.session.reset({ version: first.version, view: first.view });
+    this.session.onChange(() => {
+      const c = this.session.confirmed;
+      if (!c || c.version === this.current.version) return;
+      this.current = { gameId: this.gameId, version: c.version, view: c.view };
+      for (const l of this.listeners) l(this.current, this.frame);
+    });
   }
 
   /** The latest state the helper holds. */
@@ -167,23 +188,29 @@ export class GameHandle {
     move: Move | undefined,
     version: number | undefined,
   ): Promise<GameState> {
-    const run = () => this.socket.request(this, kind, move, version ?? this.current.version);
-    const result = this.chain.then(run, run);
-    this.chain = result.catch(() => undefined);
-    return result;
+    if (this.socket.isClosed) return Promise.reject(new KlondikeError('network', 'the socket was closed'));
+    return new Promise<GameState>((resolve, reject) => {
+      this.session.request(kind, move, {
+        ...(version !== undefined ? { version } : {}),
+        settle: (outcome) => {
+          if (outcome.ok) resolve({ gameId: this.gameId, ...outcome.state });
+          else reject(errorOfRefusal(outcome.refusal, this.gameId));
+        },
+      });
+    });
   }
 
   /**
-   * @internal Takes a state frame (or a resync's) when it is newer than the one held — a gap is closed by
-   * the newer frame, which holds the whole view — and tells the listeners. Returns whether it was taken.
+   * @internal Takes a state frame: the answer to a request, a resync's (`resync`: taken even when older), or
+   * one from elsewhere (taken when newer: a gap is closed by the newer frame, which holds the whole view).
    */
-  take(frame: StateFrame): boolean {
-    const newer = frame.version > this.current.version;
-    const resync = frame.cause === 'subscribe' && frame.version !== this.current.version;
-    if (!newer && !resync) return false;
-    this.current = { gameId: frame.gameId, version: frame.version, view: frame.view };
-    for (const l of this.listeners) l(this.current, frame);
-    return true;
+  take(frame: StateFrame, resync: boolean): void {
+    this.frame = frame;
+    this.session.receive(
+      { version: frame.version, view: frame.view },
+      { ...(frame.requestId !== undefined ? { requestId: frame.requestId } : {}), resync },
+    );
+    this.frame = null;
   }
 }
 
@@ -194,14 +221,12 @@ export class GameHandle {
 export class KlondikeSocket {
   private conn: Connection | null = null;
   private readonly games = new Map<string, GameHandle>();
-  private readonly pending = new Map<string, Pending>();
   private readonly waiters = new Set<Waiter>();
   private readonly events = new Map<SocketEvent, Set<() => void>>();
-  private nextRequest = 1;
   private closed = false;
   /** The connection is open and every game resynced (a close then is a `disconnect`). */
   private up = false;
-  /** Settles once the connection is up again: requests wait for it. */
+  /** Settles once the connection is up again: subscriptions wait for it. */
   private ready: Promise<void> = Promise.resolve();
   private readyNow: { resolve: () => void; reject: (e: KlondikeError) => void } | null = null;
   private readonly WS: WebSocketClass;
@@ -228,6 +253,11 @@ export class KlondikeSocket {
     return socket;
   }
 
+  /** Whether the socket was closed for good (`close`, or a close without `reconnect`). */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
   /** Calls `listener` on `reconnect` (connection restored, games resynced) or `disconnect`. */
   on(event: SocketEvent, listener: () => void): () => void {
     let set = this.events.get(event);
@@ -248,7 +278,7 @@ export class KlondikeSocket {
     const first = await this.subscribeFrame(gameId);
     const known = this.games.get(gameId);
     if (known) {
-      known.take(first);
+      known.take(first, true);
       return known;
     }
     const handle = new GameHandle(this, first);
@@ -282,21 +312,26 @@ export class KlondikeSocket {
     this.send({ type: 'unsubscribe', gameId: handle.gameId });
   }
 
-  /** @internal Sends a move, undo or resign of `game` at `version` and waits for its answer. */
-  async request(
-    game: GameHandle,
-    kind: RequestKind,
-    move: Move | undefined,
-    version: number,
-  ): Promise<GameState> {
-    await this.ready;
-    if (this.closed) throw new KlondikeError('network', 'the socket was closed');
-    const requestId = `r${this.nextRequest++}`;
-    return new Promise<GameState>((resolve, reject) => {
-      const p: Pending = { requestId, game, kind, move, version, resent: false, resolve, reject };
-      this.pending.set(requestId, p);
-      this.sendRequest(p);
-    });
+  /** @internal The session's transport: sends a request of `gameId` when the connection is up. */
+  sendRequest(gameId: string, r: SentRequest<Move>): boolean {
+    if (!this.up || this.closed || this.conn === null) return false;
+    const base = { gameId, version: r.version, requestId: r.requestId };
+    if (r.kind === 'move' && r.move !== undefined)
+      return this.conn.send({ type: 'move', move: r.move, ...base });
+    if (r.kind === 'undo') return this.conn.send({ type: 'undo', ...base });
+    return this.conn.send({ type: 'resign', ...base });
+  }
+
+  /**
+   * @internal The session's resync (after a `stale-version` refusal): subscribes again and hands the state
+   * over. A failure (the connection lost) is left to the reconnect, which resyncs every game.
+   */
+  async resyncGame(game: GameHandle): Promise<void> {
+    try {
+      game.take(await this.subscribeFrame(game.gameId), true);
+    } catch {
+      // The reconnect resyncs anyway.
+    }
   }
 
   // ---------- connection ----------
@@ -356,28 +391,24 @@ export class KlondikeSocket {
 
   /**
    * On a (re)connection (its `auth` already sent by the connection): waits for the token's answer, resyncs
-   * every game and settles the requests in flight, then lets the waiting requests go.
+   * every game (which settles or re-sends the requests in flight), then lets the waiting requests go.
    */
   private async resync(): Promise<void> {
     if (this.opts.token !== undefined)
       await this.answer((f) => f.type === 'authed' || (f.type === 'error' && f.gameId === undefined));
     for (const game of [...this.games.values()]) {
       try {
-        game.take(await this.subscribeFrame(game.gameId));
+        game.take(await this.subscribeFrame(game.gameId), true);
       } catch (e) {
         // The server refused this game now (e.g. a token no longer valid for it): its requests fail with
         // that error and the helper stops tracking it; a lost connection fails the whole attempt.
         if (!(e instanceof KlondikeError) || e.code === 'network') throw e;
         this.games.delete(game.gameId);
-        for (const p of [...this.pending.values()])
-          if (p.game === game) {
-            this.pending.delete(p.requestId);
-            p.reject(e);
-          }
+        game.session.abort(e);
       }
     }
-    for (const p of [...this.pending.values()]) this.settleAfterResync(p);
     this.up = true;
+    for (const game of this.games.values()) game.session.flush();
     this.readyNow?.resolve();
     this.readyNow = null;
   }
@@ -389,6 +420,7 @@ export class KlondikeSocket {
     if (this.closed) return;
     const wasUp = this.up;
     this.up = false;
+    for (const game of this.games.values()) game.session.lost();
     if (wasUp) this.emit('disconnect');
     if (this.opts.reconnect === false) {
       this.closed = true;
@@ -402,20 +434,9 @@ export class KlondikeSocket {
       this.ready = new Promise<void>((resolve, reject) => {
         this.readyNow = { resolve, reject };
       });
-      // Requests waiting on `ready` must not see an unhandled rejection before they attach.
+      // Subscriptions waiting on `ready` must not see an unhandled rejection before they attach.
       this.ready.catch(() => undefined);
     }
-  }
-
-  /** After a resync: send a request again (not applied) or resolve it (applied before the drop). */
-  private settleAfterResync(p: Pending): void {
-    if (p.game.version === p.version) {
-      p.resent = true;
-      this.sendRequest(p);
-      return;
-    }
-    this.pending.delete(p.requestId);
-    p.resolve(p.game.state);
   }
 
   private emit(event: SocketEvent): void {
@@ -423,8 +444,7 @@ export class KlondikeSocket {
   }
 
   private failAll(e: KlondikeError): void {
-    for (const p of this.pending.values()) p.reject(e);
-    this.pending.clear();
+    for (const game of this.games.values()) game.session.abort(e);
     for (const w of this.waiters) w.reject(e);
     this.waiters.clear();
   }
@@ -433,13 +453,6 @@ export class KlondikeSocket {
 
   private send(frame: ClientFrame): void {
     this.conn?.send(frame);
-  }
-
-  private sendRequest(p: Pending): void {
-    const base = { gameId: p.game.gameId, version: p.version, requestId: p.requestId };
-    if (p.kind === 'move' && p.move !== undefined) this.send({ type: 'move', move: p.move, ...base });
-    else if (p.kind === 'undo') this.send({ type: 'undo', ...base });
-    else this.send({ type: 'resign', ...base });
   }
 
   /** Subscribes and waits for the game's `state` (cause subscribe) or its error. */
@@ -487,39 +500,19 @@ export class KlondikeSocket {
         break;
       }
     }
-    if (f.type === 'state') this.onState(f);
-    else if (f.type === 'error' && f.requestId !== undefined) this.onRequestError(f, f.requestId);
-  }
-
-  private onState(f: StateFrame): void {
-    const game = this.games.get(f.gameId);
-    if (game) game.take(f);
-    if (f.requestId === undefined) return;
-    const p = this.pending.get(f.requestId);
-    if (!p) return;
-    this.pending.delete(f.requestId);
-    p.resolve(game?.state ?? { gameId: f.gameId, version: f.version, view: f.view });
-  }
-
-  private onRequestError(f: ErrorFrame, requestId: string): void {
-    const p = this.pending.get(requestId);
-    if (!p) return;
-    this.pending.delete(requestId);
-    if (f.code === 'stale-version') {
-      // The game moved on: resync it. A re-sent request refused as stale was applied by its first copy.
-      void this.resyncThen(p, f);
-      return;
+    if (f.type === 'state') {
+      // A subscribe's answer is handed over as a resync by whoever subscribed; here it counts when newer.
+      this.games.get(f.gameId)?.take(f, false);
+    } else if (f.type === 'error' && f.requestId !== undefined) {
+      const refusal: SessionRefusal = {
+        code: f.code,
+        message: f.message,
+        ...(f.version !== undefined ? { version: f.version } : {}),
+        ...(f.reason !== undefined ? { reason: f.reason } : {}),
+      };
+      const game = f.gameId !== undefined ? this.games.get(f.gameId) : undefined;
+      if (game) game.session.refuse(f.requestId, refusal);
+      else for (const g of this.games.values()) if (g.session.refuse(f.requestId, refusal)) break;
     }
-    p.reject(errorOf(f));
-  }
-
-  private async resyncThen(p: Pending, f: ErrorFrame): Promise<void> {
-    try {
-      p.game.take(await this.subscribeFrame(p.game.gameId));
-    } catch {
-      // The resync failed (connection lost): the reconnect resyncs anyway; report the refusal as it came.
-    }
-    if (p.resent && p.game.version > p.version) p.resolve(p.game.state);
-    else p.reject(errorOf(f));
   }
 }

@@ -114,6 +114,54 @@ describe('KlondikeClient (REST) against the real server', () => {
     expect(own.socketUrl()).toBe(`${server.url.replace('http', 'ws')}/api/ws`);
   });
 
+  it('the routes the web app uses: daily, races, pairing, arenas, ratings, players, transfer', async () => {
+    const host = new KlondikeClient({ baseUrl: server.url });
+    const hostPlayer = await host.createPlayer('Host of the race');
+    host.setToken(hostPlayer.token);
+    const guest = new KlondikeClient({ baseUrl: server.url });
+    guest.setToken((await guest.createPlayer('Guest of the race')).token);
+
+    // Daily: today's challenges, the archive, the one ranked attempt (a POST without a body).
+    const today = await host.getDailyChallenges();
+    expect(today.challenges.length).toBeGreaterThan(0);
+    expect(Array.isArray((await host.getDailyArchive()).days)).toBe(true);
+    const challenge = today.challenges[0];
+    if (!challenge) throw new Error('no daily challenge');
+    const attempt = await host.startDailyAttempt(today.date, challenge.preset);
+    expect(attempt.version).toBe(0);
+    expect((await refusal(() => host.startDailyAttempt(today.date, challenge.preset))).code).toBe('conflict');
+    const board = await host.getDailyLeaderboard(today.date, challenge.preset, { offset: 0, limit: 5 });
+    expect(Array.isArray(board.entries)).toBe(true);
+
+    // Races: create, join and ready (bodyless and bodied POSTs), read.
+    const race = await host.createRace({ preset: 'classic-draw1' });
+    expect((await guest.joinRace(race.code)).racers).toHaveLength(2);
+    const ready = await guest.setRaceReady(race.code, true);
+    expect(ready.code).toBe(race.code);
+    expect((await host.getRace(race.code)).code).toBe(race.code);
+    // A race still in its lobby has no results yet: refused with a typed error.
+    expect((await refusal(() => host.getRaceResults(race.code))).status).toBeGreaterThanOrEqual(400);
+
+    // Pairing: enter, read, leave.
+    expect((await guest.enterPairing('classic-draw1')).status).toBe('waiting');
+    expect((await guest.getPairing()).status).toBe('waiting');
+    expect((await guest.leavePairing()).status).toBe('idle');
+
+    // Arenas and ratings, players' pages.
+    expect(Array.isArray((await host.listArenas()).upcoming)).toBe(true);
+    expect((await refusal(() => host.getArena('no-such-arena'))).status).toBeGreaterThanOrEqual(400);
+    expect(Array.isArray((await host.getRatingLeaderboard('race-classic-draw1', { limit: 5 })).entries)).toBe(
+      true,
+    );
+    expect((await host.getPlayer(hostPlayer.id)).name).toBe('Host of the race');
+    expect((await host.listPlayerGames(hostPlayer.id, { limit: 5 })).games).toEqual([]);
+    expect((await host.updateMe({ name: 'Host renamed' })).name).toBe('Host renamed');
+    const transfer = await host.createTransferCode();
+    expect((await new KlondikeClient({ baseUrl: server.url }).redeemTransferCode(transfer.code)).id).toBe(
+      hostPlayer.id,
+    );
+  });
+
   it('src/generated/openapi.ts is what `pnpm --filter @klondike/client generate` makes from the server now', async () => {
     const committed = readFileSync(new URL('../src/generated/openapi.ts', import.meta.url), 'utf8');
     const fresh = await openApiToTypeScript(await fetchOpenApi(server.url));

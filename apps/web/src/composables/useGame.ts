@@ -1,11 +1,13 @@
 /**
- * The current game: `{gameId, version, view}` as last confirmed by the server, plus a queue of the player's
- * pending operations. State from the server replaces local state whole. Pile moves are shown optimistically
- * (applied to the confirmed view) until the server answers; an error, a resync or a state from elsewhere rolls
- * them back. Operations go one at a time, each with the version it was based on, over the WebSocket when it is
- * open and subscribed, else over REST. Draw, recycle, undo and resign are not optimistic (the stock is
- * hidden), so while one is in flight further input is refused.
+ * The current game: a Vue adapter of @klondike/client's `GameSession`. `{gameId, version, view}` as last
+ * confirmed by the server, plus the session's queue of the player's pending requests. State from the server
+ * replaces local state whole. Pile moves are shown optimistically (applied to the confirmed view) until the
+ * server answers; an error, a resync or a state from elsewhere rolls them back. Requests go one at a time, each
+ * with the version it was based on, over the WebSocket when it is open and subscribed, else over REST. Draw,
+ * recycle, undo and resign are not optimistic (the stock is hidden), so while one is in flight further input
+ * is refused.
  */
+import { GameSession, type SentRequest, type SessionRequest } from '@klondike/client/session';
 import type { ClientFrame, CreateGameBody, GameResponse, ServerFrame } from '@klondike/protocol';
 import {
   applyViewMove,
@@ -27,24 +29,10 @@ export interface Confirmed {
   readonly view: PlayerView;
 }
 
-type OpKind = 'move' | 'undo' | 'resign';
-interface Op {
-  readonly id: string;
-  readonly kind: OpKind;
-  readonly move?: Move;
-  sent: boolean;
-  sentAt: number;
-  via: 'ws' | 'rest' | null;
-}
-
 /** Result of asking for a move. */
 export type Outcome = 'sent' | 'illegal' | 'busy' | 'no-game';
 
 const ACK_TIMEOUT_MS = 6000;
-
-function isOptimistic(op: Op): boolean {
-  return op.kind === 'move' && op.move?.type === 'move';
-}
 
 /** Friendly text for an error code from the server. */
 function errorText(code: string, message: string): string {
@@ -80,10 +68,17 @@ export interface GameApi {
 /** The server's REST API (lib/api.ts). */
 export const restGameApi: GameApi = { createGame, getGame, postMove, postUndo, postResign };
 
+/** A pile move: shown at once (draws, recycles, undos and resignations wait for the server: the stock is hidden). */
+function isPileMove(r: SessionRequest<Move>): boolean {
+  return r.kind === 'move' && r.move?.type === 'move';
+}
+
 /**
  * One game on the table, over `socket` (frames) and `api` (REST: loading, creating, and moves while the socket
- * is down). Listens to the socket and runs a watchdog timer until `dispose()`, which the component or effect
- * scope that created it calls by itself when it ends (onScopeDispose).
+ * is down): a Vue adapter of @klondike/client's `GameSession` (the version rule, the queue, resync, the
+ * optimistic pile moves, with the `rollback` queue), whose state it mirrors in refs. Listens to the socket and
+ * runs a watchdog timer until `dispose()`, which the component or effect scope that created it calls by itself
+ * when it ends (onScopeDispose).
  */
 export function useGame(socket: Socket, api: GameApi = restGameApi) {
   const { toast, announce } = useNotify();
@@ -99,46 +94,34 @@ export function useGame(socket: Socket, api: GameApi = restGameApi) {
   const gameId = ref<string | null>(null);
   const preset = ref<PresetName | null>(null);
   const dealNumber = ref<number | null>(null);
-  const confirmed = shallowRef<Confirmed | null>(null);
-  const ops = shallowRef<readonly Op[]>([]);
   const subscribed = ref(false);
   /** Bumped on every fresh deal (the table plays its deal animation). */
   const dealSeq = ref(0);
   const autoCompleting = ref(false);
-  let seq = 0;
+  /** The request in flight over the socket (its answer is lost if the socket closes), else null. */
+  let overSocket: string | null = null;
 
-  /** The view to show: confirmed state with the pending pile moves applied. */
-  const view = computed<PlayerView | null>(() => {
-    const c = confirmed.value;
-    if (!c) return null;
-    let v = c.view;
-    for (const op of ops.value) {
-      if (!isOptimistic(op)) break;
-      const next = applyViewMove(v, op.move as Move);
-      if (!next) break;
-      v = next;
-    }
-    return v;
+  const session = new GameSession<PlayerView, Move>({
+    queue: 'rollback',
+    idPrefix: `c${Date.now().toString(36)}-`,
+    optimistic: { shows: isPileMove, apply: applyViewMove },
+    transport: { send, resync },
   });
+  const confirmed = shallowRef<Confirmed | null>(null);
+  const shown = shallowRef<PlayerView | null>(null);
+  const pending = shallowRef<readonly SessionRequest<Move>[]>([]);
+  session.onChange(() => {
+    confirmed.value = session.confirmed;
+    shown.value = session.view;
+    pending.value = session.pending;
+    if (overSocket !== null && session.inFlight?.requestId !== overSocket) overSocket = null;
+  });
+  /** The view to show: the confirmed one with the pending pile moves applied. */
+  const view = computed<PlayerView | null>(() => shown.value);
   const version = computed(() => confirmed.value?.version ?? -1);
-  const busy = computed(() => ops.value.some((op) => !isOptimistic(op)));
+  const busy = computed(() => pending.value.some((r) => !isPileMove(r)));
 
-  // ---------- accepting state ----------
-
-  /** Takes a state from the server. `force` accepts an older version too (load, subscribe answer). */
-  function accept(version: number, v: PlayerView, force: boolean): boolean {
-    const c = confirmed.value;
-    if (!force && c && version < c.version) return false;
-    confirmed.value = { version, view: v };
-    return true;
-  }
-
-  function announceAck(op: Op, before: PlayerView | null, after: PlayerView): void {
-    if (op.kind === 'undo') announce(tr('move.undone'));
-    else if (op.kind === 'resign') announce(tr('move.resigned'));
-    else if (op.move) announce(describeMove(op.move, before, after));
-    announceStatus(before, after);
-  }
+  // ---------- what the session tells ----------
 
   function announceStatus(before: PlayerView | null, after: PlayerView): void {
     if (before?.status === after.status) return;
@@ -150,39 +133,39 @@ export function useGame(socket: Socket, api: GameApi = restGameApi) {
     if (after.status === 'blocked') later(() => announce(tr('move.blocked')), 400);
   }
 
-  function ack(op: Op, version: number, v: PlayerView): void {
-    const before = confirmed.value?.view ?? null;
-    accept(version, v, false);
-    ops.value = ops.value.filter((o) => o !== op);
-    announceAck(op, before, v);
-    pump();
-    if (autoCompleting.value) later(autoStep, 70);
-  }
+  /** The state frame being taken (its move is announced when it came from elsewhere). */
+  let frameTaken: Extract<ServerFrame, { type: 'state' }> | null = null;
 
-  /** The server refused the head operation: roll back every pending operation. */
-  function fail(code: string, message: string, serverVersion: number | undefined): void {
-    ops.value = [];
-    autoCompleting.value = false;
-    if (code !== 'stale-version') {
-      toast(errorText(code, message));
-      announce(errorText(code, message));
+  session.onEvent((e) => {
+    if (e.type === 'acknowledged') {
+      const after = e.state.view;
+      if (e.request.kind === 'undo') announce(tr('move.undone'));
+      else if (e.request.kind === 'resign') announce(tr('move.resigned'));
+      else if (e.request.move) announce(describeMove(e.request.move, e.before, after));
+      announceStatus(e.before, after);
+      if (autoCompleting.value) later(autoStep, 70);
+    } else if (e.type === 'state') {
+      const f = frameTaken;
+      if (f && f.cause === 'move' && f.move && !f.requestId) announce(describeMove(f.move, e.before, f.view));
+      if (f) announceStatus(e.before, e.state.view);
+    } else if (e.type === 'refused') {
+      if (e.refusal.code !== 'stale-version') {
+        toast(errorText(e.refusal.code, e.refusal.message));
+        announce(errorText(e.refusal.code, e.refusal.message));
+      }
+    } else {
+      autoCompleting.value = false;
     }
-    if (
-      code === 'stale-version' ||
-      code === 'not-subscribed' ||
-      (serverVersion !== undefined && serverVersion !== version.value)
-    ) {
-      resync();
-    }
-  }
+  });
 
-  // ---------- socket ----------
+  // ---------- the session's transport ----------
 
   function subscribe(): void {
     const id = gameId.value;
     if (!id) return;
-    const frame: ClientFrame = confirmed.value
-      ? { type: 'subscribe', gameId: id, version: confirmed.value.version }
+    const c = session.confirmed;
+    const frame: ClientFrame = c
+      ? { type: 'subscribe', gameId: id, version: c.version }
       : { type: 'subscribe', gameId: id };
     socket.send(frame);
   }
@@ -200,34 +183,69 @@ export function useGame(socket: Socket, api: GameApi = restGameApi) {
       .getGame(id)
       .then((g) => {
         if (gameId.value !== g.id) return;
-        if (accept(g.version, g.view, true)) ops.value = [];
+        session.receive({ version: g.version, view: g.view }, { resync: true });
       })
       .catch(() => {
         /* the socket will resync when it is back */
       });
   }
 
+  /** Sends a request over the socket when it is open and subscribed, else over REST. */
+  function send(r: SentRequest<Move>): boolean {
+    const id = gameId.value;
+    if (!id) return false;
+    if (socket.status.value === 'open' && subscribed.value) {
+      const base = { gameId: id, version: r.version, requestId: r.requestId };
+      const frame: ClientFrame =
+        r.kind === 'move' && r.move
+          ? { type: 'move', move: r.move, ...base }
+          : r.kind === 'undo'
+            ? { type: 'undo', ...base }
+            : { type: 'resign', ...base };
+      if (socket.send(frame)) {
+        overSocket = r.requestId;
+        return true;
+      }
+    }
+    const call =
+      r.kind === 'move' && r.move
+        ? api.postMove(id, r.move, r.version)
+        : r.kind === 'undo'
+          ? api.postUndo(id, r.version)
+          : api.postResign(id, r.version);
+    call.then(
+      (res) => {
+        if (gameId.value !== id) return;
+        session.receive({ version: res.version, view: res.view }, { requestId: r.requestId });
+      },
+      (e: unknown) => {
+        if (gameId.value !== id) return;
+        if (e instanceof ApiError)
+          session.refuse(r.requestId, {
+            code: e.code,
+            message: e.message,
+            ...(e.version !== undefined ? { version: e.version } : {}),
+            ...(e.reason !== undefined ? { reason: e.reason } : {}),
+          });
+        else session.refuse(r.requestId, { code: 'internal', message: tr('common.error') });
+      },
+    );
+    return true;
+  }
+
   function onFrame(frame: ServerFrame): void {
     if (frame.type === 'state') {
       if (frame.gameId !== gameId.value) return;
       subscribed.value = true;
-      const head = ops.value[0];
-      if (head && head.sent && head.via === 'ws' && frame.requestId === head.id) {
-        ack(head, frame.version, frame.view);
-        return;
-      }
-      const before = confirmed.value?.view ?? null;
-      const force = frame.cause === 'subscribe';
-      if (!accept(frame.version, frame.view, force)) return;
-      if (ops.value.length > 0 && !(frame.requestId && ops.value.some((o) => o.id === frame.requestId))) {
-        // A state we did not ask for (another tab, a resync): it replaces local state, pending moves roll back.
-        ops.value = [];
-        autoCompleting.value = false;
-      }
-      if (frame.cause === 'move' && frame.move && !frame.requestId)
-        announce(describeMove(frame.move, before, frame.view));
-      announceStatus(before, frame.view);
-      pump();
+      frameTaken = frame;
+      session.receive(
+        { version: frame.version, view: frame.view },
+        {
+          ...(frame.requestId !== undefined ? { requestId: frame.requestId } : {}),
+          resync: frame.cause === 'subscribe',
+        },
+      );
+      frameTaken = null;
       return;
     }
     if (frame.type === 'error') {
@@ -235,12 +253,17 @@ export function useGame(socket: Socket, api: GameApi = restGameApi) {
       // report: whoever asked shows it. Only a connection's frame limit concerns every game on it.
       if (frame.gameId !== gameId.value && !(frame.gameId === undefined && frame.code === 'rate-limited'))
         return;
-      const head = ops.value[0];
-      if (head && head.sent && head.via === 'ws' && frame.requestId === head.id) {
-        fail(frame.code, frame.message, frame.version);
+      if (frame.requestId) {
+        // The answer to the request in flight (else to something we no longer wait for).
+        if (frame.requestId === overSocket)
+          session.refuse(frame.requestId, {
+            code: frame.code,
+            message: frame.message,
+            ...(frame.version !== undefined ? { version: frame.version } : {}),
+            ...(frame.reason !== undefined ? { reason: frame.reason } : {}),
+          });
         return;
       }
-      if (frame.requestId) return; // an answer to something we no longer wait for
       if (frame.code === 'not-subscribed') {
         subscribed.value = false;
         subscribe();
@@ -258,80 +281,21 @@ export function useGame(socket: Socket, api: GameApi = restGameApi) {
   const stopStatus = watch(socket.status, (s) => {
     if (s === 'open') return;
     subscribed.value = false;
-    const head = ops.value[0];
-    if (head && head.sent && head.via === 'ws') {
-      // Its answer is lost with the connection: show the server's truth instead.
-      ops.value = [];
-      autoCompleting.value = false;
-      resync();
-    }
+    // The answer of a request sent over the socket is lost with it: show the server's truth instead.
+    if (overSocket !== null && session.inFlight?.requestId === overSocket) session.lost();
   });
 
   // Watchdog: an answer that never comes.
   const watchdog = setInterval(() => {
-    const head = ops.value[0];
-    if (head && head.sent && Date.now() - head.sentAt > ACK_TIMEOUT_MS) {
-      ops.value = [];
-      autoCompleting.value = false;
+    const head = session.inFlight;
+    if (head && Date.now() - head.sentAt > ACK_TIMEOUT_MS) {
+      session.rollback();
       toast(tr('game.slow'));
       resync();
     }
   }, 1000);
 
-  // ---------- sending ----------
-
-  function pump(): void {
-    const head = ops.value[0];
-    const c = confirmed.value;
-    const id = gameId.value;
-    if (!head || head.sent || !c || !id) return;
-    head.sent = true;
-    head.sentAt = Date.now();
-    const v = c.version;
-    if (socket.status.value === 'open' && subscribed.value) {
-      let frame: ClientFrame;
-      if (head.kind === 'move')
-        frame = { type: 'move', gameId: id, move: head.move as Move, version: v, requestId: head.id };
-      else if (head.kind === 'undo') frame = { type: 'undo', gameId: id, version: v, requestId: head.id };
-      else frame = { type: 'resign', gameId: id, version: v, requestId: head.id };
-      if (socket.send(frame)) {
-        head.via = 'ws';
-        return;
-      }
-    }
-    head.via = 'rest';
-    const call =
-      head.kind === 'move'
-        ? api.postMove(id, head.move as Move, v)
-        : head.kind === 'undo'
-          ? api.postUndo(id, v)
-          : api.postResign(id, v);
-    call.then(
-      (res) => {
-        if (gameId.value !== id) return;
-        if (ops.value[0] === head) ack(head, res.version, res.view);
-        else accept(res.version, res.view, false);
-      },
-      (e: unknown) => {
-        if (gameId.value !== id || ops.value[0] !== head) return;
-        if (e instanceof ApiError) fail(e.code, e.message, e.version);
-        else fail('internal', tr('common.error'), undefined);
-      },
-    );
-  }
-
-  function enqueue(kind: OpKind, move?: Move): void {
-    const op: Op = {
-      id: `c${Date.now().toString(36)}-${++seq}`,
-      kind,
-      move,
-      sent: false,
-      sentAt: 0,
-      via: null,
-    };
-    ops.value = [...ops.value, op];
-    pump();
-  }
+  // ---------- asking ----------
 
   /** Asks the server to make `move`; pile moves show at once. */
   function move(m: Move): Outcome {
@@ -339,7 +303,7 @@ export function useGame(socket: Socket, api: GameApi = restGameApi) {
     if (!v || !gameId.value) return 'no-game';
     if (busy.value) return 'busy';
     if (!isLegalViewMove(v, m)) return 'illegal';
-    enqueue('move', m);
+    session.request('move', m);
     return 'sent';
   }
 
@@ -349,7 +313,7 @@ export function useGame(socket: Socket, api: GameApi = restGameApi) {
     if (busy.value) return 'busy';
     if (!v.canUndo) return 'illegal';
     autoCompleting.value = false;
-    enqueue('undo');
+    session.request('undo', undefined);
     return 'sent';
   }
 
@@ -358,19 +322,19 @@ export function useGame(socket: Socket, api: GameApi = restGameApi) {
     if (!v || !gameId.value) return 'no-game';
     if (v.status !== 'playing' && v.status !== 'blocked') return 'illegal';
     if (busy.value) return 'busy';
-    enqueue('resign');
+    session.request('resign', undefined);
     return 'sent';
   }
 
   function autoStep(): void {
-    if (!autoCompleting.value || ops.value.length > 0) return;
-    const v = confirmed.value?.view;
+    if (!autoCompleting.value || session.pending.length > 0) return;
+    const v = session.confirmed?.view;
     const next = v && v.status === 'playing' ? nextFoundationMove(v) : null;
     if (!next) {
       autoCompleting.value = false;
       return;
     }
-    enqueue('move', next);
+    session.request('move', next);
   }
 
   /** Sends the foundation moves one by one (R15). */
@@ -388,10 +352,10 @@ export function useGame(socket: Socket, api: GameApi = restGameApi) {
     gameId.value = g.id;
     preset.value = g.preset;
     dealNumber.value = g.dealNumber;
-    ops.value = [];
     autoCompleting.value = false;
     subscribed.value = false;
-    confirmed.value = { version: g.version, view: g.view };
+    overSocket = null;
+    session.reset({ version: g.version, view: g.view });
     if (fresh) dealSeq.value++;
     subscribe();
   }

@@ -9,12 +9,12 @@
  * `setAuth` goes out as the `auth` frame first on every (re)connection, before any listener runs (the server
  * handles a connection's frames in order, so a subscribe that follows is already the player's).
  */
-import { type ConnectionStatus, type FrameCheck, createConnection } from '@klondike/client';
+import { type ConnectionStatus, type FrameCheck, createConnection } from '@klondike/client/connection';
 import type { ClientFrame, ServerFrame } from '@klondike/protocol';
 import { readonly, ref, type Ref } from 'vue';
 import { loadSchemas, loadedSchemas, type Protocol } from '../lib/schemas';
 
-export { backoffDelay } from '@klondike/client';
+export { backoffDelay } from '@klondike/client/connection';
 
 export type SocketStatus = ConnectionStatus;
 
@@ -79,7 +79,7 @@ export function createSocket(options: SocketOptions = {}): Socket {
   });
 
   if (typeof window !== 'undefined') {
-    window.addEventListener('online', conn.reconnectNow);
+    window.addEventListener('online', () => conn.reconnectNow());
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'visible') conn.reconnectNow();
     });

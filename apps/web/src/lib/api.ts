@@ -1,13 +1,14 @@
 /**
- * REST calls of the API (same origin), each response parsed with the protocol's zod schemas. When a player
+ * The web app's REST client: one @klondike/client `KlondikeClient` (every route typed from the server's OpenAPI
+ * document; the same client published for API users, so the web app exercises it) and the player token. When a
  * token is set (`setApiToken`, by usePlayer) every call sends it as `Authorization: Bearer <token>`; a token the
- * server does not know (401) is reported once to `onTokenRejected` and the call is retried without it.
- * The game calls go through @klondike/client (the typed client published for API users), so the web app
- * exercises it too. The calls of one area live beside it (dailyApi.ts, playersApi.ts, raceApi.ts, arenaApi.ts,
- * ratingsApi.ts) and the error in errors.ts: pages and components import those or a composable, never this
+ * server does not know (401 `unknown-token`) is reported once to `onTokenRejected` and the call is retried
+ * without it. Every answer is checked with the protocol's zod schemas (loaded on first use, schemas.ts) and a
+ * refusal becomes an `ApiError` (errors.ts). The calls of one area live beside it (dailyApi.ts, playersApi.ts,
+ * raceApi.ts, arenaApi.ts, ratingsApi.ts): pages and components import those or a composable, never this
  * module, which holds the token (a lint rule, .dependency-cruiser.cjs `web-pages-reach-api-through-helpers`).
  */
-import { KlondikeClient, isKlondikeError } from '@klondike/client';
+import type { KlondikeClient } from '@klondike/client';
 import type {
   CreateGameBody,
   CurrentGame,
@@ -25,14 +26,17 @@ import { ApiError } from './errors';
 export { ApiError } from './errors';
 
 /** Picks the schema that checks an answer from the protocol's schemas (loaded on first use, schemas.ts). */
-type Pick<T> = (p: Protocol) => z.ZodType<T>;
+export type Pick<T> = (p: Protocol) => z.ZodType<T>;
 
 let authToken: string | null = null;
 let tokenRejected: ((token: string) => void) | null = null;
+/** The client of the current token (made on first use, remade when the token changes). */
+let client: KlondikeClient | null = null;
 
 /** The player token sent with every call (null: none). */
 export function setApiToken(token: string | null): void {
   authToken = token;
+  client = null;
 }
 
 /** Called when the server refuses the token (unknown or revoked): the caller forgets it. */
@@ -40,122 +44,111 @@ export function onTokenRejected(handler: (token: string) => void): void {
   tokenRejected = handler;
 }
 
-/** The error code of a refusal's body (`{"error":{"code"}}`), read from a clone; null when it has none. */
-async function errorCode(res: Response): Promise<string | null> {
-  try {
-    const { ErrorBodySchema } = await loadSchemas();
-    const parsed = ErrorBodySchema.safeParse(await res.clone().json());
-    return parsed.success ? parsed.data.error.code : null;
-  } catch {
-    return null;
-  }
+/**
+ * The page's fetch, looked up at each call (so a stub or a service worker's wrapper is seen) and called as a
+ * same-origin request: the path and query, the method, the headers and the body as text.
+ */
+async function pageFetch(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const body = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.text();
+  return globalThis.fetch(url.origin === location.origin ? `${url.pathname}${url.search}` : request.url, {
+    method: request.method,
+    headers: Object.fromEntries(request.headers.entries()),
+    ...(body ? { body } : {}),
+  });
 }
 
-/** One REST call: sends the token, parses the answer with the schema `schema` picks, throws ApiError on a refusal. */
-export async function request<T>(
-  method: string,
-  path: string,
-  schema: Pick<T>,
-  body?: unknown,
-  token: string | null = authToken,
-): Promise<T> {
-  let res: Response;
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (token) headers.authorization = `Bearer ${token}`;
-  try {
-    res = await fetch(path, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch {
-    throw new ApiError('network', tr('api.network'), 0);
-  }
-  if (res.status === 401 && token && (await errorCode(res)) === 'unknown-token') {
-    // The server does not know this token (a reset, another server): forget it and go on as a guest.
-    tokenRejected?.(token);
-    return request(method, path, schema, body, null);
-  }
-  let json: unknown = null;
-  try {
-    json = await res.json();
-  } catch {
-    /* empty or non-JSON body */
-  }
-  const protocol = await loadSchemas();
-  if (!res.ok) {
-    const parsed = protocol.ErrorBodySchema.safeParse(json);
-    if (parsed.success) {
-      const e = parsed.data.error;
-      throw new ApiError(e.code, e.message, res.status, e.version, e.reason);
-    }
-    throw new ApiError('http', tr('api.http', { status: res.status }), res.status);
-  }
-  const parsed = schema(protocol).safeParse(json);
-  if (!parsed.success) throw new ApiError('bad-response', tr('api.badResponse'), res.status);
-  return parsed.data;
+/** The client package, loaded with the first call (beside the schemas: the first page draws without it). */
+type ClientModule = typeof import('@klondike/client');
+let clientModule: Promise<ClientModule> | undefined;
+function loadClient(): Promise<ClientModule> {
+  clientModule ??= import('@klondike/client').catch((e: unknown) => {
+    clientModule = undefined; // offline: the next call tries again
+    throw e;
+  });
+  return clientModule;
+}
+// Loaded right after the first page, as the schemas are (main.ts): the first call rarely waits for it.
+loadClient().catch(() => undefined);
+
+/** The typed client that sends `token` (same origin). */
+function clientFor(m: ClientModule, token: string | null): KlondikeClient {
+  const options = { baseUrl: location.origin, fetch: pageFetch, ...(token ? { token } : {}) };
+  if (token !== authToken) return new m.KlondikeClient(options);
+  client ??= new m.KlondikeClient(options);
+  return client;
 }
 
 /**
- * One game call through @klondike/client, with the same contract as `request`: the token sent (and dropped
- * once when the server does not know it), the answer parsed with `schema`, refusals thrown as ApiError.
+ * One REST call through the typed client: `token` sent (and dropped once when the server does not know it),
+ * the answer checked with the schema `schema` picks (`bad-response` when it does not parse), a refusal thrown
+ * as ApiError with the server's code (`network` when the server cannot be reached, `http` when a refusal has
+ * no error body).
  */
-async function gameCall<T>(
+export async function callApi<T>(
   call: (client: KlondikeClient) => Promise<unknown>,
   schema: Pick<T>,
   token: string | null = authToken,
 ): Promise<T> {
-  const client = new KlondikeClient({ baseUrl: location.origin, ...(token ? { token } : {}) });
+  // The schemas load while the call is on its way (the first call of a page loads them).
+  const schemas = loadSchemas();
+  schemas.catch(() => undefined); // a failed load is reported below, once the answer is in
+  let m: ClientModule;
+  try {
+    m = await loadClient();
+  } catch {
+    throw new ApiError('network', tr('api.network'), 0);
+  }
   let answer: unknown;
   try {
-    answer = await call(client);
+    answer = await call(clientFor(m, token));
   } catch (e) {
-    if (!isKlondikeError(e)) throw e;
+    if (!m.isKlondikeError(e)) throw e;
     if (e.code === 'unknown-token' && token) {
+      // The server does not know this token (a reset, another server): forget it and go on as a guest.
       tokenRejected?.(token);
-      return gameCall(call, schema, null);
+      return callApi(call, schema, null);
     }
     if (e.code === 'network') throw new ApiError('network', tr('api.network'), 0);
     if (e.code === 'protocol')
       throw new ApiError('http', tr('api.http', { status: e.status ?? 0 }), e.status ?? 0);
     throw new ApiError(e.code, e.message, e.status ?? 0, e.version, e.reason);
   }
-  const parsed = schema(await loadSchemas()).safeParse(answer);
+  const parsed = schema(await schemas).safeParse(answer);
   if (!parsed.success) throw new ApiError('bad-response', tr('api.badResponse'), 200);
   return parsed.data;
 }
 
 export function createGame(body: CreateGameBody): Promise<GameResponse> {
-  return gameCall(
+  return callApi(
     (c) => c.createGame(body),
     (p) => p.GameResponseSchema,
   );
 }
 
 export function getGame(id: string): Promise<GameResponse> {
-  return gameCall(
+  return callApi(
     (c) => c.getGame(id),
     (p) => p.GameResponseSchema,
   );
 }
 
 export function postMove(id: string, move: Move, version: number): Promise<StateResponse> {
-  return gameCall(
+  return callApi(
     (c) => c.playMove(id, move, version),
     (p) => p.StateResponseSchema,
   );
 }
 
 export function postUndo(id: string, version: number): Promise<StateResponse> {
-  return gameCall(
+  return callApi(
     (c) => c.undoMove(id, version),
     (p) => p.StateResponseSchema,
   );
 }
 
 export function postResign(id: string, version: number): Promise<StateResponse> {
-  return gameCall(
+  return callApi(
     (c) => c.resignGame(id, version),
     (p) => p.StateResponseSchema,
   );
@@ -163,7 +156,10 @@ export function postResign(id: string, version: number): Promise<StateResponse> 
 
 /** The solver's next move from the game's current position (403 `forbidden` when the game has hints off). */
 export function getHint(id: string): Promise<HintResponse> {
-  return request('GET', `/api/games/${encodeURIComponent(id)}/hint`, (p) => p.HintResponseSchema);
+  return callApi(
+    (c) => c.getHint(id),
+    (p) => p.HintResponseSchema,
+  );
 }
 
 /**
@@ -171,7 +167,10 @@ export function getHint(id: string): Promise<HintResponse> {
  * whose allowance is apart from the hints' (the badge asks after every move).
  */
 export function getWinnable(id: string): Promise<HintResponse> {
-  return request('GET', `/api/games/${encodeURIComponent(id)}/winnable`, (p) => p.HintResponseSchema);
+  return callApi(
+    (c) => c.getWinnable(id),
+    (p) => p.HintResponseSchema,
+  );
 }
 
 /** A game response as created by the daily routes. */
@@ -180,12 +179,19 @@ export type { GameResponse };
 // ---------- players ----------
 
 export function createPlayer(name: string): Promise<z.infer<Protocol['PlayerCreatedSchema']>> {
-  return request('POST', '/api/players', (p) => p.PlayerCreatedSchema, { name });
+  return callApi(
+    (c) => c.createPlayer(name),
+    (p) => p.PlayerCreatedSchema,
+  );
 }
 
 /** The caller, with a given token (to check a token before keeping it) or the current one. */
 export function getMe(token?: string): Promise<z.infer<Protocol['MeSchema']>> {
-  return request('GET', '/api/me', (p) => p.MeSchema, undefined, token ?? authToken);
+  return callApi(
+    (c) => c.getMe(),
+    (p) => p.MeSchema,
+    token ?? authToken,
+  );
 }
 
 /**
@@ -193,35 +199,58 @@ export function getMe(token?: string): Promise<z.infer<Protocol['MeSchema']>> {
  * null when they have none. Throws ApiError (`unauthorized` without a token).
  */
 export async function getCurrentGame(): Promise<CurrentGame | null> {
-  return (await request('GET', '/api/me/games/current', (p) => p.CurrentGameResponseSchema)).game;
+  return (
+    await callApi(
+      (c) => c.getCurrentGame(),
+      (p) => p.CurrentGameResponseSchema,
+    )
+  ).game;
 }
 
 export function renameMe(name: string): Promise<z.infer<Protocol['MeSchema']>> {
-  return request('PATCH', '/api/me', (p) => p.MeSchema, { name });
+  return callApi(
+    (c) => c.updateMe({ name }),
+    (p) => p.MeSchema,
+  );
 }
 
 /** Stores a change of the signed-in player's settings (PATCH /api/me; the keys sent replace the stored ones). */
 export function patchMySettings(settings: SettingsPatch): Promise<z.infer<Protocol['MeSchema']>> {
-  return request('PATCH', '/api/me', (p) => p.MeSchema, { settings });
+  return callApi(
+    (c) => c.updateMe({ settings }),
+    (p) => p.MeSchema,
+  );
 }
 
 /** A single-use sign-in code for another device (valid 10 minutes) and its link. */
 export function getTransfer(): Promise<z.infer<Protocol['TransferSchema']>> {
-  return request('POST', '/api/me/transfer', (p) => p.TransferSchema);
+  return callApi(
+    (c) => c.createTransferCode(),
+    (p) => p.TransferSchema,
+  );
 }
 
 /** Exchanges a sign-in code for a new token of its player (this device). */
 export function redeemTransfer(code: string): Promise<z.infer<Protocol['PlayerCreatedSchema']>> {
-  return request('POST', '/api/players/transfer', (p) => p.PlayerCreatedSchema, { code });
+  return callApi(
+    (c) => c.redeemTransferCode(code),
+    (p) => p.PlayerCreatedSchema,
+  );
 }
 
 /** Signs the player out on every device (this one included). */
 export function signOutEverywhere(): Promise<z.infer<Protocol['SignedOutSchema']>> {
-  return request('POST', '/api/me/sign-out-everywhere', (p) => p.SignedOutSchema);
+  return callApi(
+    (c) => c.signOutEverywhere(),
+    (p) => p.SignedOutSchema,
+  );
 }
 
 // ---------- replays ----------
 
 export function getReplay(gameId: string): Promise<z.infer<Protocol['ReplaySchema']>> {
-  return request('GET', `/api/games/${encodeURIComponent(gameId)}/replay`, (p) => p.ReplaySchema);
+  return callApi(
+    (c) => c.getGameReplay(gameId),
+    (p) => p.ReplaySchema,
+  );
 }

@@ -1,8 +1,8 @@
-/** REST calls of the rating leaderboards (docs/ratings.md "Where to see it"). */
+/** REST calls of the rating leaderboards (docs/ratings.md "Where to see it"), through the typed client. */
 import type { Protocol } from './schemas';
 import type { Board, RatingPool } from '@klondike/protocol';
 import type { z } from 'zod';
-import { request } from './api';
+import { callApi } from './api';
 
 /** A page of a rating leaderboard. */
 export type RatingLeaderboard = z.infer<Protocol['RatingLeaderboardSchema']>;
@@ -14,7 +14,9 @@ export function getRatingLeaderboard(
   includeProvisional: boolean,
   limit = 100,
 ): Promise<RatingLeaderboard> {
-  const q = new URLSearchParams({ board, limit: String(limit) });
-  if (includeProvisional) q.set('include', 'provisional');
-  return request('GET', `/api/ratings/${pool}?${q}`, (p) => p.RatingLeaderboardSchema);
+  const query = { board, limit, ...(includeProvisional ? { include: 'provisional' as const } : {}) };
+  return callApi(
+    (c) => c.getRatingLeaderboard(pool, query),
+    (p) => p.RatingLeaderboardSchema,
+  );
 }

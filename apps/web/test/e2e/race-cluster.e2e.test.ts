@@ -30,7 +30,7 @@ import {
 } from './harness';
 import { NGINX, startNginx } from '../../../server/bench/nginx';
 
-// TEST_DATABASE_URL / TEST_REDIS_URL, else the standard local servers (test/support/global-setup.ts found them).
+// TEST_DATABASE_URL / TEST_REDIS_URL, else the standard local servers (test/global-setup.ts found them).
 const DATABASE_URL = inject('testDatabaseUrl') ?? undefined;
 const REDIS_URL = inject('testRedisUrl') ?? undefined;
 const SKIP =
