@@ -9,7 +9,6 @@ import { arenaChannel } from '../features/arenas/channel.js';
 import { dailyChannel } from '../features/daily/channel.js';
 import { pairingChannel } from '../features/pairing/channel.js';
 import { raceChannel } from '../features/races/channel.js';
-import '../types.js';
 
 /** The channels of `app` (its plugins ready: rooms, daily, races, pairing, arenas and config decorated). */
 export function appChannels(app: FastifyInstance): SocketChannel[] {

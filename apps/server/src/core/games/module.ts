@@ -1,0 +1,18 @@
+/**
+ * The core games' module: the game rooms (`app.rooms`, `app.gameKinds`), the games routes (/api/games…), the
+ * casual kind of game (no rule beyond the game log's own) and the rooms' settings.
+ */
+import type { FeatureModule } from '../feature-module.js';
+import { casualPolicy } from '../rooms/policies.js';
+import { GAMES_CONFIG } from './config.js';
+import { gameRoomsPlugin } from './plugin.js';
+import { gameRoutes } from './routes.js';
+
+/** The games' module. */
+export const gamesModule: FeatureModule = {
+  name: 'games',
+  plugin: gameRoomsPlugin,
+  routes: [gameRoutes],
+  games: () => ({ casual: { policy: casualPolicy } }),
+  config: GAMES_CONFIG,
+};

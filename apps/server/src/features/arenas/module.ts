@@ -1,0 +1,13 @@
+/** The arenas' module: `app.arenas` (its tick and schedule), the arena routes (/api/arenas…), its settings. */
+import type { FeatureModule } from '../../core/feature-module.js';
+import { ARENAS_CONFIG } from './config.js';
+import { arenasPlugin } from './plugin.js';
+import { arenaRoutes } from './routes.js';
+
+/** The arenas' module. */
+export const arenasModule: FeatureModule = {
+  name: 'arenas',
+  plugin: arenasPlugin,
+  routes: [arenaRoutes],
+  config: ARENAS_CONFIG,
+};
