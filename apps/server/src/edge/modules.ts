@@ -4,11 +4,12 @@
  * kinds of game, then (after the edge's plugins) their routes; `edge/config.ts` reads their settings.
  *
  * A plugin comes after every plugin it names in its `dependencies` (fastify-plugin refuses otherwise):
- * players (`auth`) and fairness (`fair-play`) need only the infrastructure; games (`game-rooms`) the
- * infrastructure; solve (`solver`) and ratings nothing more; daily needs game-rooms, solver and ratings;
- * races needs fair-play, game-rooms, solver and ratings; pairing needs races and ratings; arenas needs
- * races, pairing and daily (`app.dailyJobs`); maintenance needs game-rooms and races. The order also sets
- * the order of their close hooks: it is the order the plugins had before the modules (issue 54).
+ * games (`game-rooms`), solve (`solver`), players (`auth`), fairness (`fair-play`) and ratings need only
+ * the infrastructure; daily needs game-rooms, solver and ratings; races needs fair-play, game-rooms, solver
+ * and ratings; pairing needs races and ratings; arenas needs races, pairing and daily (`app.dailyJobs`);
+ * maintenance needs game-rooms and races. The order also sets the order of the plugins' close hooks and
+ * of the paths in the OpenAPI document (so a change regenerates the client's types,
+ * packages/client/src/generated/openapi.ts).
  */
 import type { FeatureModule } from '../core/feature-module.js';
 import { gamesModule } from '../core/games/module.js';
@@ -24,10 +25,10 @@ import { solveModule } from '../features/solve/module.js';
 
 /** Every module of the server, in registration order. */
 export const MODULES: readonly FeatureModule[] = [
-  playersModule,
-  fairnessModule,
   gamesModule,
   solveModule,
+  playersModule,
+  fairnessModule,
   ratingsModule,
   dailyModule,
   racesModule,
