@@ -1,5 +1,6 @@
-/** The quick pairing's module: `app.pairing` (its pools) and the pairing routes (/api/pairing). */
+/** The quick pairing's module: `app.pairing` (its pools), the pairing routes (/api/pairing) and its `paired` notices on the socket. */
 import type { FeatureModule } from '../../core/feature-module.js';
+import { pairingChannel } from './channel.js';
 import { pairingPlugin } from './plugin.js';
 import { pairingRoutes } from './routes.js';
 
@@ -8,4 +9,5 @@ export const pairingModule: FeatureModule = {
   name: 'pairing',
   plugin: pairingPlugin,
   routes: [pairingRoutes],
+  channel: (app) => pairingChannel(app.pairing),
 };
