@@ -39,7 +39,7 @@ describe('GameKindRegistry', () => {
 
   it('puts a kind’s rows in the store’s record', () => {
     const { kinds, rows } = registry();
-    const ranked: KindRows = { result: async () => true };
+    const ranked: KindRows = { result: () => Promise.resolve(true) };
     kinds.declare({ 'daily-ranked': { policy: {}, rows: ranked } });
     expect(rows['daily-ranked']).toBe(ranked);
     expect(rows.casual).toBeUndefined();
