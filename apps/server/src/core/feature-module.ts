@@ -4,8 +4,11 @@
  * (`edge/socket.ts`) keeps rate, size, parse, order and auth, and hands each frame to the channel that
  * declared its type.
  */
-import type { ClientFrame, ServerFrame } from '@klondike/protocol';
+import type { ClientFrame, GameKind, ServerFrame } from '@klondike/protocol';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { ConfigSlice } from '../infra/config.js';
+import type { KindRows } from '../infra/db/game-store.js';
+import type { GamePolicy } from './rooms/policies.js';
 import type { Subscriber } from './rooms/room.js';
 
 /** A client frame's `type` (protocol's ClientFrameSchema). */
@@ -59,6 +62,20 @@ export interface SocketChannel<T extends ClientFrameType = ClientFrameType> {
   open(connection: ChannelConnection): ChannelSession<T>;
 }
 
+/** One kind of game as its feature declares it: its rules, and the rows it adds to its game's writes. */
+export interface GameKindSpec {
+  /** What the kind adds to the game log's rules (rooms/policies.ts). */
+  readonly policy: GamePolicy;
+  /**
+   * The rows the kind inserts in the same transaction as its game's writes (a ranked daily's attempt and
+   * leaderboard row), or none.
+   */
+  readonly rows?: KindRows;
+}
+
+/** The kinds of game one feature owns (no two features declare the same kind). */
+export type GameKinds = Partial<Readonly<Record<GameKind, GameKindSpec>>>;
+
 /** One feature, as `app.ts` registers it. */
 export interface FeatureModule {
   /** The feature's name (its folder's). */
@@ -73,4 +90,14 @@ export interface FeatureModule {
   readonly routes?: readonly FastifyPluginAsync[];
   /** The feature's socket channel, built once the app's plugins are ready. */
   readonly channel?: (app: FastifyInstance) => SocketChannel;
+  /**
+   * The kinds of game the feature owns, declared once every plugin is registered (so a policy may use the
+   * feature's service) and before any route: `app.gameKinds.declare` (core/games/kinds.ts).
+   */
+  readonly games?: (app: FastifyInstance) => GameKinds;
+  /**
+   * The feature's settings: its environment variables' zod schema, defaults and messages, read into its
+   * fields of `AppConfig` (which its `config.ts` declares by augmenting infra/config.ts's interface).
+   */
+  readonly config?: ConfigSlice;
 }

@@ -1,23 +1,13 @@
 /**
- * The app's socket channels, built from its decorations in one place: the core games' channel and one per
- * feature that has frames on the socket. The transport (edge/socket.ts) checks the list at start-up.
+ * The app's socket channels: the one each module declares (`FeatureModule.channel`, built from the app's
+ * decorations once its plugins are ready), in the modules' order (edge/modules.ts). The transport
+ * (edge/socket.ts) checks the list at start-up.
  */
 import type { FastifyInstance } from 'fastify';
 import type { SocketChannel } from '../core/feature-module.js';
-import { gameChannel } from '../core/games/channel.js';
-import { arenaChannel } from '../features/arenas/channel.js';
-import { dailyChannel } from '../features/daily/channel.js';
-import { pairingChannel } from '../features/pairing/channel.js';
-import { raceChannel } from '../features/races/channel.js';
-import '../types.js';
+import { MODULES } from './modules.js';
 
-/** The channels of `app` (its plugins ready: rooms, daily, races, pairing, arenas and config decorated). */
+/** The channels of `app` (its plugins ready). */
 export function appChannels(app: FastifyInstance): SocketChannel[] {
-  return [
-    gameChannel(app.rooms, { maxSubscriptions: app.config.wsMaxSubscriptions }),
-    dailyChannel(app.daily),
-    raceChannel(app.races, { lookups: app.config.raceRateMax }),
-    pairingChannel(app.pairing),
-    arenaChannel(app.arenas),
-  ];
+  return MODULES.flatMap((module) => (module.channel ? [module.channel(app)] : []));
 }

@@ -15,7 +15,6 @@ import { HealthResponseSchema, ReadyResponseSchema, type ReadyResponse } from '@
 import { RETRY_AFTER_SECONDS } from '../infra/db/availability.js';
 import { finishedMigrations } from '../infra/db/finished-migrations.js';
 import { isDailyWork } from '../features/solve/scheduler.js';
-import '../types.js';
 
 /** How long the readiness probe waits for the database, ms. */
 export const READY_DB_TIMEOUT_MS = 1000;

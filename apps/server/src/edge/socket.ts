@@ -32,7 +32,6 @@ import { appChannels } from './channels.js';
 import { type ChannelTable, channelTable } from './channel-table.js';
 import { FrameCredits } from './frame-credits.js';
 import { type ErrorFrameRefs, errorFrame, readFrame, refsOf } from './frames.js';
-import '../types.js';
 
 /** A connection whose unsent output exceeds this many bytes is a reader too slow to keep: it is closed. */
 const MAX_BUFFERED_BYTES = 1 << 20;

@@ -4,7 +4,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/infra/config.js';
+import { loadConfig } from '../../src/edge/config.js';
 import { LOG_REDACT_PATHS, REDACTED, logSerializers, redactUrl } from '../../src/infra/http/logging.js';
 import { HSTS } from '../../src/edge/plugins/security.js';
 import { pgliteDatabase, testApp } from '../support/helpers.js';

@@ -1,6 +1,7 @@
 /** Configuration from the environment: defaults, DATA_DIR resolution and refusals. */
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/infra/config.js';
+import { loadConfig } from '../../src/edge/config.js';
+import { INFRA_CONFIG, loadConfigSlices } from '../../src/infra/config.js';
 
 describe('loadConfig', () => {
   it('defaults: PORT 3000, HOST 0.0.0.0, no DATABASE_URL, DATA_DIR ./.data from where the command started', () => {
@@ -44,5 +45,79 @@ describe('loadConfig', () => {
     expect(loadConfig({ COMMIT_CONCURRENCY: '4' }).commitConcurrency).toBe(4);
     for (const bad of ['0', '17', '1.5', 'two'])
       expect(() => loadConfig({ COMMIT_CONCURRENCY: bad })).toThrow(/COMMIT_CONCURRENCY/);
+  });
+});
+
+describe('configuration slices', () => {
+  it('every setting comes from one slice: the infrastructure’s or a module’s', () => {
+    expect(Object.keys(loadConfig({})).sort()).toEqual(
+      [
+        // infra/config.ts
+        'port',
+        'host',
+        'databaseUrl',
+        'redisUrl',
+        'redisPrefix',
+        'nodeHeartbeatMs',
+        'dataDir',
+        'logLevel',
+        'trustProxy',
+        'rateLimitMax',
+        'rateLimitWindowMs',
+        'botRateLimitMax',
+        'wsFramesPerSecond',
+        'wsMaxSubscriptions',
+        'wsMaxAuthAttempts',
+        'webDist',
+        // core/games/config.ts
+        'maxLiveGames',
+        'commitQueue',
+        'commitConcurrency',
+        // features/solve/config.ts
+        'solverThreads',
+        'solverBackgroundThreads',
+        'solveMaxMs',
+        'hintTimeMs',
+        'solveRateMax',
+        'winnableRateMax',
+        'solverJobsPerClient',
+        'solverQueue',
+        'solverIdleMs',
+        // features/daily/config.ts
+        'dailySecret',
+        'dailyArchiveDays',
+        'dailySolveMs',
+        'dailyTickMs',
+        'dailySchedule',
+        // features/arenas/config.ts
+        'arenaSchedule',
+        // features/players/config.ts
+        'playerCreateRateMax',
+        // features/maintenance/config.ts
+        'gameRetentionDays',
+        'maintenanceTickMs',
+        'moveArchiveAfterMs',
+        // features/races/config.ts
+        'raceLobbyTtlMs',
+        'raceCountdownMs',
+        'raceAwayForfeitMs',
+        'raceRateMax',
+        'raceCertifyMs',
+        'ratedMinAccountAgeMs',
+        'ratedMinFinishedGames',
+      ].sort(),
+    );
+  });
+
+  it('the invalid variables of every slice are named in one error', () => {
+    expect(() => loadConfig({ PORT: 'eighty', DAILY_TICK_MS: '5', RACE_COUNTDOWN_MS: '-1' })).toThrow(
+      /^invalid configuration: PORT: .*DAILY_TICK_MS: .*RACE_COUNTDOWN_MS: /,
+    );
+  });
+
+  it('two slices that give one field are refused', () => {
+    expect(() => loadConfigSlices({}, [INFRA_CONFIG, INFRA_CONFIG])).toThrow(
+      /configuration field port is given by two slices/,
+    );
   });
 });

@@ -20,7 +20,6 @@ import {
 } from '@klondike/protocol';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { PUBLIC, TOKEN_OPTIONAL } from '../../infra/http/api-security.js';
-import '../../types.js';
 
 const errors = (...codes: (400 | 401 | 403 | 404 | 409 | 422 | 429 | 503)[]) =>
   Object.fromEntries(codes.map((c) => [c, ErrorBodySchema]));

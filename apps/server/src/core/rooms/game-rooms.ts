@@ -17,8 +17,8 @@
  * its answer and the subscribers their state frame (game-room.ts).
  *
  * Kinds of game: every game is `casual`, `daily-ranked`, `daily-practice` or `race` (stored with it: its
- * daily, its race seat), and the policy of its kind (policies.ts; all declared in edge/plugins/
- * game-policies.ts) adds that kind's rules: who may read it, whether it takes another action, when its clock
+ * daily, its race seat), and the policy of its kind (policies.ts; each declared by the module owning the
+ * kind, through games/kinds.ts) adds that kind's rules: who may read it, whether it takes another action, when its clock
  * stops, which leaderboard row its ending commits in the same transaction, who hears of its commits, and
  * when its replay is public. The log itself knows one rule of ownership: a game created for a player takes
  * actions from that player only. A kind may also settle a game without an action (`settle`: a daily's
@@ -116,8 +116,8 @@ export class GameRooms {
   }
 
   /**
-   * Declares the policy of every kind of game (edge/plugins/game-policies.ts, once the daily and race
-   * services exist). Until then every kind follows the casual policy.
+   * Declares the policy of every kind of game (games/kinds.ts, as the modules declare their kinds once
+   * the daily and race services exist). Until then every kind follows the casual policy.
    */
   usePolicies(policies: GamePolicies): void {
     this.policies = policies;

@@ -10,8 +10,9 @@
  * - what happens after a commit (`afterCommit`, `afterResult`).
  * Every game created for a player takes actions from that player only, whatever its kind (game-room.ts).
  *
- * The policies of all kinds are declared in one place, `edge/plugins/game-policies.ts`: the casual one here,
- * the daily ones in `daily/policy.ts`, the race one in `races/policy.ts`.
+ * Each kind's policy is declared by the module that owns the kind (`games` in its `module.ts`, handed to the
+ * rooms by `core/games/kinds.ts`): the casual one here, the daily ones in `daily/policy.ts`, the race one in
+ * `races/policy.ts`.
  */
 import type { GameKind } from '@klondike/protocol';
 import type { GameResponse } from '@klondike/protocol';
@@ -116,7 +117,7 @@ export interface GamePolicy {
   afterResult?(game: GameFacts): void;
 }
 
-/** The policy of every kind of game: declared once (edge/plugins/game-policies.ts). */
+/** The policy of every kind of game (each declared by its module: core/games/kinds.ts). */
 export type GamePolicies = Readonly<Record<GameKind, GamePolicy>>;
 
 /** Casual games have no rule beyond the game log's own (an owned game takes its player's actions only). */

@@ -6,7 +6,13 @@
  */
 import fp from 'fastify-plugin';
 import { type EventBus, RedisBus, SingleNodeBus } from '../../infra/bus/event-bus.js';
-import '../../types.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The event bus between server nodes (plugin `bus`). */
+    bus: EventBus;
+  }
+}
 
 /** How long start-up waits for Redis before going on without it, ms. */
 export const REDIS_START_WAIT_MS = 5000;

@@ -1,7 +1,15 @@
 /** Plugin `config`: decorates the instance with the server configuration and the server clock. */
 import fp from 'fastify-plugin';
 import type { AppConfig } from '../../infra/config.js';
-import '../../types.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The configuration (plugin `config`). */
+    config: AppConfig;
+    /** The server clock, ms since the epoch (plugin `config`; injectable for tests). */
+    now: () => number;
+  }
+}
 
 /** Options: the already-resolved configuration and, for tests, a clock. */
 export interface ConfigPluginOptions {

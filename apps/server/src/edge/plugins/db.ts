@@ -3,8 +3,17 @@
  * decorates `app.db` and `app.prisma`, and closes it when the server closes.
  */
 import fp from 'fastify-plugin';
-import { type DatabaseTarget, openDatabase } from '../../infra/db/database.js';
-import '../../types.js';
+import { type Database, type DatabaseTarget, openDatabase } from '../../infra/db/database.js';
+import type { PrismaClient } from '../../generated/prisma/client.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The open database (plugin `db`). */
+    db: Database;
+    /** Prisma Client of the open database (plugin `db`). */
+    prisma: PrismaClient;
+  }
+}
 
 /** Options of the db plugin. */
 export interface DbPluginOptions {

@@ -17,9 +17,22 @@ import fp from 'fastify-plugin';
 import { RedisBus } from '../../infra/bus/event-bus.js';
 import { ApiError } from '../../infra/errors.js';
 import { redisWithLocalFallback } from '../../infra/http/rate-limit-store.js';
-import { NO_SOLVER_ALLOWANCE, solverAllowance } from '../../features/solve/allowance.js';
+import {
+  NO_SOLVER_ALLOWANCE,
+  type SolverAllowance,
+  solverAllowance,
+} from '../../features/solve/allowance.js';
 import { isApiPath } from '../../infra/http/paths.js';
-import '../../types.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Counts a request against its client's solver allowance (`SOLVE_RATE_MAX` a minute, shared by
+     * POST /api/solve and typed-deal games); 429 `rate-limited` over it (plugin `rate-limit`).
+     */
+    solverAllowance: SolverAllowance;
+  }
+}
 
 /** Registers the global rate limit (API paths only) and the per-bot limit. */
 export const rateLimitPlugin = fp(

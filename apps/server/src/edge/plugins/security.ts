@@ -8,7 +8,6 @@
  */
 import helmet from '@fastify/helmet';
 import fp from 'fastify-plugin';
-import '../../types.js';
 
 /** The Content-Security-Policy directives (helmet's format). */
 export const CSP_DIRECTIVES = {

@@ -2,8 +2,8 @@
  * Plugin `web-client`: serves the built Vue client from `config.webDist` when it exists (index.html
  * present). Files are looked up per request (`wildcard: true`), so a rebuilt client's new asset names are
  * served without a restart. Unknown non-/api GET paths (e.g. /game/:id) fall back to index.html — see
- * `notFound` in app.ts. Hashed build assets (`/assets/*`) are cached for a year; everything else is
- * revalidated — index.html, and the installable app's manifest.webmanifest (application/manifest+json) and
+ * `notFoundHandler` in edge/errors.ts. Hashed build assets (`/assets/*`) are cached for a year; everything
+ * else is revalidated — index.html, and the installable app's manifest.webmanifest (application/manifest+json) and
  * service worker sw.js, so that a new build's worker and shell are found at once. Files are sent as the
  * build's brotli or gzip copy when the browser accepts it (test/edge/static-pwa.test.ts).
  */
@@ -11,7 +11,6 @@ import { existsSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
-import '../../types.js';
 
 /** True when `dir` holds a built client. */
 export function hasWebClient(dir: string): boolean {

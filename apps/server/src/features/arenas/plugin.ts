@@ -8,7 +8,13 @@ import fp from 'fastify-plugin';
 import { ApiError } from '../../infra/errors.js';
 import { ArenaService } from './service.js';
 import { DEFAULT_SCHEDULE } from './schedule.js';
-import '../../types.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Arenas (plugin `arenas`). */
+    arenas: ArenaService;
+  }
+}
 
 /** Registers the arena service. */
 export const arenasPlugin = fp(

@@ -15,7 +15,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiError } from '../../infra/errors.js';
 import { TOKEN_OPTIONAL, TOKEN_REQUIRED } from '../../infra/http/api-security.js';
 import { requirePlayer } from '../players/plugin.js';
-import '../../types.js';
 
 const errors = (...codes: (400 | 401 | 403 | 404 | 409 | 429)[]) =>
   Object.fromEntries(codes.map((c) => [c, ErrorBodySchema]));

@@ -7,7 +7,6 @@ import { ErrorBodySchema, ExportListSchema, ExportParamsSchema } from '@klondike
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { PUBLIC } from '../../infra/http/api-security.js';
-import '../../types.js';
 
 /** Bytes of the file per chunk of the response stream. */
 const CHUNK_BYTES = 64 * 1024;

@@ -19,7 +19,15 @@ import { ExportRepository } from './export-repository.js';
 import { FairnessRepository } from '../fairness/repository.js';
 import { maintainPartitions } from '../maintenance/partitions.js';
 import { PartitionRepository } from '../maintenance/partition-repository.js';
-import '../../types.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Daily deals, their schedule and leaderboards (plugin `daily`). */
+    daily: DailyService;
+    /** More work of the daily job's lease holder, run after each daily run (plugin `daily`). */
+    dailyJobs: Set<() => Promise<unknown>>;
+  }
+}
 
 /** Registers the daily service and its timer. */
 export const dailyPlugin = fp(

@@ -22,7 +22,6 @@ import { requirePlayer } from '../players/plugin.js';
 import { resultDistribution } from '../players/stats.js';
 import { StatsRepository } from '../players/stats-repository.js';
 import { openDataRoutes } from './open-data-routes.js';
-import '../../types.js';
 
 const errors = (...codes: (400 | 401 | 403 | 404 | 409)[]) =>
   Object.fromEntries(codes.map((c) => [c, ErrorBodySchema]));

@@ -2,7 +2,13 @@
 import fp from 'fastify-plugin';
 import { DealEmbargo } from './embargo.js';
 import { FairnessRepository } from './repository.js';
-import '../../types.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Keyed deal hashes and the deal embargo (plugin `fair-play`). */
+    embargo: DealEmbargo;
+  }
+}
 
 /**
  * Registers the deal embargo, and brings the stored hashes of the races still on to the embargo's key

@@ -8,7 +8,23 @@ import fp from 'fastify-plugin';
 import { compactFinishedGames } from './compaction.js';
 import { deleteIdleAnonymousGames } from './retention.js';
 import { MaintenanceRepository } from './repository.js';
-import '../../types.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** One round of maintenance: retention, compaction and stale lobbies (plugin `maintenance`). */
+    maintenance: () => Promise<MaintenanceRound>;
+  }
+}
+
+/** What one round of maintenance did. */
+export interface MaintenanceRound {
+  /** Idle anonymous games deleted. */
+  readonly gamesDeleted: number;
+  /** Finished games whose move logs were compacted. */
+  readonly gamesCompacted: number;
+  /** Race lobbies closed as abandoned. */
+  readonly lobbiesClosed: number;
+}
 
 const DAY_MS = 86_400_000;
 
@@ -18,7 +34,7 @@ export const maintenancePlugin = fp(
     const { gameRetentionDays, raceLobbyTtlMs, maintenanceTickMs, moveArchiveAfterMs } = app.config;
     const games = new MaintenanceRepository(app.prisma);
     /** One round of maintenance; exposed for tests and operators as `app.maintenance()`. */
-    async function run(): Promise<{ gamesDeleted: number; gamesCompacted: number; lobbiesClosed: number }> {
+    async function run(): Promise<MaintenanceRound> {
       const gamesDeleted =
         gameRetentionDays > 0
           ? await deleteIdleAnonymousGames(games, app.rooms, new Date(app.now() - gameRetentionDays * DAY_MS))

@@ -6,7 +6,13 @@
 import fp from 'fastify-plugin';
 import { PairingService } from './service.js';
 import { racePool } from '../ratings/service.js';
-import '../../types.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Quick pairing pools (plugin `pairing`). */
+    pairing: PairingService;
+  }
+}
 
 /** Registers the pairing service. */
 export const pairingPlugin = fp(

@@ -6,7 +6,6 @@ import { ErrorBodySchema, PairingBodySchema, PairingStatusSchema } from '@klondi
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { TOKEN_REQUIRED } from '../../infra/http/api-security.js';
 import { requirePlayer } from '../players/plugin.js';
-import '../../types.js';
 
 const errors = (...codes: (400 | 401 | 409 | 429)[]) =>
   Object.fromEntries(codes.map((c) => [c, ErrorBodySchema]));

@@ -15,7 +15,27 @@ import { type AuthedPlayer, bearerToken, playerByToken } from './players.js';
 import { PlayerRepository } from './repository.js';
 import { PlayerTokenCache } from './token-cache.js';
 import { TokenRevocations } from './token-revocation.js';
-import '../../types.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Players of recently seen bearer tokens (plugin `auth`). */
+    playerTokens: PlayerTokenCache;
+    /**
+     * The player of a bearer token, or null when unknown (plugin `auth`): through `playerTokens`, so a
+     * burst of look-ups of one token (HTTP or a socket's `auth`) costs one database read.
+     */
+    playerOfToken: (token: string) => Promise<AuthedPlayer | null>;
+    /**
+     * Token revocations (plugin `auth`): rotation and sign-out tell every node, which forget the player's
+     * cached tokens and close the sockets authenticated with a revoked token.
+     */
+    tokenRevocations: TokenRevocations;
+  }
+  interface FastifyRequest {
+    /** The player whose bearer token the request carries, or null (plugin `auth`). */
+    player: AuthedPlayer | null;
+  }
+}
 
 /** The request's player. Errors: `unauthorized` when the request carries no token. */
 export function requirePlayer(req: FastifyRequest): AuthedPlayer {

@@ -34,7 +34,6 @@ import {
 import { currentGame } from './current-game.js';
 import { PlayerRepository } from './repository.js';
 import { requirePlayer } from './plugin.js';
-import '../../types.js';
 
 const errors = (...codes: (400 | 401 | 404 | 409 | 429)[]) =>
   Object.fromEntries(codes.map((c) => [c, ErrorBodySchema]));

@@ -16,7 +16,6 @@ import { ApiError } from '../../infra/errors.js';
 import { requirePlayer } from './plugin.js';
 import { playerHistory, playerStatistics } from './stats.js';
 import { StatsRepository } from './stats-repository.js';
-import '../../types.js';
 
 const errors = (...codes: (400 | 401 | 403 | 404)[]) =>
   Object.fromEntries(codes.map((c) => [c, ErrorBodySchema]));

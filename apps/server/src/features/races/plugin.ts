@@ -1,7 +1,7 @@
 /**
  * Plugin `races`: decorates `app.races` (races/service.ts) with its `RaceEvents` channel: in-process on one
- * node, through the bus with `REDIS_URL`. Its policy for racers' games is declared with the others in
- * plugins/game-policies.ts.
+ * node, through the bus with `REDIS_URL`. Its policy for racers' games is declared by its module
+ * (races/module.ts).
  *
  * The race sweeper (the cluster's race timers) runs under a lease (bus/lease.ts): one node alone always
  * holds it; several nodes share a Redis lease whose holder renews it every `nodeHeartbeatMs` and which
@@ -16,7 +16,13 @@ import { type Lease, clusterLease } from '../../infra/bus/lease.js';
 import { BusRaceEvents, InProcessRaceEvents } from './events.js';
 import { RatedEligibility } from './eligibility.js';
 import { RaceService } from './service.js';
-import '../../types.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Live races (plugin `races`). */
+    races: RaceService;
+  }
+}
 
 /** Registers the races service. */
 export const racesPlugin = fp(

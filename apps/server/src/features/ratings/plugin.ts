@@ -5,7 +5,13 @@
  */
 import fp from 'fastify-plugin';
 import { RatingService } from './service.js';
-import '../../types.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Ratings: rating closed dailies, players' ratings, rating leaderboards (plugin `ratings`). */
+    ratings: RatingService;
+  }
+}
 
 /** Registers the rating service. */
 export const ratingsPlugin = fp(

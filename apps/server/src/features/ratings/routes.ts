@@ -13,7 +13,6 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { PUBLIC } from '../../infra/http/api-security.js';
-import '../../types.js';
 
 export const ratingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(

@@ -12,7 +12,13 @@ import fp from 'fastify-plugin';
 import { Piscina } from 'piscina';
 import { SolverScheduler } from './scheduler.js';
 import { BACKGROUND_THREAD_ENV, type SolverOutcome, type SolverPool, type SolverTask } from './task.js';
-import '../../types.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The solver's worker pool (plugin `solver`). */
+    solver: SolverPool;
+  }
+}
 
 /**
  * The worker-thread entry: next to the bundle when running the build (dist/solver-worker.js, see build.mjs),

@@ -19,7 +19,6 @@ import { TOKEN_OPTIONAL } from '../../infra/http/api-security.js';
 import { SOLVER_WINDOW_MS } from './allowance.js';
 import { ApiError } from '../../infra/errors.js';
 import { KnownLines } from './known-lines.js';
-import '../../types.js';
 
 const errors = (...codes: (400 | 401 | 403 | 404 | 429 | 503)[]) =>
   Object.fromEntries(codes.map((c) => [c, ErrorBodySchema]));

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/infra/config.js';
+import { loadConfig } from '../../../src/edge/config.js';
 
 const ROOT = resolve(import.meta.dirname, '../../../../..');
 

@@ -1,0 +1,20 @@
+/**
+ * The races' module: `app.races` (its sweeper and heartbeat), the race routes (/api/races…), its socket
+ * frames (`race-subscribe`, `race-unsubscribe`), the `race` kind of game (the racer's alone during the race; progress frames: races/policy.ts) and its settings.
+ */
+import type { FeatureModule } from '../../core/feature-module.js';
+import { raceChannel } from './channel.js';
+import { RACES_CONFIG } from './config.js';
+import { racesPlugin } from './plugin.js';
+import { racePolicy } from './policy.js';
+import { raceRoutes } from './routes.js';
+
+/** The races' module. */
+export const racesModule: FeatureModule = {
+  name: 'races',
+  plugin: racesPlugin,
+  routes: [raceRoutes],
+  channel: (app) => raceChannel(app.races, { lookups: app.config.raceRateMax }),
+  games: (app) => ({ race: { policy: racePolicy(app.races) } }),
+  config: RACES_CONFIG,
+};
