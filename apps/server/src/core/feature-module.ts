@@ -76,6 +76,34 @@ export interface GameKindSpec {
 /** The kinds of game one feature owns (no two features declare the same kind). */
 export type GameKinds = Partial<Readonly<Record<GameKind, GameKindSpec>>>;
 
+/** A server frame's `type` (protocol's ServerFrameSchema). */
+export type ServerFrameType = ServerFrame['type'];
+
+/** How a client frame is documented: its operation id, summary, and the frames that answer it. */
+export interface ClientFrameDoc {
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description?: string;
+  /** The server frames answering this one (an `error` frame can always answer instead). */
+  readonly replies: readonly ServerFrameType[];
+}
+
+/** How a server frame is documented; `push`: also sent unasked (an operation of its own). */
+export interface ServerFrameDoc {
+  readonly summary: string;
+  readonly description?: string;
+  readonly push?: { readonly operationId: string; readonly summary: string };
+}
+
+/**
+ * The AsyncAPI documentation of the frames a module's channel handles (`client`) and sends (`server`); every
+ * frame type of the protocol is documented by exactly one module, or by the connection itself.
+ */
+export interface FrameDocs {
+  readonly client?: Partial<Readonly<Record<ClientFrameType, ClientFrameDoc>>>;
+  readonly server?: Partial<Readonly<Record<ServerFrameType, ServerFrameDoc>>>;
+}
+
 /** One feature, as `app.ts` registers it. */
 export interface FeatureModule {
   /** The feature's name (its folder's). */
@@ -90,6 +118,8 @@ export interface FeatureModule {
   readonly routes?: readonly FastifyPluginAsync[];
   /** The feature's socket channel, built once the app's plugins are ready. */
   readonly channel?: (app: FastifyInstance) => SocketChannel;
+  /** The documentation of the frames its channel handles and sends (edge/api-docs/asyncapi.ts). */
+  readonly frames?: FrameDocs;
   /**
    * The kinds of game the feature owns, declared once every plugin is registered (so a policy may use the
    * feature's service) and before any route: `app.gameKinds.declare` (core/games/kinds.ts).

@@ -15,6 +15,8 @@ import { Parser } from '@asyncapi/parser';
 import { API_ERROR_CODES, ClientFrameSchema, ServerFrameSchema } from '@klondike/protocol';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asyncApiDocument } from '../../src/edge/api-docs/asyncapi.js';
+import { MODULES } from '../../src/edge/modules.js';
 import { pgliteDatabase, testApp } from '../support/helpers.js';
 
 const REPO = resolve(import.meta.dirname, '../../../..');
@@ -154,6 +156,21 @@ describe('the published API documents', () => {
     ).toEqual(['authed', 'error']);
     const errorCodes = doc.messages().get('error')?.payload()?.properties()?.code?.enum();
     expect(errorCodes).toEqual([...API_ERROR_CODES]);
+  });
+
+  it('AsyncAPI: each module documents its own frames; a frame nobody documents, or two modules document, fails', () => {
+    const here = { host: 'localhost:3000', secure: false };
+    const docs = MODULES.map((m) => m.frames);
+    expect(() => asyncApiDocument(here, docs)).not.toThrow();
+    // The races' module dropped: its frames have no documentation left, and the document says which.
+    const withoutRaces = MODULES.filter((m) => m.name !== 'races').map((m) => m.frames);
+    expect(() => asyncApiDocument(here, withoutRaces)).toThrow(
+      /frames without documentation: race-subscribe, race-unsubscribe, race, race-progress/,
+    );
+    const races = MODULES.find((m) => m.name === 'races')?.frames;
+    expect(() => asyncApiDocument(here, [...docs, races])).toThrow(
+      /client frame race-subscribe is documented twice/,
+    );
   });
 
   it('/docs links the AsyncAPI document', async () => {

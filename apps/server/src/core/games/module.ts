@@ -3,6 +3,7 @@
  * games' socket frames (subscribe, move, undo, resign: games/channel.ts), the casual kind of game (no rule
  * beyond the game log's own) and the rooms' settings.
  */
+import { GAME_FRAMES } from './frame-docs.js';
 import type { FeatureModule } from '../feature-module.js';
 import { casualPolicy } from '../rooms/policies.js';
 import { gameChannel } from './channel.js';
@@ -16,6 +17,7 @@ export const gamesModule: FeatureModule = {
   plugin: gameRoomsPlugin,
   routes: [gameRoutes],
   channel: (app) => gameChannel(app.rooms, { maxSubscriptions: app.config.wsMaxSubscriptions }),
+  frames: GAME_FRAMES,
   games: () => ({ casual: { policy: casualPolicy } }),
   config: GAMES_CONFIG,
 };

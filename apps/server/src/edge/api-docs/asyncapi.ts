@@ -17,154 +17,78 @@ import {
   type ServerFrame,
 } from '@klondike/protocol';
 import { z } from 'zod';
+import type { ClientFrameDoc, FrameDocs, ServerFrameDoc } from '../../core/feature-module.js';
+import { MODULES } from '../modules.js';
 import { API_CONTACT, API_LICENSE, API_VERSION } from './api-info.js';
 
 type ClientType = ClientFrame['type'];
 type ServerType = ServerFrame['type'];
 
-/** How a client frame is documented: its operation id, summary, and the frames that answer it. */
-interface ClientFrameDoc {
-  readonly operationId: string;
-  readonly summary: string;
-  readonly description?: string;
-  /** The server frames answering this one (an `error` frame can always answer instead). */
-  readonly replies: readonly ServerType[];
-}
-
-/** Every client frame type (a new frame without an entry here fails the type check). */
-const CLIENT_FRAMES: Record<ClientType, ClientFrameDoc> = {
-  auth: {
-    operationId: 'authenticate',
-    summary: 'Identify the connection as a player',
-    description:
-      'The player token of `POST /api/players` (browsers cannot set an Authorization header on a WebSocket). ' +
-      'Needed to play a game created for a player, to subscribe to a daily game of a day still open (its ' +
-      'player only) and to join a race as its racer. Answered with `authed`, or an `unauthorized` error. ' +
-      'A connection may send `WS_MAX_AUTH_ATTEMPTS` (5) of them.',
-    replies: ['authed'],
+/**
+ * The connection's own frames (the transport's, edge/socket.ts); every other frame is documented by the module
+ * whose channel handles or sends it (its `frames`, e.g. features/races/frame-docs.ts).
+ */
+const CONNECTION_FRAMES: FrameDocs = {
+  client: {
+    auth: {
+      operationId: 'authenticate',
+      summary: 'Identify the connection as a player',
+      description:
+        'The player token of `POST /api/players` (browsers cannot set an Authorization header on a WebSocket). ' +
+        'Needed to play a game created for a player, to subscribe to a daily game of a day still open (its ' +
+        'player only) and to join a race as its racer. Answered with `authed`, or an `unauthorized` error. ' +
+        'A connection may send `WS_MAX_AUTH_ATTEMPTS` (5) of them.',
+      replies: ['authed'],
+    },
+    ping: { operationId: 'ping', summary: 'Keep-alive', replies: ['pong'] },
   },
-  subscribe: {
-    operationId: 'subscribeGame',
-    summary: "Subscribe to a game's states",
-    description:
-      'Answered with a `state` frame (cause `subscribe`) at the current version: also the resync after a ' +
-      'reconnect or a gap. Then every change of the game reaches every subscriber as a `state` frame. At ' +
-      'most `WS_MAX_SUBSCRIPTIONS` (16) games at once per connection (`rate-limited` beyond).',
-    replies: ['state'],
-  },
-  unsubscribe: {
-    operationId: 'unsubscribeGame',
-    summary: "Stop receiving a game's states",
-    replies: [],
-  },
-  move: {
-    operationId: 'playMove',
-    summary: 'Make a move at the version last seen',
-    description:
-      'Needs a subscription (`not-subscribed` otherwise). Ends in a `state` frame to every subscriber (the ' +
-      "sender's copy carries its `requestId`), or in an `error` frame to the sender alone: `stale-version` " +
-      'and `illegal-move` carry the current `version`, `illegal-move` also the refusing rule in `reason`.',
-    replies: ['state'],
-  },
-  undo: {
-    operationId: 'undoMove',
-    summary: 'Undo the last move (at the current version)',
-    replies: ['state'],
-  },
-  resign: {
-    operationId: 'resignGame',
-    summary: 'Resign the game (at the current version)',
-    replies: ['state'],
-  },
-  ping: { operationId: 'ping', summary: 'Keep-alive', replies: ['pong'] },
-  'race-subscribe': {
-    operationId: 'subscribeRace',
-    summary: "Join a race room's live channel",
-    description:
-      'As its racer when the connection has sent `auth` as one, else as a spectator. Answered with a `race` ' +
-      'frame; then `race` frames on every room change and `race-progress` frames after every racer’s move. ' +
-      'A connection gets `RACE_RATE_MAX` unknown codes, then `rate-limited`.',
-    replies: ['race'],
-  },
-  'race-unsubscribe': {
-    operationId: 'unsubscribeRace',
-    summary: "Leave a race room's live channel",
-    replies: [],
-  },
-  'arena-subscribe': {
-    operationId: 'subscribeArena',
-    summary: "Follow an arena's standings live",
-    description:
-      'Answered with an `arena` frame, then one on every change of its standings or status. After `auth`, ' +
-      '`me` is the connection’s player and their pairings also arrive as `paired` frames.',
-    replies: ['arena'],
-  },
-  'arena-unsubscribe': {
-    operationId: 'unsubscribeArena',
-    summary: 'Stop following an arena',
-    replies: [],
-  },
-  'watch-leaderboard': {
-    operationId: 'watchLeaderboard',
-    summary: "Watch a daily's leaderboard while its day is open",
-    description:
-      'Answered with a `leaderboard` frame (the current row count), then one whenever a row is added.',
-    replies: ['leaderboard'],
+  server: {
+    error: {
+      summary: 'A refused frame',
+      description:
+        `Sent to the sender alone; the frame changed nothing. \`code\` is one of the API's error codes: ` +
+        `${API_ERROR_CODES.map((c) => `\`${c}\``).join(', ')}. ` +
+        '`version` is the game’s current version (`stale-version`, `illegal-move`), `reason` the rule that ' +
+        'refused an illegal move. `overloaded`, `commit-failed` and `unavailable` mean nothing was stored: send ' +
+        'the frame again shortly at the same version. Clients act on the code, never on the message text.',
+      push: { operationId: 'sendError', summary: 'The refusal of a frame' },
+    },
+    pong: { summary: 'The answer to `ping`' },
+    authed: { summary: 'Who the connection now is (the answer to `auth`)' },
   },
 };
 
-/** How a server frame is documented; `push`: also sent unasked (an operation of its own). */
-interface ServerFrameDoc {
-  readonly summary: string;
-  readonly description?: string;
-  readonly push?: { readonly operationId: string; readonly summary: string };
+/**
+ * Every frame's documentation: the connection's and each module's, keyed by type. Errors: throws when two
+ * modules document one frame type, or when a frame type of the protocol has no documentation (a new frame
+ * must be documented by the module that handles it).
+ */
+function frameDocs(modules: readonly (FrameDocs | undefined)[]): {
+  client: Record<ClientType, ClientFrameDoc>;
+  server: Record<ServerType, ServerFrameDoc>;
+} {
+  const client: Partial<Record<ClientType, ClientFrameDoc>> = {};
+  const server: Partial<Record<ServerType, ServerFrameDoc>> = {};
+  for (const docs of [CONNECTION_FRAMES, ...modules]) {
+    for (const [type, doc] of Object.entries(docs?.client ?? {}) as [ClientType, ClientFrameDoc][]) {
+      if (client[type] !== undefined) throw new Error(`client frame ${type} is documented twice`);
+      client[type] = doc;
+    }
+    for (const [type, doc] of Object.entries(docs?.server ?? {}) as [ServerType, ServerFrameDoc][]) {
+      if (server[type] !== undefined) throw new Error(`server frame ${type} is documented twice`);
+      server[type] = doc;
+    }
+  }
+  const missing = [
+    ...ClientFrameSchema.options.map((o) => o.shape.type.value).filter((t) => client[t] === undefined),
+    ...ServerFrameSchema.options.map((o) => o.shape.type.value).filter((t) => server[t] === undefined),
+  ];
+  if (missing.length > 0) throw new Error(`frames without documentation: ${missing.join(', ')}`);
+  return {
+    client: client as Record<ClientType, ClientFrameDoc>,
+    server: server as Record<ServerType, ServerFrameDoc>,
+  };
 }
-
-/** Every server frame type. */
-const SERVER_FRAMES: Record<ServerType, ServerFrameDoc> = {
-  state: {
-    summary: 'A game as its player sees it, at a version',
-    description:
-      'The whole view, so a skipped frame is closed by the next, newer one; `cause` says what made it, ' +
-      '`move` the move (cause `move`), `requestId` echoes the request it answers (the sender’s copy only).',
-    push: { operationId: 'sendState', summary: "A subscribed game's new state (any subscriber's action)" },
-  },
-  error: {
-    summary: 'A refused frame',
-    description:
-      `Sent to the sender alone; the frame changed nothing. \`code\` is one of the API's error codes: ` +
-      `${API_ERROR_CODES.map((c) => `\`${c}\``).join(', ')}. ` +
-      '`version` is the game’s current version (`stale-version`, `illegal-move`), `reason` the rule that ' +
-      'refused an illegal move. `overloaded`, `commit-failed` and `unavailable` mean nothing was stored: send ' +
-      'the frame again shortly at the same version. Clients act on the code, never on the message text.',
-    push: { operationId: 'sendError', summary: 'The refusal of a frame' },
-  },
-  pong: { summary: 'The answer to `ping`' },
-  authed: { summary: 'Who the connection now is (the answer to `auth`)' },
-  race: {
-    summary: 'The whole race room as the receiver sees it',
-    push: { operationId: 'sendRace', summary: 'A race room changed (join, ready, countdown, start, end)' },
-  },
-  'race-progress': {
-    summary: "One racer's progress (counts only, never a card)",
-    push: { operationId: 'sendRaceProgress', summary: 'A racer moved' },
-  },
-  paired: {
-    summary: 'The caller was paired: the race made for them',
-    description:
-      'Sent to every socket that sent `auth` as a player who waited in a pairing pool (POST /api/pairing); ' +
-      '`code` is the race room (its countdown has begun).',
-    push: { operationId: 'sendPaired', summary: 'A quick pairing was made' },
-  },
-  arena: {
-    summary: 'The whole arena as the receiver sees it',
-    push: { operationId: 'sendArena', summary: "A followed arena's standings or status changed" },
-  },
-  leaderboard: {
-    summary: "A watched daily leaderboard's row count",
-    push: { operationId: 'sendLeaderboard', summary: 'A watched daily leaderboard changed: refetch it' },
-  },
-};
 
 /** The JSON Schema of each frame type, and the shared schemas they reference. */
 interface FrameSchemas {
@@ -226,10 +150,16 @@ export interface AsyncApiServer {
 }
 
 /**
- * The AsyncAPI 3.0.0 document of `/api/ws` on `server` (default `localhost:3000`, plain `ws`). Errors: throws
- * when a schema shared by client and server frames reads differently in and out (it would need two names).
+ * The AsyncAPI 3.0.0 document of `/api/ws` on `server` (default `localhost:3000`, plain `ws`), its frames
+ * documented by the connection and by `modules` (default: the server's modules' `frames`). Errors: throws
+ * when a schema shared by client and server frames reads differently in and out (it would need two names),
+ * or as `frameDocs` does.
  */
-export function asyncApiDocument(server: AsyncApiServer = { host: 'localhost:3000', secure: false }) {
+export function asyncApiDocument(
+  server: AsyncApiServer = { host: 'localhost:3000', secure: false },
+  modules: readonly (FrameDocs | undefined)[] = MODULES.map((m) => m.frames),
+) {
+  const { client: CLIENT_FRAMES, server: SERVER_FRAMES } = frameDocs(modules);
   const clientOptions = ClientFrameSchema.options as unknown as z.ZodObject<{ type: z.ZodLiteral<string> }>[];
   const serverOptions = ServerFrameSchema.options as unknown as z.ZodObject<{ type: z.ZodLiteral<string> }>[];
   const client = frameSchemas(clientOptions, 'input');

@@ -2,6 +2,7 @@
  * The arenas' module: `app.arenas` (its tick and schedule), the arena routes (/api/arenas…), its socket frames
  * (`arena-subscribe`, `arena-unsubscribe`) and its settings.
  */
+import { ARENA_FRAMES } from './frame-docs.js';
 import type { FeatureModule } from '../../core/feature-module.js';
 import { arenaChannel } from './channel.js';
 import { ARENAS_CONFIG } from './config.js';
@@ -14,5 +15,6 @@ export const arenasModule: FeatureModule = {
   plugin: arenasPlugin,
   routes: [arenaRoutes],
   channel: (app) => arenaChannel(app.arenas),
+  frames: ARENA_FRAMES,
   config: ARENAS_CONFIG,
 };

@@ -5,6 +5,7 @@
  * - `daily-ranked`: the same, plus one attempt, its leaderboard row committed with its ending, the clock at
  *   midnight; its attempt and result rows are written with its game's (daily/rows.ts).
  */
+import { DAILY_FRAMES } from './frame-docs.js';
 import type { FeatureModule } from '../../core/feature-module.js';
 import { dailyChannel } from './channel.js';
 import { DAILY_CONFIG } from './config.js';
@@ -19,6 +20,7 @@ export const dailyModule: FeatureModule = {
   plugin: dailyPlugin,
   routes: [dailyRoutes],
   channel: (app) => dailyChannel(app.daily),
+  frames: DAILY_FRAMES,
   games: (app) => ({
     'daily-practice': { policy: dailyPracticePolicy },
     'daily-ranked': {

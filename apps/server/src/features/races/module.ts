@@ -2,6 +2,7 @@
  * The races' module: `app.races` (its sweeper and heartbeat), the race routes (/api/races…), its socket
  * frames (`race-subscribe`, `race-unsubscribe`), the `race` kind of game (the racer's alone during the race; progress frames: races/policy.ts) and its settings.
  */
+import { RACE_FRAMES } from './frame-docs.js';
 import type { FeatureModule } from '../../core/feature-module.js';
 import { raceChannel } from './channel.js';
 import { RACES_CONFIG } from './config.js';
@@ -15,6 +16,7 @@ export const racesModule: FeatureModule = {
   plugin: racesPlugin,
   routes: [raceRoutes],
   channel: (app) => raceChannel(app.races, { lookups: app.config.raceRateMax }),
+  frames: RACE_FRAMES,
   games: (app) => ({ race: { policy: racePolicy(app.races) } }),
   config: RACES_CONFIG,
 };
