@@ -4,10 +4,11 @@
  * code and message a player gets), or nothing (a late or doubled fact). Then the checks that come before
  * the status (who is asking), the facts an accepted event still checks, and a forfeit that ends the race.
  */
-import { MAX_RACE_TIME_MS, type RaceProgress } from '@klondike/protocol';
+import { MAX_RACE_TIME_MS } from '@klondike/protocol';
 import { dealFromNumber, newGame, playerView, resolveOptions } from '@klondike/rules';
 import { describe, expect, it } from 'vitest';
 import { wireView } from '../../../src/core/rooms/room.js';
+import type { RaceProgress } from '../../../src/features/races/events.js';
 import { progressOf } from '../../../src/features/races/ranking.js';
 import type { RaceRow, RacerRow } from '../../../src/features/races/repository.js';
 import {
