@@ -4,13 +4,17 @@
  * `daily`); every read route works without it.
  */
 import fp from 'fastify-plugin';
+import { RatingRepository } from './repository.js';
 import { RatingService } from './service.js';
 import '../../types.js';
 
 /** Registers the rating service. */
 export const ratingsPlugin = fp(
   async (app) => {
-    app.decorate('ratings', new RatingService({ prisma: app.prisma, now: app.now, log: app.log }));
+    app.decorate(
+      'ratings',
+      new RatingService({ repository: new RatingRepository(app.prisma), now: app.now, log: app.log }),
+    );
   },
   { name: 'ratings', fastify: '5.x', dependencies: ['config', 'db'] },
 );
