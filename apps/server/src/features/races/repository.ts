@@ -11,7 +11,7 @@ import { newRaceSalt } from '../fairness/race-commitment.js';
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import type { RatingPool } from '@klondike/protocol';
 import type { RaceProgress } from './events.js';
-import type { RaceChange, RaceDecision, RacerFields } from './transitions.js';
+import type { RaceChange, RaceDecision, RacerFields } from './change.js';
 
 /** What a room's row is read with: its racers (with their names) and its presence rows. */
 export const raceRowInclude = {
