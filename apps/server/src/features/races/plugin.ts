@@ -24,7 +24,7 @@ export const racesPlugin = fp(
   async (app) => {
     const multiNode = app.bus.kind !== 'single';
     const nodeDeadMs = 3 * app.config.nodeHeartbeatMs;
-    const repository = new RaceRepository(app.prisma, app.ratings);
+    const repository = new RaceRepository(app.prisma, app.ratings.raceRater);
     const races = new RaceService({
       repository,
       eligibility: new RatedEligibility({

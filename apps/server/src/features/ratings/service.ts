@@ -15,7 +15,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../../infra/errors.js';
 import { NEW_RATING, PROVISIONAL_DEVIATION } from './glicko2.js';
 import { type RatingRow, asOf, dailyPool, rateDaily } from './periods.js';
-import type { RatingRepository, RatingTx } from './repository.js';
+import type { RatingRepository } from './repository.js';
 
 export { dailyPool, racePool } from './periods.js';
 
@@ -75,17 +75,11 @@ export class RatingService {
   }
 
   /**
-   * Rates a finished race inside the transaction `tx` that ends it (ratings/repository.ts `rateRaceIn`: the
-   * caller claims the race first, so this runs once). Returns each rated racer's rating before and after.
+   * What rates a finished race inside the transaction that ends it (ratings/repository.ts `rateRaceIn`): the
+   * races' repository takes it (races/repository.ts `RaceRater`).
    */
-  rateRaceIn(
-    tx: RatingTx,
-    pool: RatingPool,
-    date: string,
-    raceCode: string,
-    placements: readonly { playerId: string; placement: number }[],
-  ): Promise<{ playerId: string; before: number; after: number }[]> {
-    return this.opts.repository.rateRaceIn(tx, pool, date, raceCode, placements);
+  get raceRater(): RatingRepository {
+    return this.opts.repository;
   }
 
   /**
