@@ -520,7 +520,7 @@ export class RaceService {
     });
   }
 
-  /** Stores a new room (repository.ts `insertRace`) and announces it. Returns its code (null: see there). */
+  /** Stores a new room (repository.ts `RaceRepository.insert`) and announces it. Returns its code (null: see there). */
   private async insertRace(r: NewRace, rematchOf?: string): Promise<string | null> {
     const code = await this.opts.repository.insert({ ...this.opts, newCode: newRaceCode }, r, rematchOf);
     if (code !== null) this.opts.events.announce({ code, status: 'lobby', startsAt: null, gameIds: {} });

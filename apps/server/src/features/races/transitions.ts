@@ -26,6 +26,7 @@ import type { WireView } from '../../core/rooms/game-rooms.js';
 import type { RaceProgress } from './events.js';
 import { type RankEntry, allDone, progressOf, progressOfRow, rankRacers, ratedRacer } from './ranking.js';
 import type { RaceRow, RacerRow } from './repository.js';
+import { SPECTATORS } from './snapshot.js';
 
 export type {
   RaceChange,
@@ -293,7 +294,7 @@ const accept: { readonly [E in RaceEventType]: Handler<E> } = {
   presence: (race, e, now, rules) => {
     const { nodeId, viewer, sockets } = e;
     const presence = { nodeId, viewer, sockets };
-    const racer = race.racers.find((r) => r.playerId === viewer);
+    const racer = viewer === SPECTATORS ? undefined : race.racers.find((r) => r.playerId === viewer);
     // A racer's first race socket in the room is recorded (`connectedAt`: such a racer is rated).
     if (racer && sockets > 0 && (racer.away || racer.forfeitAt !== null || racer.connectedAt === null)) {
       const set: RacerFields = {
