@@ -344,14 +344,14 @@ const accept: { readonly [E in RaceEventType]: Handler<E> } = {
  * write and the effects to run after the commit, or the refusal (see the module comment and `ACCEPTS`).
  */
 export function decide(race: RaceRow, event: RaceEvent, now: number, rules: RaceRules): RaceDecision {
-  const status = race.status as RaceStatus;
+  const status: RaceStatus = race.status;
   const run = <E extends RaceEventType>(e: Extract<RaceEvent, { type: E }>): RaceDecision => {
-    const who = (before[e.type] as ((r: RaceRow, x: typeof e) => RaceDecision | null) | undefined)?.(race, e);
+    const who = before[e.type]?.(race, e);
     if (who) return who;
     const cell = (ACCEPTS[status].has(e.type) ? accept[e.type] : refuse[e.type]) as Handler<E>;
     return cell(race, e, now, rules);
   };
-  return run(event as Extract<RaceEvent, { type: RaceEventType }>);
+  return run(event);
 }
 
 /**
@@ -371,11 +371,7 @@ function end(race: RaceRow, reason: string, now: number, rules: RaceRules): Race
   const places = rankRacers(entries);
   const racers = finals.map((f) => ({
     playerId: f.racer.playerId,
-    set: {
-      placement: places.get(f.racer.playerId) ?? null,
-      progress: f.progress,
-      forfeitAt: null,
-    } as RacerFields,
+    set: { placement: places.get(f.racer.playerId) ?? null, progress: f.progress, forfeitAt: null },
   }));
   const rate = ratingClaim(
     race,
