@@ -79,10 +79,22 @@ module.exports = {
       from: { path: '/plugin\\.ts$|^apps/server/src/edge/plugins/' },
       to: { path: '/(routes|[a-z-]+-routes)\\.ts$' },
     },
+    {
+      name: 'prisma-only-in-repositories',
+      severity: 'error',
+      comment:
+        "Prisma (the generated client, PrismaClient, Prisma's types) is used only in src/infra/db and in a feature's repository files (repository.ts, or <name>-repository.ts): the rest of a feature decides and asks its repository for rows (docs/architecture.md).",
+      from: {
+        path: '^apps/server/src/',
+        pathNot: '^apps/server/src/(infra/db|generated)/|/(repository|[a-z-]+-repository)\\.ts$',
+      },
+      to: { path: '^apps/server/src/generated/' },
+    },
   ],
   options: {
-    doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(node_modules|dist|generated)/' },
+    // The generated Prisma client is a leaf: imported (so prisma-only-in-repositories sees it), never cruised.
+    doNotFollow: { path: '(^|/)(node_modules|generated)/' },
+    exclude: { path: '(^|/)(node_modules|dist)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.base.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'default'] },

@@ -1,8 +1,8 @@
 /**
  * The import boundaries of `pnpm lint` (.dependency-cruiser.cjs) catch what they are for: run on a small
  * throw-away tree laid out like the repository, a domain → plugin import, the game log importing a kind's
- * module, a web page importing the API module directly and an import cycle all fail the check, and the same
- * tree without them passes.
+ * module, a web page importing the API module directly, a service importing Prisma and an import cycle all
+ * fail the check, and the same tree without them passes (Prisma in `infra/db` and in repositories included).
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -40,7 +40,15 @@ const clean = {
     "import { pool } from '../../core/rooms/rooms.js';\nexport const p = pool;\n",
   'apps/server/src/core/rooms/rooms.ts':
     "import { db } from '../../infra/db/db.js';\nexport const pool = db;\n",
-  'apps/server/src/infra/db/db.ts': 'export const db = 1;\n',
+  'apps/server/src/infra/db/db.ts':
+    "import { PrismaClient } from '../../generated/prisma/client.js';\nexport const db = PrismaClient;\n",
+  'apps/server/src/generated/prisma/client.ts': 'export class PrismaClient {}\n',
+  'apps/server/src/features/races/repository.ts':
+    "import type { PrismaClient } from '../../generated/prisma/client.js';\nexport type Db = PrismaClient;\n",
+  'apps/server/src/features/races/arena-repository.ts':
+    "import type { PrismaClient } from '../../generated/prisma/client.js';\nexport type ArenaDb = PrismaClient;\n",
+  'apps/server/src/features/races/service.ts':
+    "import type { Db } from './repository.js';\nexport type Service = { db: Db };\n",
   'apps/server/src/edge/app.ts': "import { p } from '../features/solve/plugin.js';\nexport const app = p;\n",
   'packages/klondike/src/game.ts': "import { card } from './cards.js';\nexport const g = card;\n",
   'packages/klondike/src/cards.ts': 'export const card = 1;\n',
@@ -132,5 +140,24 @@ describe('import boundaries (pnpm lint)', { timeout: 60_000 }, () => {
     });
     expect(r.status).not.toBe(0);
     expect(r.output).toContain('rules-are-pure');
+  });
+
+  it('Prisma imported outside infra/db and the repository files fails', () => {
+    for (const file of [
+      'apps/server/src/features/races/service.ts',
+      'apps/server/src/features/races/transitions.ts',
+      'apps/server/src/core/rooms/rooms.ts',
+      'apps/server/src/edge/app.ts',
+      'apps/server/src/features/races/repository-helpers.ts',
+    ]) {
+      const r = check({
+        ...clean,
+        [file]: `import type { Prisma } from '${file.split('/').length === 5 ? '..' : '../..'}/generated/prisma/client.js';\nexport type T = Prisma;\n`,
+        'apps/server/src/generated/prisma/client.ts':
+          'export class PrismaClient {}\nexport type Prisma = 1;\n',
+      });
+      expect(r.status, file).not.toBe(0);
+      expect(r.output).toContain('prisma-only-in-repositories');
+    }
   });
 });

@@ -6,6 +6,7 @@
  */
 import fp from 'fastify-plugin';
 import { ApiError } from '../../infra/errors.js';
+import { ArenaRepository } from './repository.js';
 import { ArenaService } from './service.js';
 import { DEFAULT_SCHEDULE } from './schedule.js';
 
@@ -20,7 +21,7 @@ declare module 'fastify' {
 export const arenasPlugin = fp(
   async (app) => {
     const arenas = new ArenaService({
-      prisma: app.prisma,
+      repository: new ArenaRepository(app.prisma),
       bus: app.bus,
       now: app.now,
       log: app.log,

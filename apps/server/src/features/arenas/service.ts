@@ -20,19 +20,18 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { EventBus } from '../../infra/bus/event-bus.js';
 import { ApiError } from '../../infra/errors.js';
-import type { PrismaClient } from '../../generated/prisma/client.js';
 import type { AuthedPlayer } from '../players/players.js';
 import { newRaceCode } from '../races/ranking.js';
-import { racePool } from '../ratings/service.js';
-import { type ArenaWaiting, pairArena } from './pairing.js';
-import { type ArenaScore, addRace, onFire } from './scoring.js';
+import type { ArenaListRow, ArenaRaceSettings, ArenaRepository, ArenaRow } from './repository.js';
+import { type ArenaScore, onFire } from './scoring.js';
 import { type ScheduleEntry, slotsAhead } from './schedule.js';
+import { berserkersToStop } from './tick.js';
 import { canSeeArena, noArena } from './visibility.js';
+
+export { CLAIM_TIMEOUT_MS } from './tick.js';
 
 /** How often a node pairs and scores while it knows of a running arena, ms. */
 export const ARENA_TICK_MS = 1000;
-/** A claimed pair whose race was not made within this long goes back to waiting, ms. */
-export const CLAIM_TIMEOUT_MS = 60_000;
 /** Default time limit of an arena's races, ms. */
 export const ARENA_RACE_TIME_MS = 5 * 60_000;
 /** Finished arenas the list shows, newest first. */
@@ -51,7 +50,8 @@ export interface ArenaSubscriber {
 
 /** What the arena service needs. */
 export interface ArenaServiceOptions {
-  readonly prisma: PrismaClient;
+  /** The arenas' rows (repository.ts). */
+  readonly repository: ArenaRepository;
   readonly bus: EventBus;
   readonly now: () => number;
   readonly log: FastifyBaseLogger;
@@ -69,8 +69,6 @@ export interface ArenaServiceOptions {
   readonly schedule: readonly ScheduleEntry[];
   readonly tickMs?: number;
 }
-
-type ArenaRow = NonNullable<Awaited<ReturnType<ArenaService['load']>>>;
 
 function statusOf(a: { startsAt: Date; endsAt: Date; finishedAt: Date | null }, now: number) {
   if (a.finishedAt !== null || a.endsAt.getTime() <= now) return 'finished' as const;
@@ -106,20 +104,18 @@ export class ArenaService {
     if (startsAt < now - 60_000) throw new ApiError('bad-request', 'an arena cannot start in the past');
     if (startsAt > now + MAX_AHEAD_MS) throw new ApiError('bad-request', 'an arena starts within 7 days');
     const id = newRaceCode();
-    await this.opts.prisma.arena.create({
-      data: {
-        id,
-        name: body.name ?? `${player.name}'s arena`,
-        preset: body.preset,
-        startsAt: new Date(startsAt),
-        endsAt: new Date(startsAt + body.durationMs),
-        rated: body.rated,
-        inviteCode: body.inviteOnly ? newRaceCode() : null,
-        bots: player.bot,
-        raceTimeLimitMs: ARENA_RACE_TIME_MS,
-        createdBy: player.id,
-        createdAt: new Date(now),
-      },
+    await this.opts.repository.create({
+      id,
+      name: body.name ?? `${player.name}'s arena`,
+      preset: body.preset,
+      startsAt: new Date(startsAt),
+      endsAt: new Date(startsAt + body.durationMs),
+      rated: body.rated,
+      inviteCode: body.inviteOnly ? newRaceCode() : null,
+      bots: player.bot,
+      raceTimeLimitMs: ARENA_RACE_TIME_MS,
+      createdBy: player.id,
+      createdAt: new Date(now),
     });
     this.kick();
     return this.get(id, player.id);
@@ -128,27 +124,8 @@ export class ArenaService {
   /** Upcoming, running and the last finished arenas (GET /api/arenas); invite-only ones to their players. */
   async list(viewer: string | null): Promise<ArenaList> {
     const now = new Date(this.opts.now());
-    const visible = {
-      OR: [
-        { inviteCode: null },
-        ...(viewer === null ? [] : [{ createdBy: viewer }, { players: { some: { playerId: viewer } } }]),
-      ],
-    };
-    const [open, finished] = await Promise.all([
-      this.opts.prisma.arena.findMany({
-        where: { endsAt: { gt: now }, finishedAt: null, ...visible },
-        orderBy: { startsAt: 'asc' },
-        take: 100,
-        include: { _count: { select: { players: true } } },
-      }),
-      this.opts.prisma.arena.findMany({
-        where: { OR: [{ endsAt: { lte: now } }, { finishedAt: { not: null } }], AND: visible },
-        orderBy: { endsAt: 'desc' },
-        take: FINISHED_LISTED,
-        include: { _count: { select: { players: true } } },
-      }),
-    ]);
-    const summary = (a: (typeof open)[number]) => this.summary(a, a._count.players);
+    const { open, finished } = await this.opts.repository.list(viewer, now, FINISHED_LISTED);
+    const summary = (a: ArenaListRow) => this.summary(a, a._count.players);
     const t = now.getTime();
     return {
       upcoming: open.filter((a) => statusOf(a, t) === 'upcoming').map(summary),
@@ -179,18 +156,7 @@ export class ArenaService {
       throw new ApiError('forbidden', player.bot ? 'bots join bot arenas only' : 'this arena is for bots');
     const mine = row.players.find((p) => p.playerId === player.id);
     // One arena at a time: joining pauses the player in any other.
-    await this.opts.prisma.arenaPlayer.updateMany({
-      where: { playerId: player.id, arenaId: { not: id }, paused: false },
-      data: { paused: true, waitingSince: null },
-    });
-    await this.opts.prisma.arenaPlayer.upsert({
-      where: { arenaId_playerId: { arenaId: id, playerId: player.id } },
-      create: { arenaId: id, playerId: player.id, joinedAt: new Date(now), waitingSince: new Date(now) },
-      update: {
-        paused: false,
-        ...(mine?.raceCode === null && mine.paused ? { waitingSince: new Date(now) } : {}),
-      },
-    });
+    await this.opts.repository.join(id, player.id, new Date(now), mine?.raceCode === null && mine.paused);
     await this.changed(id);
     this.kick();
     return this.get(id, player.id);
@@ -200,20 +166,15 @@ export class ArenaService {
   async leave(id: string, player: AuthedPlayer): Promise<Arena> {
     const row = await this.load(id);
     if (row === null || !canSeeArena(row, player.id)) throw new ApiError('not-found', noArena(id));
-    await this.opts.prisma.arenaPlayer.updateMany({
-      where: { arenaId: id, playerId: player.id },
-      data: { paused: true, waitingSince: null },
-    });
+    await this.opts.repository.pause(id, player.id);
     await this.changed(id);
     return this.get(id, player.id);
   }
 
   /** The caller's race now in arena `id`, or null. */
   async currentRace(id: string, playerId: string): Promise<string | null> {
-    const me = await this.opts.prisma.arenaPlayer.findUnique({
-      where: { arenaId_playerId: { arenaId: id, playerId } },
-    });
-    return me?.raceCode ? me.raceCode : null;
+    const code = await this.opts.repository.raceOf(id, playerId);
+    return code ? code : null;
   }
 
   // ---------- live ----------
@@ -258,22 +219,17 @@ export class ArenaService {
     const now = this.opts.now();
     let made = 0;
     for (const slot of slotsAhead(this.opts.schedule, now)) {
-      const r = await this.opts.prisma.arena.createMany({
-        data: [
-          {
-            id: newRaceCode(),
-            name: slot.name,
-            preset: slot.preset,
-            startsAt: new Date(slot.startsAt),
-            endsAt: new Date(slot.endsAt),
-            raceTimeLimitMs: ARENA_RACE_TIME_MS,
-            scheduleKey: slot.scheduleKey,
-            createdAt: new Date(now),
-          },
-        ],
-        skipDuplicates: true,
+      const fresh = await this.opts.repository.createScheduled({
+        id: newRaceCode(),
+        name: slot.name,
+        preset: slot.preset,
+        startsAt: new Date(slot.startsAt),
+        endsAt: new Date(slot.endsAt),
+        raceTimeLimitMs: ARENA_RACE_TIME_MS,
+        scheduleKey: slot.scheduleKey,
+        createdAt: new Date(now),
       });
-      made += r.count;
+      if (fresh) made++;
     }
     if (made > 0) this.kick();
     return made;
@@ -291,123 +247,10 @@ export class ArenaService {
     void this.tick();
   }
 
+  /** One tick (repository.ts `tick`, the decisions of tick.ts), then what follows its commit. */
   private async work(): Promise<void> {
-    const prisma = this.opts.prisma;
     const now = this.opts.now();
-    const result = await prisma.$transaction(async (tx) => {
-      const lock = await tx.$queryRawUnsafe<{ locked: boolean }[]>(
-        `SELECT pg_try_advisory_xact_lock(hashtext('arenas')) AS locked`,
-      );
-      if (lock[0]?.locked !== true) return null;
-      const live = await tx.arena.findMany({
-        where: { finishedAt: null, startsAt: { lte: new Date(now) } },
-        include: { players: true, races: { where: { scoredAt: null } } },
-      });
-      const changed = new Set<string>();
-      const claims: { arena: (typeof live)[number]; pair: [string, string] }[] = [];
-      for (const arena of live) {
-        const running = arena.endsAt.getTime() > now;
-        // 1. Score the finished races (once).
-        const codes = arena.races.map((r) => r.raceCode);
-        const finished = codes.length
-          ? await tx.race.findMany({
-              where: { code: { in: codes }, status: 'finished' },
-              include: { racers: true },
-            })
-          : [];
-        const scores = new Map(arena.players.map((p) => [p.playerId, { ...p }]));
-        for (const race of finished) {
-          const claimed = await tx.arenaRace.updateMany({
-            where: { raceCode: race.code, scoredAt: null },
-            data: { scoredAt: new Date(now) },
-          });
-          if (claimed.count !== 1) continue;
-          const winners = race.racers.filter((r) => r.placement === 1);
-          for (const r of race.racers) {
-            const p = scores.get(r.playerId);
-            if (p === undefined) continue;
-            const won = winners.length === 1 && winners[0]?.playerId === r.playerId;
-            const next = addRace(p, won, r.berserk);
-            const other = race.racers.find((o) => o.playerId !== r.playerId)?.playerId ?? null;
-            const back = running && !p.paused && p.raceCode === race.code;
-            Object.assign(p, next, {
-              lastOpponent: other,
-              raceCode: p.raceCode === race.code ? null : p.raceCode,
-              waitingSince: back ? new Date(now) : p.raceCode === race.code ? null : p.waitingSince,
-            });
-            await tx.arenaPlayer.update({
-              where: { arenaId_playerId: { arenaId: arena.id, playerId: r.playerId } },
-              data: {
-                points: next.points,
-                games: next.games,
-                wins: next.wins,
-                streak: next.streak,
-                lastOpponent: other,
-                raceCode: p.raceCode,
-                waitingSince: p.waitingSince,
-              },
-            });
-          }
-          changed.add(arena.id);
-        }
-        // 2. Pair the waiting players while the arena runs (stale claims wait again).
-        if (running) {
-          for (const p of scores.values())
-            if (p.raceCode === '' && (p.waitingSince?.getTime() ?? 0) < now - CLAIM_TIMEOUT_MS) {
-              p.raceCode = null;
-              p.waitingSince = new Date(now);
-              await tx.arenaPlayer.update({
-                where: { arenaId_playerId: { arenaId: arena.id, playerId: p.playerId } },
-                data: { raceCode: null, waitingSince: p.waitingSince },
-              });
-            }
-          const ready = [...scores.values()].filter(
-            (p) => !p.paused && p.raceCode === null && p.waitingSince !== null,
-          );
-          const ratings = ready.length
-            ? await tx.rating.findMany({
-                where: { pool: racePool(arena.preset) ?? '', playerId: { in: ready.map((p) => p.playerId) } },
-              })
-            : [];
-          const rating = new Map(ratings.map((r) => [r.playerId, r.rating]));
-          const waiting: ArenaWaiting[] = ready.map((p) => ({
-            playerId: p.playerId,
-            points: p.points,
-            rating: rating.get(p.playerId) ?? 1500,
-            lastOpponent: p.lastOpponent,
-            waitingSince: p.waitingSince?.getTime() ?? now,
-          }));
-          const racing = [...scores.values()].filter((p) => !p.paused && p.raceCode !== null).length;
-          for (const [a, b] of pairArena(waiting, now, racing)) {
-            await tx.arenaPlayer.updateMany({
-              where: { arenaId: arena.id, playerId: { in: [a.playerId, b.playerId] } },
-              data: { raceCode: '', waitingSince: new Date(now) },
-            });
-            claims.push({ arena, pair: [a.playerId, b.playerId] });
-            changed.add(arena.id);
-          }
-        }
-        // 3. The end: every race counted.
-        const unscored = arena.races.length - finished.length;
-        const making = [...scores.values()].some(
-          (p) => p.raceCode === '' && (p.waitingSince?.getTime() ?? 0) >= now - CLAIM_TIMEOUT_MS,
-        );
-        if (!running && unscored === 0 && !making) {
-          await tx.arena.update({ where: { id: arena.id }, data: { finishedAt: new Date(now) } });
-          await tx.arenaPlayer.updateMany({
-            where: { arenaId: arena.id },
-            data: { waitingSince: null, raceCode: null },
-          });
-          changed.add(arena.id);
-        }
-      }
-      const next = await tx.arena.findFirst({
-        where: { finishedAt: null },
-        orderBy: { startsAt: 'asc' },
-        select: { startsAt: true },
-      });
-      return { changed, claims, nextStart: next?.startsAt.getTime() ?? null };
-    });
+    const result = await this.opts.repository.tick(now);
     if (result === null) {
       this.schedule(this.opts.tickMs ?? ARENA_TICK_MS);
       return;
@@ -421,11 +264,7 @@ export class ArenaService {
   }
 
   /** Makes a claimed pair's race; on failure the pair waits again. */
-  private async makeRace(
-    arena: { id: string; preset: string; rated: boolean; raceTimeLimitMs: number },
-    pair: [string, string],
-  ): Promise<void> {
-    const prisma = this.opts.prisma;
+  private async makeRace(arena: ArenaRaceSettings, pair: [string, string]): Promise<void> {
     let code: string;
     try {
       code = await this.opts.makeRace(arena.preset as Preset, pair, {
@@ -435,37 +274,17 @@ export class ArenaService {
       });
     } catch (err) {
       this.opts.log.warn({ err, arena: arena.id }, 'arena: the race could not be made; the pair waits again');
-      await prisma.arenaPlayer.updateMany({
-        where: { arenaId: arena.id, playerId: { in: pair }, raceCode: '' },
-        data: { raceCode: null, waitingSince: new Date(this.opts.now()) },
-      });
+      await this.opts.repository.waitAgain(arena.id, pair, new Date(this.opts.now()));
       return;
     }
-    await prisma.$transaction([
-      prisma.arenaRace.create({ data: { raceCode: code, arenaId: arena.id } }),
-      prisma.arenaPlayer.updateMany({
-        where: { arenaId: arena.id, playerId: { in: pair }, raceCode: '' },
-        data: { raceCode: code, waitingSince: null },
-      }),
-    ]);
+    await this.opts.repository.raced(arena.id, pair, code);
     this.opts.notifyPaired(pair, code);
   }
 
   /** Resigns the game of every berserk racer whose half of the time limit is up (docs/arenas.md "Berserk"). */
   private async stopBerserkers(now: number): Promise<void> {
-    const racers = await this.opts.prisma.raceRacer.findMany({
-      where: { berserk: true, gameId: { not: null }, race: { status: 'running', arenaId: { not: null } } },
-      include: {
-        race: { select: { startsAt: true, timeLimitMs: true } },
-        game: { select: { status: true } },
-      },
-    });
-    for (const r of racers) {
-      const { startsAt, timeLimitMs } = r.race;
-      if (startsAt === null || timeLimitMs === null || r.gameId === null) continue;
-      if (r.game?.status !== 'playing') continue;
-      if (startsAt.getTime() + timeLimitMs / 2 <= now) await this.opts.stopGame(r.gameId, r.playerId);
-    }
+    for (const g of berserkersToStop(await this.opts.repository.berserkGames(), now))
+      await this.opts.stopGame(g.gameId, g.playerId);
   }
 
   /** Ticks again in `delayMs` (one timer at a time). */
@@ -495,12 +314,9 @@ export class ArenaService {
 
   // ---------- views ----------
 
-  /** The arena's row with its players' rows and names. */
-  load(id: string) {
-    return this.opts.prisma.arena.findUnique({
-      where: { id },
-      include: { players: { include: { player: { select: { name: true } } } } },
-    });
+  /** The arena's row with its players' rows and names (repository.ts), or null. */
+  load(id: string): Promise<ArenaRow | null> {
+    return this.opts.repository.load(id);
   }
 
   private summary(

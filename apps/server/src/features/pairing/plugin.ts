@@ -4,6 +4,7 @@
  * ticking and waits for the races it is making.
  */
 import fp from 'fastify-plugin';
+import { PairingRepository } from './repository.js';
 import { PairingService } from './service.js';
 import { racePool } from '../ratings/service.js';
 
@@ -18,7 +19,7 @@ declare module 'fastify' {
 export const pairingPlugin = fp(
   async (app) => {
     const pairing = new PairingService({
-      prisma: app.prisma,
+      repository: new PairingRepository(app.prisma),
       bus: app.bus,
       now: app.now,
       log: app.log,

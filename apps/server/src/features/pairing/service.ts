@@ -17,7 +17,7 @@
  * poll their status while they wait).
  *
  * Two players whose rated result already counted today in the pool (ratings/farming.ts) are not paired
- * again while someone else waits (pairing/matching.ts, pairing/opponents.ts).
+ * again while someone else waits (pairing/matching.ts; who met today: pairing/repository.ts).
  *
  * A pair is told through `paired` frames on every socket that sent `auth` as one of them, on any node (the
  * bus channel `pairing`), and through the status itself.
@@ -26,10 +26,9 @@ import type { PairingStatus } from '@klondike/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EventBus } from '../../infra/bus/event-bus.js';
 import { ApiError } from '../../infra/errors.js';
-import type { PrismaClient } from '../../generated/prisma/client.js';
 import type { AuthedPlayer } from '../players/players.js';
-import { type WaitingPlayer, pairUp, windowPoints } from './matching.js';
-import { metToday } from './opponents.js';
+import { pairUp, windowPoints } from './matching.js';
+import type { EntryRow, PairingRepository } from './repository.js';
 
 /** A pairing preset. */
 export type PairingPreset = 'classic-draw1' | 'classic-draw3';
@@ -49,7 +48,8 @@ export interface PairingListener {
 
 /** Options of the pairing service. */
 export interface PairingServiceOptions {
-  readonly prisma: PrismaClient;
+  /** The pool's rows (repository.ts). */
+  readonly repository: PairingRepository;
   readonly bus: EventBus;
   readonly now: () => number;
   readonly log: FastifyBaseLogger;
@@ -62,16 +62,6 @@ export interface PairingServiceOptions {
   readonly makeRace: (preset: PairingPreset, racers: readonly [string, string]) => Promise<string>;
   /** Ms between ticks while players wait (default PAIRING_TICK_MS). */
   readonly tickMs?: number;
-}
-
-interface EntryRow {
-  readonly playerId: string;
-  readonly preset: string;
-  readonly bot: boolean;
-  readonly rating: number;
-  readonly enteredAt: Date;
-  readonly status: string;
-  readonly raceCode: string | null;
 }
 
 /** A `paired` notice on the bus. */
@@ -114,20 +104,14 @@ export class PairingService {
   async enter(player: AuthedPlayer, preset: PairingPreset): Promise<PairingStatus> {
     const before = await this.status(player, { tick: false });
     if (before.status === 'paired') return before;
-    const prisma = this.opts.prisma;
+    const repository = this.opts.repository;
     const now = new Date(this.opts.now());
     if (before.status === 'idle') {
       const rating = await this.opts.ratingOf(player.id, preset);
-      await prisma.pairingEntry.createMany({
-        data: [{ playerId: player.id, preset, bot: player.bot, rating, enteredAt: now, status: 'waiting' }],
-        skipDuplicates: true,
-      });
+      await repository.enter({ playerId: player.id, preset, bot: player.bot, rating, at: now });
     } else if (before.preset !== preset) {
       const rating = await this.opts.ratingOf(player.id, preset);
-      await prisma.pairingEntry.updateMany({
-        where: { playerId: player.id, status: 'waiting' },
-        data: { preset, rating, enteredAt: now },
-      });
+      await repository.move(player.id, preset, rating, now);
     }
     await this.tick();
     return this.status(player, { tick: false });
@@ -138,24 +122,18 @@ export class PairingService {
    * While waiting, a tick runs first (unless `tick: false`).
    */
   async status(player: AuthedPlayer, o: { tick?: boolean } = {}): Promise<PairingStatus> {
-    const prisma = this.opts.prisma;
-    let row: EntryRow | null = await prisma.pairingEntry.findUnique({ where: { playerId: player.id } });
+    const repository = this.opts.repository;
+    let row: EntryRow | null = await repository.entry(player.id);
     if (row !== null && row.status === 'waiting' && o.tick !== false) {
       await this.tick();
-      row = await prisma.pairingEntry.findUnique({ where: { playerId: player.id } });
+      row = await repository.entry(player.id);
     }
     if (row === null) return { status: 'idle' };
     const preset = row.preset as PairingPreset;
     if (row.status === 'paired' && row.raceCode !== null) {
-      const race = await prisma.race.findUnique({
-        where: { code: row.raceCode },
-        select: { status: true },
-      });
-      if (race !== null && race.status !== 'finished')
-        return { status: 'paired', preset, code: row.raceCode };
-      await prisma.pairingEntry.deleteMany({
-        where: { playerId: player.id, status: 'paired', raceCode: row.raceCode },
-      });
+      const race = await repository.raceStatus(row.raceCode);
+      if (race !== null && race !== 'finished') return { status: 'paired', preset, code: row.raceCode };
+      await repository.clearPaired(player.id, row.raceCode);
       return { status: 'idle' };
     }
     const waitedMs = Math.max(0, this.opts.now() - row.enteredAt.getTime());
@@ -174,10 +152,7 @@ export class PairingService {
    * being made (ask again in a moment).
    */
   async leave(player: AuthedPlayer): Promise<PairingStatus> {
-    const gone = await this.opts.prisma.pairingEntry.deleteMany({
-      where: { playerId: player.id, status: 'waiting' },
-    });
-    if (gone.count === 1) return { status: 'idle' };
+    if (await this.opts.repository.leave(player.id)) return { status: 'idle' };
     const now = await this.status(player, { tick: false });
     if (now.status === 'waiting')
       throw new ApiError('conflict', 'a race is being made for you: ask again in a moment');
@@ -223,45 +198,10 @@ export class PairingService {
   }
 
   private async pairNow(): Promise<number> {
-    const prisma = this.opts.prisma;
     const now = this.opts.now();
-    const { pairs, left } = await prisma.$transaction(async (tx) => {
-      const lock = await tx.$queryRawUnsafe<{ locked: boolean }[]>(
-        `SELECT pg_try_advisory_xact_lock(hashtext('pairing')) AS locked`,
-      );
-      if (lock[0]?.locked !== true) return { pairs: [], left: 1 };
-      await tx.pairingEntry.updateMany({
-        where: { status: 'matching', claimedAt: { lt: new Date(now - MATCHING_TIMEOUT_MS) } },
-        data: { status: 'waiting', claimedAt: null },
-      });
-      const rows = await tx.pairingEntry.findMany({ where: { status: 'waiting' } });
-      const met = await metToday(tx, rows, now);
-      const waiting: WaitingPlayer[] = rows.map((r) => ({
-        playerId: r.playerId,
-        preset: r.preset,
-        bot: r.bot,
-        rating: r.rating,
-        enteredAt: r.enteredAt.getTime(),
-      }));
-      const made: [WaitingPlayer, WaitingPlayer][] = [];
-      for (const [a, b] of pairUp(waiting, now, met)) {
-        const claimed = await tx.pairingEntry.updateMany({
-          where: { playerId: { in: [a.playerId, b.playerId] }, status: 'waiting' },
-          data: { status: 'matching', claimedAt: new Date(now) },
-        });
-        if (claimed.count === 2) made.push([a, b]);
-        else
-          await tx.pairingEntry.updateMany({
-            where: {
-              playerId: { in: [a.playerId, b.playerId] },
-              status: 'matching',
-              claimedAt: new Date(now),
-            },
-            data: { status: 'waiting', claimedAt: null },
-          });
-      }
-      return { pairs: made, left: rows.length - 2 * made.length };
-    });
+    const { pairs, left } = await this.opts.repository.pairRound(now, MATCHING_TIMEOUT_MS, (waiting, met) =>
+      pairUp(waiting, now, met),
+    );
     await Promise.all(
       pairs.map(([a, b]) => this.makeRace(a.preset as PairingPreset, [a.playerId, b.playerId])),
     );
@@ -271,23 +211,17 @@ export class PairingService {
 
   /** Makes a claimed pair's race, then marks both rows paired and tells them; on failure, back to waiting. */
   private async makeRace(preset: PairingPreset, racers: readonly [string, string]): Promise<void> {
-    const prisma = this.opts.prisma;
+    const repository = this.opts.repository;
     const ids = [...racers];
     let code: string;
     try {
       code = await this.opts.makeRace(preset, racers);
     } catch (err) {
       this.opts.log.warn({ err, preset }, 'pairing: the race could not be made; the pair waits again');
-      await prisma.pairingEntry.updateMany({
-        where: { playerId: { in: ids }, status: 'matching' },
-        data: { status: 'waiting', claimedAt: null },
-      });
+      await repository.waitAgain(ids);
       return;
     }
-    await prisma.pairingEntry.updateMany({
-      where: { playerId: { in: ids }, status: 'matching' },
-      data: { status: 'paired', raceCode: code },
-    });
+    await repository.paired(ids, code);
     this.opts.log.info({ code, preset }, 'pairing: paired');
     this.notifyPaired(ids, code);
   }

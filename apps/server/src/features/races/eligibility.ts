@@ -8,7 +8,7 @@
  * The facts are rows (`Player.createdAt`, the player's games), so every node answers the same.
  */
 import { ApiError } from '../../infra/errors.js';
-import type { PrismaClient } from '../../generated/prisma/client.js';
+import type { RaceRepository } from './repository.js';
 
 /** The thresholds (config `ratedMinAccountAgeMs`, `ratedMinFinishedGames`). */
 export interface RatedEligibilityRules {
@@ -20,7 +20,7 @@ export interface RatedEligibilityRules {
 
 /** What the check reads. */
 export interface RatedEligibilityOptions {
-  readonly prisma: PrismaClient;
+  readonly repository: RaceRepository;
   /** The server clock, ms since the epoch. */
   readonly now: () => number;
   readonly rules: RatedEligibilityRules;
@@ -53,31 +53,25 @@ export class RatedEligibility {
    * Errors: as `assert`; an unknown race is left to the join itself (its `not-found`).
    */
   async assertJoin(code: string, playerId: string): Promise<void> {
-    const race = await this.opts.prisma.race.findUnique({
-      where: { code },
-      select: { rated: true, racers: { where: { playerId }, select: { playerId: true } } },
-    });
+    const race = await this.opts.repository.seatOf(code, playerId);
     // A racer already seated keeps the seat they have (a join changes nothing for them).
-    if (race === null || race.racers.length > 0) return;
+    if (race === null || race.seated) return;
     await this.assert(race.rated, [playerId]);
   }
 
   private async assertOne(playerId: string): Promise<void> {
     const { minAccountAgeMs, minFinishedGames } = this.opts.rules;
-    const prisma = this.opts.prisma;
-    const player = await prisma.player.findUnique({ where: { id: playerId }, select: { createdAt: true } });
-    if (player === null) throw new ApiError('not-found', `no player ${playerId}`);
-    const ageMs = this.opts.now() - player.createdAt.getTime();
+    const repository = this.opts.repository;
+    const createdAt = await repository.accountCreatedAt(playerId);
+    if (createdAt === null) throw new ApiError('not-found', `no player ${playerId}`);
+    const ageMs = this.opts.now() - createdAt.getTime();
     if (ageMs < minAccountAgeMs)
       throw new ApiError(
         'forbidden',
         `rated races need accounts at least ${hours(minAccountAgeMs)} old: play unrated races until then`,
       );
     if (minFinishedGames === 0) return;
-    const finished = await prisma.game.count({
-      where: { playerId, status: { not: 'playing' }, moves: { gt: 0 } },
-      take: minFinishedGames,
-    });
+    const finished = await repository.finishedGames(playerId, minFinishedGames);
     if (finished < minFinishedGames)
       throw new ApiError(
         'forbidden',

@@ -5,18 +5,19 @@
  * results.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { PrismaClient } from '../../generated/prisma/client.js';
 import type { GameRooms } from '../../core/rooms/game-rooms.js';
-import { type RankEntry, progressOf, rankRacers, ratedRacer } from './ranking.js';
-import type { Tx } from './repository.js';
-import { type TransitionContext, rateIn } from './transitions.js';
+import { type RankEntry, progressOf, ratedRacer } from './ranking.js';
+import type { RaceRepository } from './repository.js';
+import { type RaceRules, interruptedChange } from './transitions.js';
 
 /** What ending the stale races takes. */
 export interface InterruptOptions {
-  readonly prisma: PrismaClient;
+  readonly repository: RaceRepository;
   readonly rooms: GameRooms;
   readonly log: FastifyBaseLogger;
-  readonly rules: TransitionContext;
+  /** The server clock, ms since the epoch. */
+  readonly now: () => number;
+  readonly rules: RaceRules;
   /** A race has ended: it leaves the node's index. */
   readonly ended: (code: string) => void;
   /** The server resigns a racer's game (failures logged there). */
@@ -25,13 +26,10 @@ export interface InterruptOptions {
 
 /** Ends as `interrupted` every unfinished race; returns how many it ended. */
 export async function interruptStale(o: InterruptOptions): Promise<number> {
-  const rows = await o.prisma.race.findMany({
-    where: { status: { in: ['lobby', 'countdown', 'running'] } },
-    include: { racers: { include: { game: { select: { updatedAt: true, endedAt: true } } } } },
-  });
+  const rows = await o.repository.staleRooms();
   let ended = 0;
   for (const row of rows) {
-    const now = o.rules.now();
+    const now = o.now();
     const startsAt = row.startsAt?.getTime() ?? now;
     const entries: RankEntry[] = [];
     for (const r of row.racers) {
@@ -55,7 +53,10 @@ export async function interruptStale(o: InterruptOptions): Promise<number> {
         )
         .map((e) => e.playerId),
     );
-    const claimed = await o.prisma.$transaction((tx) => interruptIn(tx, row, entries, rated, now, o.rules));
+    const claimed = await o.repository.interrupt(
+      row.code,
+      interruptedChange(row, entries, rated, now, o.rules),
+    );
     if (!claimed) continue;
     ended++;
     o.ended(row.code);
@@ -66,49 +67,4 @@ export async function interruptStale(o: InterruptOptions): Promise<number> {
     }
   }
   return ended;
-}
-
-/**
- * One node alone, at start-up: ends a previous run's unfinished race as `interrupted`, its racers placed by
- * `entries` (their games as stored, read at server time `now`, ms), in one transaction of its own; only the
- * racers in `rated` (not void, ranking.ts `ratedRacer`) are rated. Returns false when the race had ended
- * meanwhile (nothing changed).
- */
-async function interruptIn(
-  tx: Tx,
-  row: { code: string; rated: boolean; preset: string | null },
-  entries: readonly RankEntry[],
-  rated: ReadonlySet<string>,
-  now: number,
-  c: TransitionContext,
-): Promise<boolean> {
-  const places = rankRacers(entries);
-  const claimed = await tx.race.updateMany({
-    where: { code: row.code, status: { in: ['lobby', 'countdown', 'running'] } },
-    data: {
-      status: 'finished',
-      endedAt: new Date(now),
-      endReason: 'interrupted',
-      endsAt: null,
-      version: { increment: 1 },
-    },
-  });
-  if (claimed.count !== 1) return false;
-  await tx.racePresence.deleteMany({ where: { raceCode: row.code } });
-  for (const e of entries)
-    await tx.raceRacer.update({
-      where: { raceCode_playerId: { raceCode: row.code, playerId: e.playerId } },
-      data: { placement: places.get(e.playerId) ?? null, progress: { ...e.progress }, forfeitAt: null },
-    });
-  await rateIn(
-    tx,
-    row,
-    now,
-    entries.flatMap((e) => {
-      const placement = places.get(e.playerId);
-      return placement === undefined || !rated.has(e.playerId) ? [] : [{ playerId: e.playerId, placement }];
-    }),
-    c,
-  );
-  return true;
 }

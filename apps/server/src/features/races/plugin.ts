@@ -15,6 +15,7 @@ import fp from 'fastify-plugin';
 import { type Lease, clusterLease } from '../../infra/bus/lease.js';
 import { BusRaceEvents, InProcessRaceEvents } from './events.js';
 import { RatedEligibility } from './eligibility.js';
+import { RaceRepository } from './repository.js';
 import { RaceService } from './service.js';
 
 declare module 'fastify' {
@@ -29,11 +30,11 @@ export const racesPlugin = fp(
   async (app) => {
     const multiNode = app.bus.kind !== 'single';
     const nodeDeadMs = 3 * app.config.nodeHeartbeatMs;
+    const repository = new RaceRepository(app.prisma, app.ratings.raceRater);
     const races = new RaceService({
-      prisma: app.prisma,
-      ratings: app.ratings,
+      repository,
       eligibility: new RatedEligibility({
-        prisma: app.prisma,
+        repository,
         now: app.now,
         rules: {
           minAccountAgeMs: app.config.ratedMinAccountAgeMs,

@@ -7,14 +7,13 @@
 import { GameOptionsSchema, type Race } from '@klondike/protocol';
 import { isPresetName } from '@klondike/rules';
 import { ApiError } from '../../infra/errors.js';
-import type { PrismaClient } from '../../generated/prisma/client.js';
 import type { AuthedPlayer } from '../players/players.js';
 import { type CertifyOptions, type DealKind, pickDeal } from './deals.js';
-import { type NewRace, type RaceRow, raceRow } from './repository.js';
+import type { NewRace, RaceRepository, RaceRow } from './repository.js';
 
 /** What a rematch takes from the race service. */
 export interface RematchDeps {
-  readonly prisma: PrismaClient;
+  readonly repository: RaceRepository;
   /** Certifies a `certified` rematch's deal. */
   readonly certify: CertifyOptions;
   /** Stores and announces a new room, the rematch of `rematchOf`; null when another request made it first. */
@@ -43,7 +42,7 @@ export async function rematchRace(
   code: string,
   player: AuthedPlayer,
 ): Promise<{ race: Race; created: boolean }> {
-  const row = await raceRow(d.prisma, code);
+  const row = await d.repository.room(code);
   if (!row.racers.some((r) => r.playerId === player.id))
     throw new ApiError('forbidden', 'only a racer of this race may ask for a rematch');
   if (row.status !== 'finished') throw new ApiError('conflict', 'a rematch follows a finished race');
@@ -67,11 +66,11 @@ export async function rematchRace(
     code,
   );
   if (made === null) {
-    const again = await raceRow(d.prisma, code);
+    const again = await d.repository.room(code);
     return { race: await answer(d, again.rematchCode ?? code, player), created: false };
   }
   // The old room now names its rematch: its listeners (on every node) hear it.
-  d.publish(await raceRow(d.prisma, code));
+  d.publish(await d.repository.room(code));
   return { race: await d.view(made, player.id), created: true };
 }
 

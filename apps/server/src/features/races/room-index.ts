@@ -5,17 +5,12 @@
  * race is on. A cache: the rows are the truth.
  */
 import { ApiError } from '../../infra/errors.js';
-import type { PrismaClient } from '../../generated/prisma/client.js';
 import type { Actor } from '../../core/rooms/game-rooms.js';
 import type { RaceIndexEntry } from './events.js';
-import type { RaceRow } from './repository.js';
+import type { RaceIndexRow, RaceRepository } from './repository.js';
 
 /** The index entry of a room, from its rows (its `Race` row and its racers' game ids). */
-export function indexEntryOf(
-  row: Pick<RaceRow, 'code' | 'status' | 'startsAt'> & {
-    readonly racers: readonly { playerId: string; gameId: string | null }[];
-  },
-): RaceIndexEntry {
+export function indexEntryOf(row: RaceIndexRow): RaceIndexEntry {
   const gameIds: Record<string, string> = {};
   for (const r of row.racers) if (r.gameId !== null) gameIds[r.playerId] = r.gameId;
   return { code: row.code, status: row.status, startsAt: row.startsAt?.getTime() ?? null, gameIds };
@@ -78,20 +73,12 @@ export class RaceIndex {
    * room this node has not heard of yet); null for a game of no race, or of a race not started.
    */
   async startOfGame(
-    prisma: PrismaClient,
+    repository: RaceRepository,
     gameId: string,
   ): Promise<{ code: string; startsAt: number } | null> {
-    let code = this.raceOfGame.get(gameId);
-    if (code === undefined) {
-      const seat = await prisma.raceRacer.findUnique({ where: { gameId }, select: { raceCode: true } });
-      if (!seat) return null;
-      code = seat.raceCode;
-    }
-    let startsAt = this.known.get(code)?.startsAt ?? null;
-    if (startsAt === null) {
-      const row = await prisma.race.findUnique({ where: { code }, select: { startsAt: true } });
-      startsAt = row?.startsAt?.getTime() ?? null;
-    }
+    const code = this.raceOfGame.get(gameId) ?? (await repository.raceOfGame(gameId));
+    if (code === null) return null;
+    const startsAt = this.known.get(code)?.startsAt ?? (await repository.startsAt(code));
     return startsAt === null ? null : { code, startsAt };
   }
 
@@ -104,16 +91,8 @@ export class RaceIndex {
    * Reloads the unfinished rooms from the rows; a room known here but not among them is dropped once the
    * database says it has finished (or is gone), unless a newer announcement came in while the query ran.
    */
-  async load(prisma: PrismaClient): Promise<void> {
-    const rows = await prisma.race.findMany({
-      where: { status: { in: ['lobby', 'countdown', 'running'] } },
-      select: {
-        code: true,
-        status: true,
-        startsAt: true,
-        racers: { select: { playerId: true, gameId: true } },
-      },
-    });
+  async load(repository: RaceRepository): Promise<void> {
+    const rows = await repository.unfinishedRooms();
     const seen = new Set<string>();
     for (const r of rows) {
       seen.add(r.code);
@@ -121,7 +100,7 @@ export class RaceIndex {
     }
     for (const code of [...this.known.keys()])
       if (!seen.has(code)) {
-        const still = await prisma.race.findUnique({ where: { code }, select: { status: true } });
+        const still = await repository.indexRow(code);
         if (!still || still.status === 'finished') this.forget(code);
       }
   }
@@ -133,7 +112,7 @@ export class RaceIndex {
    * the read is decided as on a node that knows the room. Errors: `forbidden`, `unauthorized` (no actor).
    */
   async guard(
-    prisma: PrismaClient,
+    repository: RaceRepository,
     gameId: string,
     raceCode: string | null,
     actor: Actor,
@@ -141,7 +120,8 @@ export class RaceIndex {
   ): Promise<void> {
     const code = raceCode ?? this.raceOfGame.get(gameId);
     if (code === undefined) return; // a game of no race
-    const race = this.known.get(code) ?? (this.ended.has(code) ? undefined : await this.lookUp(prisma, code));
+    const race =
+      this.known.get(code) ?? (this.ended.has(code) ? undefined : await this.lookUp(repository, code));
     if (!race || race.status === 'finished') return;
     if (what === 'reveal')
       throw new ApiError('forbidden', 'the deal of a race stays secret until the race has finished');
@@ -155,16 +135,8 @@ export class RaceIndex {
    * newer announcement may be on its way, and the index stays fed by announcements and reloads only), else
    * undefined, remembering it as finished.
    */
-  private async lookUp(prisma: PrismaClient, code: string): Promise<RaceIndexEntry | undefined> {
-    const row = await prisma.race.findUnique({
-      where: { code },
-      select: {
-        code: true,
-        status: true,
-        startsAt: true,
-        racers: { select: { playerId: true, gameId: true } },
-      },
-    });
+  private async lookUp(repository: RaceRepository, code: string): Promise<RaceIndexEntry | undefined> {
+    const row = await repository.indexRow(code);
     if (row === null || row.status === 'finished') {
       this.remember(code);
       return undefined;

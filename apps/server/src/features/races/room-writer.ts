@@ -1,22 +1,28 @@
 /**
- * The writes of race rooms (races/service.ts, the module comment's first paragraph): each operation is one
- * transaction under the room's row lock that bumps `Race.version` when it changed something, followed after
- * the commit by the games to resign, the progress events and the room published, a change of status
- * announced and the sweeper woken. It also keeps every write in flight, so that closing waits for them.
+ * The writes of race rooms (races/service.ts, the module comment's first paragraph): each event is one
+ * transaction under the room's row lock (repository.ts `mutate`) in which the pure decision
+ * (transitions.ts `decide`) is taken and its change written, `Race.version` bumped when it changed
+ * something; after the commit the writer runs the decision's effects: the games to resign, the progress
+ * events and the room published, a change of status announced and the sweeper woken. It also keeps every
+ * write in flight, so that closing waits for them.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../../infra/errors.js';
-import type { PrismaClient } from '../../generated/prisma/client.js';
 import type { GameRooms } from '../../core/rooms/game-rooms.js';
 import type { RaceEvents } from './events.js';
-import { type Change, type RaceRow, type Tx, lockedRow } from './repository.js';
+import type { RaceRepository, RaceRow } from './repository.js';
 import { indexEntryOf } from './room-index.js';
 import { snapshotOf } from './snapshot.js';
+import { type RaceEvent, type RaceRules, decide } from './transitions.js';
 
 /** What the writer needs. */
 export interface RoomWriterOptions {
-  readonly prisma: PrismaClient;
+  readonly repository: RaceRepository;
   readonly rooms: GameRooms;
+  /** The server clock, ms since the epoch (read under the row lock, for each decision). */
+  readonly now: () => number;
+  /** What the decisions read besides the room. */
+  readonly rules: RaceRules;
   readonly events: RaceEvents;
   readonly log: FastifyBaseLogger;
   /** The server's countdown, ms (part of the room published). */
@@ -43,35 +49,30 @@ export class RoomWriter {
   }
 
   /**
-   * Runs `fn` on the room under its row lock (SELECT … FOR UPDATE) in one transaction; when it changed
-   * something, bumps the version, then after the commit resigns the games it names, publishes its progress
-   * events and the room, announces a change of status and wakes the sweeper for a changed timer fact.
-   * Errors: `not-found`; `conflict` while the server is closing; whatever `fn` throws (nothing is changed).
+   * Applies `event` to room `code`: under its row lock (SELECT … FOR UPDATE) in one transaction the event is
+   * decided (transitions.ts `decide`, at the server time read there) and its change written, the version
+   * bumped; then after the commit resigns the games it names, publishes its progress events and the room,
+   * announces a change of status and wakes the sweeper for a changed timer fact. Returns whether the room
+   * changed, and the room.
+   * Errors: `not-found`; `conflict` while the server is closing; the decision's refusal (nothing changes).
    */
-  async mutate<T>(
-    code: string,
-    fn: (race: RaceRow, tx: Tx) => Promise<Change<T>>,
-  ): Promise<{ result: T; row: RaceRow }> {
+  async apply(code: string, event: RaceEvent): Promise<{ changed: boolean; row: RaceRow }> {
     if (this.closing) throw new ApiError('conflict', 'the server is shutting down');
     return this.track(
       (async () => {
-        const out = await this.opts.prisma.$transaction(async (tx) => {
-          const before = await lockedRow(tx, code);
-          const change = await fn(before, tx);
-          if (!change.changed) return { change, before, row: before };
-          await tx.race.update({ where: { code }, data: { version: { increment: 1 } } });
-          return { change, before, row: await lockedRow(tx, code, false) };
-        });
-        const { change, before, row } = out;
-        for (const g of change.resign ?? []) await this.resignGame(g.gameId, g.owner);
-        if (change.changed) {
-          for (const p of change.progress ?? [])
+        const { decision, before, row } = await this.opts.repository.mutate(code, (race) =>
+          decide(race, event, this.opts.now(), this.opts.rules),
+        );
+        const { change, effects } = decision;
+        for (const g of effects.resign ?? []) await this.resignGame(g.gameId, g.owner);
+        if (change !== null) {
+          for (const p of effects.progress ?? [])
             this.opts.events.publish(code, { type: 'progress', playerId: p.playerId, progress: p.progress });
           this.publishRoom(row);
           if (row.status !== before.status) this.opts.events.announce(indexEntryOf(row));
         }
-        if (change.due) this.opts.events.due();
-        return { result: change.result, row };
+        if (effects.due) this.opts.events.due();
+        return { changed: change !== null, row };
       })(),
     );
   }

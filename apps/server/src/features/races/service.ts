@@ -39,13 +39,11 @@
  * lobby, countdown or running is ended as `interrupted` (running ones ranked from their games as stored,
  * their games resigned).
  */
-import type { RatingService } from '../ratings/service.js';
 import type { CreateRaceBody, Race } from '@klondike/protocol';
 import { resolveOptions } from '@klondike/rules';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../../infra/errors.js';
 import type { DealEmbargo } from '../fairness/embargo.js';
-import type { PrismaClient } from '../../generated/prisma/client.js';
 import type { AuthedPlayer } from '../players/players.js';
 import type { SolverPool } from '../solve/task.js';
 import type { Actor, CommittedAction, GameRooms, Subscriber } from '../../core/rooms/game-rooms.js';
@@ -54,29 +52,16 @@ import type { RatedEligibility } from './eligibility.js';
 import { raceGameSpecs } from './games.js';
 import type { RaceEvents } from './events.js';
 import { TERMINAL, newRaceCode, progressOf } from './ranking.js';
-import { type NewRace, type RaceRow, insertRace, raceRow, storeProgress, unchanged } from './repository.js';
+import type { NewRace, RaceRepository, RaceRow } from './repository.js';
 import { interruptStale } from './interrupted.js';
-import { PresenceQueue, deadNodesChange, presenceChange, readDeadNodes } from './presence.js';
+import { PresenceQueue, readDeadNodes } from './presence.js';
 import { rematchRace } from './rematch.js';
 import { RaceIndex } from './room-index.js';
 import { RoomWriter } from './room-writer.js';
 import { SPECTATORS, type RaceResults, personalise, resultsOf, snapshotOf } from './snapshot.js';
 import { RaceSockets } from './sockets.js';
 import { RaceSweeper } from './sweeper.js';
-import {
-  type StartedGame,
-  type TransitionContext,
-  berserkChange,
-  countdownChange,
-  endChange,
-  finishChange,
-  forfeitChange,
-  joinChange,
-  readyChange,
-  runningChange,
-  startChange,
-  timeUpChange,
-} from './transitions.js';
+import type { RaceEvent, RaceRules, StartedGame } from './transitions.js';
 
 export { CERTIFY_TRIES } from './deals.js';
 export {
@@ -92,9 +77,8 @@ export type { RaceResults } from './snapshot.js';
 
 /** What the service needs. */
 export interface RaceServiceOptions {
-  readonly prisma: PrismaClient;
-  /** Rates rated races when they end (plugin `ratings`); none: no race is ever rated. */
-  readonly ratings?: RatingService;
+  /** The races' rows (repository.ts); rated races are rated when they end when it has a rater. */
+  readonly repository: RaceRepository;
   /** Who may sit in a custom rated room (eligibility.ts); none: anyone. */
   readonly eligibility?: RatedEligibility;
   readonly rooms: GameRooms;
@@ -137,25 +121,24 @@ export class RaceService {
   private readonly writer: RoomWriter;
   /** The cluster's race timers, while this node holds the lease (sweeper.ts). */
   private readonly sweeper: RaceSweeper;
-  /** What the room transitions read (transitions.ts). */
-  private readonly rules: TransitionContext;
+  /** What the room decisions read besides the room (transitions.ts). */
+  private readonly rules: RaceRules;
   private readonly stopListening: (() => void)[] = [];
 
   /** See `RaceServiceOptions`. Listens to the room index of every node at once. */
   constructor(private readonly opts: RaceServiceOptions) {
     this.rules = {
-      now: opts.now,
       countdownMs: opts.countdownMs,
       awayForfeitMs: opts.awayForfeitMs,
-      ratings: opts.ratings,
+      rates: opts.repository.rates,
     };
     this.index = new RaceIndex((code) => {
       if (!this.sockets.has(code)) this.presence.forget(code);
     });
     this.sockets = new RaceSockets({ events: opts.events, now: opts.now });
-    this.writer = new RoomWriter(opts);
+    this.writer = new RoomWriter({ ...opts, rules: this.rules });
     this.sweeper = new RaceSweeper({
-      prisma: opts.prisma,
+      repository: opts.repository,
       now: opts.now,
       log: opts.log,
       sweepMs: opts.sweepMs,
@@ -163,10 +146,8 @@ export class RaceService {
       track: (p) => this.writer.track(p),
       sweepDeadNodes: () => this.sweepDeadNodes(),
       begin: (code) => this.begin(code),
-      timeUp: (code) =>
-        this.writer.mutate(code, (race, tx) => timeUpChange(tx, race, this.rules)).then(() => {}),
-      forfeit: (code, playerId) =>
-        this.writer.mutate(code, (race, tx) => forfeitChange(tx, race, playerId, this.rules)).then(() => {}),
+      timeUp: (code) => this.apply(code, { type: 'time-up' }).then(() => {}),
+      forfeit: (code, playerId) => this.apply(code, { type: 'forfeit', playerId }).then(() => {}),
     });
     this.stopListening.push(
       opts.events.onAnnounce((e) => this.index.record(e)),
@@ -203,7 +184,7 @@ export class RaceService {
       racers: [host.id],
     });
     if (code === null) throw new Error('unreachable: a new race without rematch');
-    return this.viewOf(await raceRow(this.opts.prisma, code), host.id);
+    return this.viewOf(await this.opts.repository.room(code), host.id);
   }
 
   /**
@@ -233,7 +214,7 @@ export class RaceService {
       arenaId: extra.arenaId ?? null,
     });
     if (code === null) throw new Error('unreachable: a new race without rematch');
-    await this.writer.mutate(code, (_race, tx) => countdownChange(tx, code, this.rules));
+    await this.apply(code, { type: 'countdown' });
     return code;
   }
 
@@ -242,13 +223,13 @@ export class RaceService {
    * Errors: `not-found`; `forbidden` for a non-racer or a race of no arena; `conflict` once the race runs.
    */
   async setBerserk(code: string, playerId: string): Promise<Race> {
-    const { row } = await this.writer.mutate(code, (race, tx) => berserkChange(tx, race, playerId));
+    const { row } = await this.apply(code, { type: 'berserk', playerId });
     return this.viewOf(row, playerId);
   }
 
   /** A room as `viewer` sees it (GET /api/races/:code). Errors: `not-found`. */
   async get(code: string, viewer: Actor): Promise<Race> {
-    return this.viewOf(await raceRow(this.opts.prisma, code), viewer);
+    return this.viewOf(await this.opts.repository.room(code), viewer);
   }
 
   /**
@@ -259,7 +240,7 @@ export class RaceService {
    */
   async join(code: string, player: AuthedPlayer): Promise<Race> {
     await this.opts.eligibility?.assertJoin(code, player.id);
-    const { row } = await this.writer.mutate(code, (race, tx) => joinChange(tx, race, player, this.rules));
+    const { row } = await this.apply(code, { type: 'join', player });
     return this.viewOf(row, player.id);
   }
 
@@ -269,9 +250,7 @@ export class RaceService {
    * countdown has begun.
    */
   async ready(code: string, player: AuthedPlayer, ready: boolean): Promise<Race> {
-    const { row } = await this.writer.mutate(code, (race, tx) =>
-      readyChange(tx, race, player.id, ready, this.rules),
-    );
+    const { row } = await this.apply(code, { type: 'ready', playerId: player.id, ready });
     return this.viewOf(row, player.id);
   }
 
@@ -280,15 +259,13 @@ export class RaceService {
    * is the host; `conflict` when the race is not in the lobby or has fewer than 2 racers.
    */
   async start(code: string, player: AuthedPlayer): Promise<Race> {
-    const { row } = await this.writer.mutate(code, (race, tx) =>
-      startChange(tx, race, player.id, this.rules),
-    );
+    const { row } = await this.apply(code, { type: 'start', playerId: player.id });
     return this.viewOf(row, player.id);
   }
 
   /** Placements, final progress and game ids (GET /api/races/:code/results). Errors: `not-found`; `forbidden` before the end. */
   async results(code: string): Promise<RaceResults> {
-    const row = await raceRow(this.opts.prisma, code);
+    const row = await this.opts.repository.room(code);
     if (row.status !== 'finished')
       throw new ApiError('forbidden', 'the results are published once the race has finished');
     return resultsOf(row);
@@ -307,7 +284,7 @@ export class RaceService {
   async rematch(code: string, player: AuthedPlayer): Promise<{ race: Race; created: boolean }> {
     return rematchRace(
       {
-        prisma: this.opts.prisma,
+        repository: this.opts.repository,
         certify: this.opts,
         insert: (r, of) => this.insertRace(r, of),
         publish: (row) => this.writer.publishRoom(row),
@@ -328,7 +305,7 @@ export class RaceService {
    * Errors: `not-found`.
    */
   async subscribe(code: string, sub: Subscriber, player: Actor): Promise<void> {
-    const row = await raceRow(this.opts.prisma, code);
+    const row = await this.opts.repository.room(code);
     const who = player !== null && row.racers.some((r) => r.playerId === player) ? player : null;
     const filed = this.sockets.roleIn(code, sub);
     if (filed !== undefined) {
@@ -342,7 +319,7 @@ export class RaceService {
     this.sockets.add(code, sub, who);
     const published = row.status !== 'finished' && (await this.syncPresence(code, who ?? SPECTATORS));
     // A finished room (or one that finished meanwhile) is not re-published: this socket alone hears it.
-    if (!published) this.sockets.send(sub, this.viewOf(await raceRow(this.opts.prisma, code), player));
+    if (!published) this.sockets.send(sub, this.viewOf(await this.opts.repository.room(code), player));
   }
 
   /** Removes a socket from a room (`race-unsubscribe`, or its socket closed). */
@@ -381,7 +358,7 @@ export class RaceService {
    * game's race (GameFacts.raceCode). Errors (rejects): `forbidden`, `unauthorized`.
    */
   guard(gameId: string, raceCode: string | null, actor: Actor, what: 'read' | 'reveal'): Promise<void> {
-    return this.index.guard(this.opts.prisma, gameId, raceCode, actor, what);
+    return this.index.guard(this.opts.repository, gameId, raceCode, actor, what);
   }
 
   // ---------- lifecycle ----------
@@ -391,7 +368,7 @@ export class RaceService {
    * lost announcement heals).
    */
   async loadIndex(): Promise<void> {
-    await this.index.load(this.opts.prisma);
+    await this.index.load(this.opts.repository);
   }
 
   /**
@@ -412,12 +389,7 @@ export class RaceService {
    * Several nodes: records this node's heartbeat (`ServerNode.seenAt` = now) and reloads the room index.
    */
   async heartbeat(): Promise<void> {
-    const seenAt = new Date(this.opts.now());
-    await this.opts.prisma.serverNode.upsert({
-      where: { id: this.opts.nodeId },
-      create: { id: this.opts.nodeId, seenAt },
-      update: { seenAt },
-    });
+    await this.opts.repository.beat(this.opts.nodeId, new Date(this.opts.now()));
     await this.loadIndex();
   }
 
@@ -426,7 +398,7 @@ export class RaceService {
    * node's race sockets away at once.
    */
   async leave(): Promise<void> {
-    await this.opts.prisma.serverNode.deleteMany({ where: { id: this.opts.nodeId } });
+    await this.opts.repository.forgetNode(this.opts.nodeId);
     this.opts.events.due();
   }
 
@@ -435,18 +407,9 @@ export class RaceService {
    * created it. Returns how many this call closed.
    */
   async closeStaleLobbies(maxAgeMs: number): Promise<number> {
-    const rows = await this.opts.prisma.race.findMany({
-      where: { status: 'lobby', createdAt: { lt: new Date(this.opts.now() - maxAgeMs) } },
-      select: { code: true },
-    });
+    const codes = await this.opts.repository.lobbiesCreatedBefore(new Date(this.opts.now() - maxAgeMs));
     let closed = 0;
-    for (const { code } of rows) {
-      const { result } = await this.writer.mutate(code, async (race, tx) => {
-        if (race.status !== 'lobby') return unchanged(false);
-        return { ...(await endChange(tx, race, 'abandoned', this.rules)), result: true };
-      });
-      if (result) closed++;
-    }
+    for (const code of codes) if ((await this.apply(code, { type: 'abandon' })).changed) closed++;
     return closed;
   }
 
@@ -489,8 +452,8 @@ export class RaceService {
    * run's) go; their racers without a socket elsewhere are away since the node's last beat.
    */
   private async sweepDeadNodes(): Promise<void> {
-    const { nodes, rooms } = await readDeadNodes(this.opts.prisma, this.opts, this.opts.now());
-    for (const code of rooms) await this.writer.mutate(code, (race, tx) => deadNodesChange(tx, race, nodes));
+    const { nodes, rooms } = await readDeadNodes(this.opts.repository, this.opts, this.opts.now());
+    for (const code of rooms) await this.apply(code, { type: 'dead-nodes', ...nodes });
   }
 
   /** The countdown's end: every racer's game is created, then the race runs (once, under the row lock). */
@@ -498,7 +461,7 @@ export class RaceService {
     if (this.starting.has(code)) return;
     this.starting.add(code);
     try {
-      const row = await raceRow(this.opts.prisma, code);
+      const row = await this.opts.repository.room(code);
       if (row.status !== 'countdown' || row.startsAt === null || row.startsAt.getTime() > this.opts.now())
         return;
       if (row.racers.some((r) => r.gameId !== null)) return;
@@ -511,13 +474,11 @@ export class RaceService {
         }
       } catch (err) {
         this.opts.log.error({ err, code }, 'race start failed');
-        await this.writer.mutate(code, async (race, tx) =>
-          race.status === 'countdown' ? endChange(tx, race, 'interrupted', this.rules) : unchanged(null),
-        );
+        await this.apply(code, { type: 'fail-start' });
         return;
       }
-      // When another run started it first, these games are nobody's: runningChange resigns them.
-      await this.writer.mutate(code, (race, tx) => runningChange(tx, race, games, this.rules));
+      // When another run started it first, these games are nobody's: the decision resigns them.
+      await this.apply(code, { type: 'run', games });
     } finally {
       this.starting.delete(code);
     }
@@ -527,16 +488,15 @@ export class RaceService {
 
   /** Stores a racer's progress after their action (a later game version only), publishes it, maybe ends. */
   private async recordProgress(action: CommittedAction): Promise<void> {
-    const race = await this.index.startOfGame(this.opts.prisma, action.gameId);
+    const race = await this.index.startOfGame(this.opts.repository, action.gameId);
     if (race === null) return;
     const { code, startsAt } = race;
     const progress = progressOf(action.view, action.at - startsAt);
-    if (!(await storeProgress(this.opts.prisma, action.gameId, action.version, progress))) return;
+    if (!(await this.opts.repository.storeProgress(action.gameId, action.version, progress))) return;
     const playerId = action.owner;
     if (playerId !== null) this.opts.events.publish(code, { type: 'progress', playerId, progress });
     const reason = progress.status === 'won' ? 'won' : TERMINAL.has(progress.status) ? 'done' : null;
-    if (reason !== null)
-      await this.writer.mutate(code, (race, tx) => finishChange(tx, race, reason, this.rules));
+    if (reason !== null) await this.apply(code, { type: 'finish', reason });
   }
 
   // ---------- internals ----------
@@ -550,24 +510,26 @@ export class RaceService {
     return this.presence.queue(code, async () => {
       if (this.writer.closed) return false;
       const sockets = this.sockets.count(code, viewer);
-      const { result } = await this.writer.mutate(code, (race, tx) =>
-        presenceChange(tx, race, {
-          nodeId: this.opts.nodeId,
-          viewer,
-          sockets,
-          now: this.opts.now,
-          awayForfeitMs: this.opts.awayForfeitMs,
-        }),
-      );
-      return result;
+      const { changed } = await this.apply(code, {
+        type: 'presence',
+        nodeId: this.opts.nodeId,
+        viewer,
+        sockets,
+      });
+      return changed;
     });
   }
 
-  /** Stores a new room (repository.ts `insertRace`) and announces it. Returns its code (null: see there). */
+  /** Stores a new room (repository.ts `RaceRepository.insert`) and announces it. Returns its code (null: see there). */
   private async insertRace(r: NewRace, rematchOf?: string): Promise<string | null> {
-    const code = await insertRace({ ...this.opts, newCode: newRaceCode }, r, rematchOf);
+    const code = await this.opts.repository.insert({ ...this.opts, newCode: newRaceCode }, r, rematchOf);
     if (code !== null) this.opts.events.announce({ code, status: 'lobby', startsAt: null, gameIds: {} });
     return code;
+  }
+
+  /** Applies `event` to room `code` (room-writer.ts `apply`; its errors). */
+  private apply(code: string, event: RaceEvent): Promise<{ changed: boolean; row: RaceRow }> {
+    return this.writer.apply(code, event);
   }
 
   /** The room as `viewer` sees it now. */

@@ -5,7 +5,7 @@
  * Every transition re-checks its fact under the room's row lock, so a late or doubled timer changes nothing.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { PrismaClient } from '../../generated/prisma/client.js';
+import type { RaceRepository } from './repository.js';
 
 /** Longest wait between two checks of a timer fact against the server clock, ms. */
 const TIMER_TICK_MS = 1000;
@@ -16,9 +16,9 @@ interface ArmedTimer {
   readonly timeout: NodeJS.Timeout;
 }
 
-/** What the sweeper needs: the database, the clock, and the service's transitions. */
+/** What the sweeper needs: the races' rows, the clock, and the service's transitions. */
 export interface SweeperOptions {
-  readonly prisma: PrismaClient;
+  readonly repository: RaceRepository;
   readonly now: () => number;
   readonly log: FastifyBaseLogger;
   /** How often the sweeper looks at the timer facts when nothing woke it, ms. */
@@ -101,19 +101,7 @@ export class RaceSweeper {
    */
   private async sweep(): Promise<void> {
     await this.opts.sweepDeadNodes();
-    const rows = await this.opts.prisma.race.findMany({
-      where: { status: { in: ['countdown', 'running'] } },
-      select: {
-        code: true,
-        status: true,
-        startsAt: true,
-        endsAt: true,
-        racers: {
-          where: { forfeitAt: { not: null }, forfeited: false },
-          select: { playerId: true, forfeitAt: true },
-        },
-      },
-    });
+    const rows = await this.opts.repository.timerFacts();
     if (!this.sweeping || this.opts.stopped()) return;
     const wanted = new Set<string>();
     for (const r of rows) {

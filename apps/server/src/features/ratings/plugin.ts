@@ -4,6 +4,7 @@
  * `daily`); every read route works without it.
  */
 import fp from 'fastify-plugin';
+import { RatingRepository } from './repository.js';
 import { RatingService } from './service.js';
 
 declare module 'fastify' {
@@ -16,7 +17,10 @@ declare module 'fastify' {
 /** Registers the rating service. */
 export const ratingsPlugin = fp(
   async (app) => {
-    app.decorate('ratings', new RatingService({ prisma: app.prisma, now: app.now, log: app.log }));
+    app.decorate(
+      'ratings',
+      new RatingService({ repository: new RatingRepository(app.prisma), now: app.now, log: app.log }),
+    );
   },
   { name: 'ratings', fastify: '5.x', dependencies: ['config', 'db'] },
 );

@@ -12,22 +12,12 @@
  */
 import type { Board, RatingPool } from '@klondike/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Prisma, PrismaClient } from '../../generated/prisma/client.js';
 import { ApiError } from '../../infra/errors.js';
-import { claimPairs, pairKey } from './farming.js';
-import { DAY_MS, startOfDate } from '../../infra/dates.js';
-import {
-  NEW_RATING,
-  PROVISIONAL_DEVIATION,
-  type Rated,
-  deckDifficulty,
-  inactive,
-  rateBoard,
-  ratePeriod,
-} from './glicko2.js';
+import { NEW_RATING, PROVISIONAL_DEVIATION } from './glicko2.js';
+import { type RatingRow, asOf, dailyPool, rateDaily } from './periods.js';
+import type { RatingRepository } from './repository.js';
 
-/** Rows of one multi-row statement when ratings are written. */
-const WRITE_CHUNK = 1000;
+export { dailyPool, racePool } from './periods.js';
 
 /** A rating as the API shows it. */
 export interface ShownRating {
@@ -39,44 +29,10 @@ export interface ShownRating {
 
 /** Options of the rating service. */
 export interface RatingServiceOptions {
-  readonly prisma: PrismaClient;
+  /** The ratings' rows (repository.ts). */
+  readonly repository: RatingRepository;
   readonly now: () => number;
   readonly log: FastifyBaseLogger;
-}
-
-/** Whole closed days from `from` to `to` (UTC dates), negative when `to` is earlier. */
-function daysBetween(from: string, to: string): number {
-  return Math.round((startOfDate(to) - startOfDate(from)) / DAY_MS);
-}
-
-/** The race pool of a classic preset, or null for any other game (never rated). */
-export function racePool(preset: string | null): RatingPool | null {
-  return preset === 'classic-draw1'
-    ? 'race-classic-draw1'
-    : preset === 'classic-draw3'
-      ? 'race-classic-draw3'
-      : null;
-}
-
-/** The daily pool of a daily preset. */
-export function dailyPool(preset: string): RatingPool {
-  return preset === 'classic-draw3' ? 'daily-classic-draw3' : 'daily-classic-draw1';
-}
-
-/** A stored rating row. */
-interface RatingRow {
-  readonly playerId: string;
-  readonly rating: number;
-  readonly deviation: number;
-  readonly volatility: number;
-  readonly games: number;
-  readonly period: string;
-}
-
-/** `stored` as of rating period `date` (its deviation grown for the closed days between). */
-function asOf(stored: RatingRow | undefined, date: string): Rated {
-  if (stored === undefined) return NEW_RATING;
-  return inactive(stored, daysBetween(stored.period, date) - 1);
 }
 
 /** See the module comment. All methods throw `ApiError` for refusals. */
@@ -92,20 +48,13 @@ export class RatingService {
    * at the first one still waiting for its settlement). Returns how many dailies this call rated.
    */
   async rateClosedDays(): Promise<number> {
-    const prisma = this.opts.prisma;
-    const pending = await prisma.dailyDeal.findMany({
-      where: { date: { lt: this.today() }, rated: { is: null } },
-      orderBy: [{ date: 'asc' }, { preset: 'asc' }],
-      select: { id: true, date: true, preset: true },
-    });
+    const repository = this.opts.repository;
+    const pending = await repository.unratedDailies(this.today());
     let rated = 0;
     const blocked = new Set<string>();
     for (const d of pending) {
       if (blocked.has(d.preset)) continue;
-      const unsettled = await prisma.dailyAttempt.count({
-        where: { dailyId: d.id, game: { result: { is: null } } },
-      });
-      if (unsettled > 0) {
+      if ((await repository.unsettledAttempts(d.id)) > 0) {
         blocked.add(d.preset);
         continue;
       }
@@ -116,81 +65,9 @@ export class RatingService {
 
   /** Rates one closed daily (see the module comment). False when it was already rated. */
   async rateDaily(dailyId: number, date: string, preset: string): Promise<boolean> {
-    const pool = dailyPool(preset);
     const started = Date.now();
-    const players = await this.opts.prisma.$transaction(
-      async (tx) => {
-        await tx.$executeRawUnsafe('SELECT pg_advisory_xact_lock(hashtext($1))', `rating:${pool}`);
-        const claimed = await tx.ratedDaily.createMany({
-          data: [{ dailyId, players: 0 }],
-          skipDuplicates: true,
-        });
-        if (claimed.count === 0) return null;
-        const dayStart = new Date(startOfDate(date));
-        const rows = await tx.dailyResult.findMany({
-          where: { dailyId, player: { is: { createdAt: { lt: dayStart } } } },
-          orderBy: [
-            { won: 'desc' },
-            { score: 'desc' },
-            { timeMs: 'asc' },
-            { moves: 'asc' },
-            { finishedAt: 'asc' },
-            { playerId: 'asc' },
-          ],
-          select: {
-            playerId: true,
-            won: true,
-            score: true,
-            timeMs: true,
-            moves: true,
-            player: { select: { bot: true } },
-          },
-        });
-        const stored = await tx.$queryRawUnsafe<RatingRow[]>(
-          `SELECT r."playerId", r.rating, r.deviation, r.volatility, r.games, r.period
-             FROM "Rating" r JOIN "DailyResult" d ON d."playerId" = r."playerId"
-            WHERE d."dailyId" = $1 AND r.pool = $2`,
-          dailyId,
-          pool,
-        );
-        const byPlayer = new Map(stored.map((r) => [r.playerId, r]));
-        let difficulty: Rated | null = null;
-        for (const board of ['humans', 'bots'] as const) {
-          const mine = rows.filter((r) => r.player.bot === (board === 'bots'));
-          if (mine.length === 0) continue;
-          const priors = mine.map((r) => asOf(byPlayer.get(r.playerId), date));
-          if (board === 'humans')
-            difficulty = deckDifficulty(
-              priors,
-              mine.map((r) => r.won),
-            );
-          if (mine.length < 2) continue; // nobody to be ranked against
-          const after = rateBoard(
-            priors,
-            mine.map((r) => `${r.won ? 1 : 0}|${r.score}|${r.timeMs}|${r.moves}`),
-          );
-          await this.write(
-            tx,
-            pool,
-            date,
-            mine.map((r, i) => ({
-              playerId: r.playerId,
-              rated: after[i] as Rated,
-              games: (byPlayer.get(r.playerId)?.games ?? 0) + 1,
-            })),
-          );
-        }
-        await tx.ratedDaily.update({
-          where: { dailyId },
-          data: {
-            players: rows.length,
-            difficulty: difficulty?.rating ?? null,
-            difficultyDeviation: difficulty?.deviation ?? null,
-          },
-        });
-        return rows.length;
-      },
-      { timeout: 600_000, maxWait: 60_000 },
+    const players = await this.opts.repository.rateDaily(dailyId, date, dailyPool(preset), (rows, stored) =>
+      rateDaily(rows, stored, date),
     );
     if (players === null) return false;
     this.opts.log.info({ date, preset, players, ms: Date.now() - started }, 'daily rated');
@@ -198,112 +75,11 @@ export class RatingService {
   }
 
   /**
-   * Rates a finished race inside the transaction that ends it (the caller claims the race first, so this
-   * runs once): every racer plays every other racer, scoring 1 against each racer placed below, ½ against
-   * an equal place, 0 against each above (docs/ratings.md "Races"), all in one rating period (the race),
-   * from their ratings as of `date`. Racers without a placement are left out; fewer than two: nothing.
-   * No farming (ratings/farming.ts): a pair of racers whose result already counted in `pool` on `date` (an
-   * earlier race of theirs that day) plays no game here; a racer left without a game is not rated by this
-   * race (absent from the answer, their rating untouched).
-   * Returns each rated racer's rating before and after (Glicko scale, unrounded).
+   * What rates a finished race inside the transaction that ends it (ratings/repository.ts `rateRaceIn`): the
+   * races' repository takes it (races/repository.ts `RaceRater`).
    */
-  async rateRaceIn(
-    tx: Prisma.TransactionClient,
-    pool: RatingPool,
-    date: string,
-    raceCode: string,
-    placements: readonly { playerId: string; placement: number }[],
-  ): Promise<{ playerId: string; before: number; after: number }[]> {
-    if (placements.length < 2) return [];
-    await tx.$executeRawUnsafe('SELECT pg_advisory_xact_lock(hashtext($1))', `rating:${pool}`);
-    const counts = await claimPairs(
-      tx,
-      pool,
-      date,
-      raceCode,
-      placements.map((p) => p.playerId),
-    );
-    const games = placements.map((p) =>
-      placements.filter((q) => q.playerId !== p.playerId && counts.has(pairKey(p.playerId, q.playerId))),
-    );
-    const rated = placements.flatMap((p, i) => ((games[i] ?? []).length > 0 ? [p] : []));
-    if (rated.length < 2) return [];
-    const stored = await tx.rating.findMany({
-      where: { pool, playerId: { in: rated.map((p) => p.playerId) } },
-    });
-    const byPlayer = new Map(stored.map((r) => [r.playerId, r]));
-    const prior = new Map(rated.map((p) => [p.playerId, asOf(byPlayer.get(p.playerId), date)]));
-    const priors = rated.map((p) => prior.get(p.playerId) as Rated);
-    const after = ratePeriod(
-      priors,
-      rated.map((p) =>
-        (games[placements.indexOf(p)] ?? []).map((q) => ({
-          opponent: prior.get(q.playerId) as Rated,
-          score: p.placement < q.placement ? 1 : p.placement === q.placement ? 0.5 : 0,
-        })),
-      ),
-    );
-    await this.write(
-      tx,
-      pool,
-      date,
-      rated.map((p, i) => ({
-        playerId: p.playerId,
-        rated: after[i] as Rated,
-        games: (byPlayer.get(p.playerId)?.games ?? 0) + 1,
-      })),
-    );
-    return rated.map((p, i) => ({
-      playerId: p.playerId,
-      before: (priors[i] as Rated).rating,
-      after: (after[i] as Rated).rating,
-    }));
-  }
-
-  /** Upserts ratings and their history points of period `date`, WRITE_CHUNK rows a statement. */
-  private async write(
-    tx: Prisma.TransactionClient,
-    pool: RatingPool,
-    date: string,
-    rows: readonly { playerId: string; rated: Rated; games: number }[],
-  ): Promise<void> {
-    for (let at = 0; at < rows.length; at += WRITE_CHUNK) {
-      const chunk = rows.slice(at, at + WRITE_CHUNK);
-      const ratingArgs: unknown[] = [];
-      const historyArgs: unknown[] = [];
-      const ratingValues = chunk.map((r) => {
-        const n = ratingArgs.length;
-        ratingArgs.push(
-          r.playerId,
-          pool,
-          r.rated.rating,
-          r.rated.deviation,
-          r.rated.volatility,
-          r.games,
-          date,
-        );
-        return `($${n + 1}, $${n + 2}, $${n + 3}::float8, $${n + 4}::float8, $${n + 5}::float8, $${n + 6}::int, $${n + 7})`;
-      });
-      const historyValues = chunk.map((r) => {
-        const n = historyArgs.length;
-        historyArgs.push(r.playerId, pool, date, r.rated.rating, r.rated.deviation);
-        return `($${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}::float8, $${n + 5}::float8)`;
-      });
-      await tx.$executeRawUnsafe(
-        `INSERT INTO "Rating" ("playerId", pool, rating, deviation, volatility, games, period)
-         VALUES ${ratingValues.join(', ')}
-         ON CONFLICT ("playerId", pool) DO UPDATE SET rating = EXCLUDED.rating, deviation = EXCLUDED.deviation,
-           volatility = EXCLUDED.volatility, games = EXCLUDED.games, period = EXCLUDED.period`,
-        ...ratingArgs,
-      );
-      await tx.$executeRawUnsafe(
-        `INSERT INTO "RatingHistory" ("playerId", pool, period, rating, deviation)
-         VALUES ${historyValues.join(', ')}
-         ON CONFLICT ("playerId", pool, period) DO UPDATE SET rating = EXCLUDED.rating,
-           deviation = EXCLUDED.deviation`,
-        ...historyArgs,
-      );
-    }
+  get raceRater(): RatingRepository {
+    return this.opts.repository;
   }
 
   /**
@@ -315,27 +91,18 @@ export class RatingService {
     challenges: readonly T[],
     viewerId: string | null,
   ): Promise<(T & { difficulty: number | null; yourRating: { before: number; after: number } | null })[]> {
-    const prisma = this.opts.prisma;
+    const repository = this.opts.repository;
     const dates = [...new Set(challenges.map((c) => c.date))];
     const [rated, points] = await Promise.all([
-      dates.length === 0
-        ? []
-        : prisma.dailyDeal.findMany({
-            where: { date: { in: dates }, rated: { isNot: null } },
-            select: { date: true, preset: true, rated: { select: { difficulty: true } } },
-          }),
+      repository.ratedDailies(dates),
       viewerId === null || dates.length === 0
         ? []
-        : prisma.ratingHistory.findMany({
-            where: {
-              playerId: viewerId,
-              pool: { in: ['daily-classic-draw1', 'daily-classic-draw3'] },
-              period: { lte: dates.reduce((a, b) => (a > b ? a : b)) },
-            },
-            orderBy: { period: 'asc' },
-          }),
+        : repository.dailyHistory(
+            viewerId,
+            dates.reduce((a, b) => (a > b ? a : b)),
+          ),
     ]);
-    const difficulty = new Map(rated.map((r) => [`${r.date}/${r.preset}`, r.rated?.difficulty ?? null]));
+    const difficulty = new Map(rated.map((r) => [`${r.date}/${r.preset}`, r.difficulty]));
     const change = new Map<string, { before: number; after: number }>();
     const last = new Map<string, number>();
     for (const p of points) {
@@ -368,7 +135,7 @@ export class RatingService {
 
   /** A player's ratings by pool (pools without a rated result are absent). */
   async of(playerId: string): Promise<Partial<Record<RatingPool, ShownRating>>> {
-    const rows = await this.opts.prisma.rating.findMany({ where: { playerId } });
+    const rows = await this.opts.repository.ratingsOf(playerId);
     return Object.fromEntries(rows.map((r) => [r.pool, this.shown(r)]));
   }
 
@@ -380,13 +147,9 @@ export class RatingService {
     ratings: Partial<Record<RatingPool, ShownRating>>;
     history: Partial<Record<RatingPool, { period: string; rating: number; deviation: number }[]>>;
   }> {
-    const prisma = this.opts.prisma;
-    if ((await prisma.player.count({ where: { id: playerId } })) === 0)
-      throw new ApiError('not-found', `no player ${playerId}`);
-    const points = await prisma.ratingHistory.findMany({
-      where: { playerId },
-      orderBy: [{ pool: 'asc' }, { period: 'asc' }],
-    });
+    const repository = this.opts.repository;
+    if (!(await repository.playerExists(playerId))) throw new ApiError('not-found', `no player ${playerId}`);
+    const points = await repository.history(playerId);
     const history: Partial<Record<RatingPool, { period: string; rating: number; deviation: number }[]>> = {};
     for (const p of points) {
       const pool = p.pool as RatingPool;
@@ -411,29 +174,14 @@ export class RatingService {
     total: number;
     entries: (ShownRating & { rank: number; playerId: string; name: string })[];
   }> {
-    const prisma = this.opts.prisma;
-    const where: Prisma.RatingWhereInput = {
-      pool,
-      player: { is: { bot: query.board === 'bots' } },
-      ...(query.includeProvisional ? {} : { deviation: { lte: PROVISIONAL_DEVIATION } }),
-    };
-    const [total, rows] = await Promise.all([
-      prisma.rating.count({ where }),
-      prisma.rating.findMany({
-        where,
-        orderBy: [{ rating: 'desc' }, { games: 'desc' }, { playerId: 'asc' }],
-        skip: query.offset,
-        take: query.limit,
-        include: { player: { select: { name: true } } },
-      }),
-    ]);
+    const { total, rows } = await this.opts.repository.leaderboard(pool, query);
     return {
       total,
       entries: rows.map((r, i) => ({
         ...this.shown(r),
         rank: query.offset + i + 1,
         playerId: r.playerId,
-        name: r.player.name,
+        name: r.name,
       })),
     };
   }

@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RaceRepository } from '../../../src/features/races/repository.js';
 import { RaceIndex } from '../../../src/features/races/room-index.js';
 import {
   TEST_DATABASE_URL,
@@ -60,16 +61,24 @@ describeEachDatabase('race index: a room it never heard of', (db) => {
     const { code, hostGame } = await runningRace(app, host, guest);
     const index = new RaceIndex(() => {});
     expect(index.get(code)).toBeUndefined();
-    await expect(index.guard(app.prisma, hostGame, code, stranger.id, 'read')).rejects.toMatchObject({
+    await expect(
+      index.guard(new RaceRepository(app.prisma), hostGame, code, stranger.id, 'read'),
+    ).rejects.toMatchObject({
       code: 'forbidden',
     });
-    await expect(index.guard(app.prisma, hostGame, code, null, 'read')).rejects.toMatchObject({
+    await expect(
+      index.guard(new RaceRepository(app.prisma), hostGame, code, null, 'read'),
+    ).rejects.toMatchObject({
       code: 'unauthorized',
     });
-    await expect(index.guard(app.prisma, hostGame, code, host.id, 'reveal')).rejects.toMatchObject({
+    await expect(
+      index.guard(new RaceRepository(app.prisma), hostGame, code, host.id, 'reveal'),
+    ).rejects.toMatchObject({
       code: 'forbidden',
     });
-    await expect(index.guard(app.prisma, hostGame, code, host.id, 'read')).resolves.toBeUndefined();
+    await expect(
+      index.guard(new RaceRepository(app.prisma), hostGame, code, host.id, 'read'),
+    ).resolves.toBeUndefined();
   });
 
   it('once the race has finished, a fresh index allows the read (and remembers it)', async () => {
@@ -86,10 +95,14 @@ describeEachDatabase('race index: a room it never heard of', (db) => {
       await new Promise((res) => setTimeout(res, 25));
     }
     const index = new RaceIndex(() => {});
-    await expect(index.guard(app.prisma, hostGame, code, stranger.id, 'read')).resolves.toBeUndefined();
+    await expect(
+      index.guard(new RaceRepository(app.prisma), hostGame, code, stranger.id, 'read'),
+    ).resolves.toBeUndefined();
     await app.prisma.race.update({ where: { code }, data: { status: 'running' } });
     // Remembered as finished (a finished race never runs again): no second look-up.
-    await expect(index.guard(app.prisma, hostGame, code, stranger.id, 'read')).resolves.toBeUndefined();
+    await expect(
+      index.guard(new RaceRepository(app.prisma), hostGame, code, stranger.id, 'read'),
+    ).resolves.toBeUndefined();
     await app.prisma.race.update({ where: { code }, data: { status: 'finished' } });
   });
 });

@@ -232,7 +232,7 @@ describeEachDatabase('no farming: a pair counts once per pool per day', (db) => 
     const day = new Date(app.now()).toISOString().slice(0, 10);
     const rate = (code: string, order: TestPlayer[], on = day) =>
       app.prisma.$transaction((tx) =>
-        app.ratings.rateRaceIn(
+        app.ratings.raceRater.rateRaceIn(
           tx,
           pool,
           on,
@@ -258,7 +258,7 @@ describeEachDatabase('no farming: a pair counts once per pool per day', (db) => 
     const next = new Date(app.now() + DAY_MS).toISOString().slice(0, 10);
     expect(await rate('FARM000004', [b, a], next)).toHaveLength(2);
     const draw3 = await app.prisma.$transaction((tx) =>
-      app.ratings.rateRaceIn(tx, 'race-classic-draw3', day, 'FARM000005', [
+      app.ratings.raceRater.rateRaceIn(tx, 'race-classic-draw3', day, 'FARM000005', [
         { playerId: a.id, placement: 1 },
         { playerId: b.id, placement: 2 },
       ]),

@@ -188,7 +188,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined)(
       const day = new Date().toISOString().slice(0, 10);
       const rate = (app: FastifyInstance, code: string) =>
         app.prisma.$transaction((tx) =>
-          app.ratings.rateRaceIn(tx, 'race-classic-draw1', day, code, [
+          app.ratings.raceRater.rateRaceIn(tx, 'race-classic-draw1', day, code, [
             { playerId: p.id, placement: 1 },
             { playerId: q.id, placement: 2 },
           ]),
