@@ -4,7 +4,7 @@
  */
 import fp from 'fastify-plugin';
 import { type Database, type DatabaseTarget, openDatabase } from '../../infra/db/database.js';
-import type { PrismaClient } from '../../generated/prisma/client.js';
+import type { PrismaClient } from '../../infra/db/database.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -20,7 +20,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { PUBLIC, TOKEN_OPTIONAL, TOKEN_REQUIRED } from '../../infra/http/api-security.js';
 import { requirePlayer } from '../players/plugin.js';
 import { resultDistribution } from '../players/stats.js';
-import { StatsRepository } from '../players/stats-repository.js';
 import { openDataRoutes } from './open-data-routes.js';
 
 const errors = (...codes: (400 | 401 | 403 | 404 | 409)[]) =>
@@ -28,7 +27,7 @@ const errors = (...codes: (400 | 401 | 403 | 404 | 409)[]) =>
 
 /** Registers the daily routes. */
 export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
-  const stats = new StatsRepository(app.prisma);
+  const stats = app.playerStats;
   await app.register(openDataRoutes);
 
   app.get(

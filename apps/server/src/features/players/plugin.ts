@@ -13,6 +13,7 @@ import fp from 'fastify-plugin';
 import { ApiError } from '../../infra/errors.js';
 import { type AuthedPlayer, bearerToken, playerByToken } from './players.js';
 import { PlayerRepository } from './repository.js';
+import { StatsRepository } from './stats-repository.js';
 import { PlayerTokenCache } from './token-cache.js';
 import { TokenRevocations } from './token-revocation.js';
 
@@ -30,6 +31,10 @@ declare module 'fastify' {
      * cached tokens and close the sockets authenticated with a revoked token.
      */
     tokenRevocations: TokenRevocations;
+    /** The players' rows: accounts, tokens, names (plugin `auth`; players/repository.ts). */
+    playerRows: PlayerRepository;
+    /** The rows of players' statistics and histories (plugin `auth`; players/stats-repository.ts). */
+    playerStats: StatsRepository;
   }
   interface FastifyRequest {
     /** The player whose bearer token the request carries, or null (plugin `auth`). */
@@ -50,6 +55,8 @@ export const authPlugin = fp(
     const cache = new PlayerTokenCache();
     app.decorate('playerTokens', cache);
     const players = new PlayerRepository(app.prisma);
+    app.decorate('playerRows', players);
+    app.decorate('playerStats', new StatsRepository(app.prisma));
     const revocations = new TokenRevocations(app.bus, cache, players, (err) =>
       app.log.warn({ err }, 'checking the sockets’ tokens after the bus came back failed'),
     );

@@ -32,7 +32,6 @@ import {
   updateSettings,
 } from './players.js';
 import { currentGame } from './current-game.js';
-import { PlayerRepository } from './repository.js';
 import { requirePlayer } from './plugin.js';
 
 const errors = (...codes: (400 | 401 | 404 | 409 | 429)[]) =>
@@ -40,7 +39,7 @@ const errors = (...codes: (400 | 401 | 404 | 409 | 429)[]) =>
 
 /** Registers the player routes. */
 export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
-  const players = new PlayerRepository(app.prisma);
+  const players = app.playerRows;
   const createLimit =
     app.config.playerCreateRateMax > 0
       ? { max: app.config.playerCreateRateMax, timeWindow: 3_600_000 }

@@ -15,14 +15,13 @@ import { z } from 'zod';
 import { ApiError } from '../../infra/errors.js';
 import { requirePlayer } from './plugin.js';
 import { playerHistory, playerStatistics } from './stats.js';
-import { StatsRepository } from './stats-repository.js';
 
 const errors = (...codes: (400 | 401 | 403 | 404)[]) =>
   Object.fromEntries(codes.map((c) => [c, ErrorBodySchema]));
 
 /** Registers the statistics and history routes. */
 export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const stats = new StatsRepository(app.prisma);
+  const stats = app.playerStats;
   app.get(
     '/api/players/:id/stats',
     {

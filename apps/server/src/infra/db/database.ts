@@ -9,6 +9,9 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../../generated/prisma/client.js';
+
+/** Prisma Client of the open database (the type other layers name it by; only infra/db and repositories import Prisma). */
+export type { PrismaClient };
 import { type BatchWriter, pgBatchWriter, pgliteBatchWriter } from './move-log.js';
 import { batchedVersionProbe } from './version-probe.js';
 import { DEFAULT_MIGRATIONS_DIR, type MigrationReport, type MigrationSession, migrate } from './migrator.js';
