@@ -5,14 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  CHROMIUM,
-  CHROMIUM_ARGS,
-  WEB_DIR,
-  ensureBuilt,
-  loadPlaywright,
-  startServer,
-} from '../test/e2e/harness';
+import { WEB_DIR, ensureBuilt, launchChromium, startServer } from '../test/e2e/harness';
 import { seedPlayer } from '../test/e2e/seed';
 
 const OUT = join(WEB_DIR, 'screenshots');
@@ -25,7 +18,7 @@ async function main(): Promise<void> {
   ensureBuilt();
   mkdirSync(OUT, { recursive: true });
   const server = await startServer(undefined, { DAILY_ARCHIVE_DAYS: '2' });
-  const browser = await loadPlaywright().chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   try {
     // A player with a finished game, so the player pages have something to show.
     const created = (await (

@@ -124,7 +124,7 @@ describe('useGame', () => {
   it('shows a pile move at once, sends it with its version, and takes the server state whole on the answer', async () => {
     const { view, pileMove, after } = position();
     const s = fakeSocket();
-    const { game } = mount(s.socket, fakeApi({ getGame: async () => response(0, view) }));
+    const { game } = mount(s.socket, fakeApi({ getGame: () => Promise.resolve(response(0, view)) }));
     await game.load(GAME_ID);
     expect(s.sent).toContainEqual({ type: 'subscribe', gameId: GAME_ID, version: 0 });
     s.receive({ type: 'state', gameId: GAME_ID, version: 0, view: wire(view), cause: 'subscribe' });
@@ -154,7 +154,7 @@ describe('useGame', () => {
   it('refuses an illegal move locally and sends nothing', async () => {
     const { view } = position();
     const s = fakeSocket();
-    const { game } = mount(s.socket, fakeApi({ getGame: async () => response(0, view) }));
+    const { game } = mount(s.socket, fakeApi({ getGame: () => Promise.resolve(response(0, view)) }));
     await game.load(GAME_ID);
     const before = s.sent.length;
     expect(game.move({ type: 'move', from: 'waste', to: 't1', count: 1 })).toBe('illegal'); // the waste is empty
@@ -164,7 +164,7 @@ describe('useGame', () => {
   it('rolls the optimistic move back when the server refuses it, and resyncs on stale-version', async () => {
     const { view, pileMove } = position();
     const s = fakeSocket();
-    const { game } = mount(s.socket, fakeApi({ getGame: async () => response(0, view) }));
+    const { game } = mount(s.socket, fakeApi({ getGame: () => Promise.resolve(response(0, view)) }));
     await game.load(GAME_ID);
     s.receive({ type: 'state', gameId: GAME_ID, version: 0, view: wire(view), cause: 'subscribe' });
     game.move(pileMove);
@@ -185,7 +185,7 @@ describe('useGame', () => {
   it('a state it did not ask for (another tab) replaces local state and drops pending moves', async () => {
     const { view, pileMove, state } = position();
     const s = fakeSocket();
-    const { game } = mount(s.socket, fakeApi({ getGame: async () => response(0, view) }));
+    const { game } = mount(s.socket, fakeApi({ getGame: () => Promise.resolve(response(0, view)) }));
     await game.load(GAME_ID);
     s.receive({ type: 'state', gameId: GAME_ID, version: 0, view: wire(view), cause: 'subscribe' });
     game.move(pileMove);
@@ -208,11 +208,13 @@ describe('useGame', () => {
   it('falls back to REST while the socket is down', async () => {
     const { view, pileMove, after } = position();
     const s = fakeSocket('closed');
-    const postMove = vi.fn(async (_id: string, _move: Move, version: number) => ({
-      version: version + 1,
-      view: wire(playerView(after, 0)),
-    }));
-    const { game } = mount(s.socket, fakeApi({ getGame: async () => response(0, view), postMove }));
+    const postMove = vi.fn((_id: string, _move: Move, version: number) =>
+      Promise.resolve({ version: version + 1, view: wire(playerView(after, 0)) }),
+    );
+    const { game } = mount(
+      s.socket,
+      fakeApi({ getGame: () => Promise.resolve(response(0, view)), postMove }),
+    );
     await game.load(GAME_ID);
     expect(game.move(pileMove)).toBe('sent');
     expect(postMove).toHaveBeenCalledWith(GAME_ID, pileMove, 0);
@@ -224,7 +226,7 @@ describe('useGame', () => {
     vi.useFakeTimers();
     const { view, pileMove } = position();
     const s = fakeSocket();
-    const getGame = vi.fn(async () => response(0, view));
+    const getGame = vi.fn(() => Promise.resolve(response(0, view)));
     const { game, scope } = mount(s.socket, fakeApi({ getGame }));
     await game.load(GAME_ID);
     s.receive({ type: 'state', gameId: GAME_ID, version: 0, view: wire(view), cause: 'subscribe' });
@@ -250,7 +252,7 @@ describe('useGame and errors that are not its own', () => {
   it('an error frame about no game (a race room that does not exist) is not reported as a missing game', async () => {
     const { view } = position();
     const s = fakeSocket();
-    const { game } = mount(s.socket, fakeApi({ getGame: async () => response(0, view) }));
+    const { game } = mount(s.socket, fakeApi({ getGame: () => Promise.resolve(response(0, view)) }));
     await game.load(GAME_ID);
     const { toasts } = useNotify();
     toasts.splice(0);

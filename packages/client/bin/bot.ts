@@ -163,8 +163,7 @@ async function main(): Promise<void> {
     console.log(`playing as bot ${bot.name} (${bot.id})`);
   }
   // Node 22+ and browsers have a global WebSocket; Node 20 needs the `ws` package's.
-  const WebSocketImpl =
-    (globalThis as { WebSocket?: WebSocketClass }).WebSocket ?? (WebSocket as unknown as WebSocketClass);
+  const WebSocketImpl = (globalThis as { WebSocket?: WebSocketClass }).WebSocket ?? WebSocket;
   const socket = await KlondikeSocket.connect({
     url: rest.socketUrl(),
     WebSocket: WebSocketImpl,

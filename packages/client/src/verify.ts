@@ -149,7 +149,7 @@ function compareResults(a: ExportGame, b: ExportGame): number {
 function replayProblem(g: ExportGame, closesAtMs: number): string | null {
   const deal = parseDeal(g.deal);
   if (!deal.ok) return `${g.gameId}: unreadable deal`;
-  let state: GameState = newGame(deal.value, g.options as GameOptions);
+  let state: GameState = newGame(deal.value, g.options);
   let lastAt = 0;
   for (const [i, m] of g.moves.entries()) {
     const r = applyMove(state, m.move);

@@ -41,7 +41,7 @@ export function controllableWebSocket(): {
         if (type === 'message')
           ws.on('message', (data: WebSocket.RawData) => {
             frames++;
-            if (!deaf) listener({ data: data.toString() });
+            if (!deaf) listener({ data: frameText(data) });
           });
         else ws.on(type, () => listener({ data: undefined }));
       },
@@ -58,4 +58,10 @@ export function controllableWebSocket(): {
     },
     frames: () => frames,
   };
+}
+
+/** The text of a frame as `ws` hands it over (a Buffer, an ArrayBuffer, or fragments), read as UTF-8. */
+function frameText(data: WebSocket.RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString();
+  return Buffer.isBuffer(data) ? data.toString() : Buffer.from(data).toString();
 }

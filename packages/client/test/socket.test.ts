@@ -14,7 +14,7 @@ function nextDrawOrRecycle(game: GameHandle): Move {
 }
 
 /** Polls `check` every 10 ms for up to 15 s (a loaded machine can take seconds to apply a move). */
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
   for (let i = 0; i < 1500; i++) {
     if (await check()) return;
     await new Promise((r) => setTimeout(r, 10));
@@ -84,7 +84,7 @@ describe('KlondikeSocket against the real server', () => {
         // Its frame of version 20 travels on its own connection and may still be on the way on a loaded machine:
         // it must arrive before the observer goes deaf, or it would be dropped and counted as a seventh.
         await until(
-          async () => observer.version === 20,
+          () => observer.version === 20,
           `the observer to reach version 20 (at ${observer.version})`,
         );
         observerControl.setDeaf(true);
@@ -93,7 +93,7 @@ describe('KlondikeSocket against the real server', () => {
       } else if (i === 25) {
         await game.move(move);
         // Wait until the observer's frames of versions 21…26 have arrived (and been dropped).
-        await until(async () => observerControl.frames() === deafFrom + 6, 'the dropped frames');
+        await until(() => observerControl.frames() === deafFrom + 6, 'the dropped frames');
         observerControl.setDeaf(false);
         expect(observer.version).toBe(20);
       } else {
@@ -104,7 +104,7 @@ describe('KlondikeSocket against the real server', () => {
     expect(observerVersions.filter((v) => v > 20)[0]).toBe(27);
     expect(reconnects).toBe(8);
     expect(control.sockets.length).toBe(9);
-    await until(async () => observer.version === 40, `the observer to catch up (at ${observer.version})`);
+    await until(() => observer.version === 40, `the observer to catch up (at ${observer.version})`);
     expect(observer.view).toEqual(game.view);
 
     const resigned = await game.resign();
@@ -136,7 +136,11 @@ describe('KlondikeSocket against the real server', () => {
       (e: unknown) => e,
     );
     expect(illegal).toBeInstanceOf(KlondikeError);
-    expect(illegal).toMatchObject({ code: 'illegal-move', reason: expect.any(String), gameId: created.id });
+    expect(illegal).toMatchObject({
+      code: 'illegal-move',
+      reason: expect.any(String) as unknown,
+      gameId: created.id,
+    });
 
     // Neither refusal changed anything; the next move goes through at the version held.
     expect(game.version).toBe(2);
@@ -156,7 +160,7 @@ describe('KlondikeSocket against the real server', () => {
     const seen: number[] = [];
     game.onState((s) => seen.push(s.version));
     await rest.playMove(created.id, { type: 'draw' }, 0);
-    await until(async () => game.version === 1, 'the REST move to arrive');
+    await until(() => game.version === 1, 'the REST move to arrive');
     expect(seen).toEqual([1]);
     expect((await game.move({ type: 'draw' })).version).toBe(2);
   });
@@ -167,7 +171,7 @@ describe('KlondikeSocket against the real server', () => {
     g.WebSocket = undefined;
     try {
       const e = await KlondikeSocket.connect({ url: rest.socketUrl() }).catch((x: unknown) => x);
-      expect(e).toMatchObject({ code: 'network', message: expect.stringContaining('ws') });
+      expect(e).toMatchObject({ code: 'network', message: expect.stringContaining('ws') as unknown });
     } finally {
       g.WebSocket = saved;
     }

@@ -33,7 +33,7 @@ export function validSettings(value: unknown): SettingsPatch {
     if (accepted === 'boolean' ? typeof v === 'boolean' : (accepted as readonly unknown[]).includes(v))
       out[key] = v;
   }
-  return out as SettingsPatch;
+  return out;
 }
 
 /** Every setting: the defaults with the valid ones of `patch` over them. */
@@ -102,9 +102,9 @@ export interface SettingsApi {
   /** Every setting, read-only (change them with `set`). */
   readonly settings: Readonly<Settings>;
   /** Changes some settings: stored in this browser at once, and on the server for a signed-in player. */
-  set(patch: SettingsPatch): void;
+  set(this: void, patch: SettingsPatch): void;
   /** Back to the defaults (here and, signed in, on the server). */
-  reset(): void;
+  reset(this: void): void;
   /** Whether pages are dark now (the setting, or the system's preference). */
   readonly dark: ComputedRef<boolean>;
   /** The factor on animation durations; 0 = do not animate (`motionFactor`). */
@@ -112,7 +112,7 @@ export interface SettingsApi {
 }
 
 const api: SettingsApi = {
-  settings: readonly(state) as Readonly<Settings>,
+  settings: readonly(state),
   set(patch) {
     const valid = validSettings(patch);
     if (Object.keys(valid).length === 0) return;

@@ -80,12 +80,15 @@ function frenchPlural(choice: number, choices: number): number {
   return n <= 1 ? 0 : 1;
 }
 
+/** Messages per language: English built in, the others added as they are loaded (typed as any language). */
+const messages: Record<string, Messages> = { en };
+
 /** The app's one vue-i18n instance (install with `app.use(i18n)`). */
 export const i18n = createI18n({
   legacy: false,
   locale: 'en',
   fallbackLocale: 'en',
-  messages: { en } as Record<string, Messages>,
+  messages,
   pluralRules: { fr: frenchPlural },
   missingWarn: false,
   fallbackWarn: false,

@@ -13,7 +13,6 @@ import {
   type Move,
   type PileId,
   type PlayerView,
-  type Suit,
 } from '@klondike/rules';
 import { tr } from '../i18n';
 import { suitName } from './cards';
@@ -37,7 +36,7 @@ export type Verdict = 'won' | 'impossible' | 'unknown';
 /** A card as said in a hint (current language), e.g. "the 7 of hearts", "the queen of spades". */
 export function spokenCard(code: CardCode): string {
   const c = cardInfo(code);
-  return c ? tr('card.the', { rank: tr(`card.spoken.${c.rank}`), suit: suitName(c.suit as Suit) }) : code;
+  return c ? tr('card.the', { rank: tr(`card.spoken.${c.rank}`), suit: suitName(c.suit) }) : code;
 }
 
 /**

@@ -42,16 +42,22 @@ describe('arena page, invite-only and hidden', () => {
     const calls: { method: string; url: string; body: unknown }[] = [];
     vi.stubGlobal(
       'fetch',
-      vi.fn(async (url: string, init?: RequestInit) => {
+      vi.fn((url: string, init?: RequestInit) => {
         const method = init?.method ?? 'GET';
-        calls.push({ method, url, body: init?.body ? JSON.parse(String(init.body)) : undefined });
+        // The client sends JSON bodies as strings.
+        const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
+        calls.push({ method, url, body });
         if (method === 'POST' && url.endsWith('/join'))
-          return new Response(JSON.stringify(arena), { status: 200 });
+          return Promise.resolve(new Response(JSON.stringify(arena), { status: 200 }));
         if (method === 'GET' && url.endsWith(`/api/arenas/${ID}`))
-          return new Response(JSON.stringify({ error: { code: 'not-found', message: `no arena ${ID}` } }), {
-            status: 404,
-          });
-        return new Response(JSON.stringify({ error: { code: 'not-found', message: 'no' } }), { status: 404 });
+          return Promise.resolve(
+            new Response(JSON.stringify({ error: { code: 'not-found', message: `no arena ${ID}` } }), {
+              status: 404,
+            }),
+          );
+        return Promise.resolve(
+          new Response(JSON.stringify({ error: { code: 'not-found', message: 'no' } }), { status: 404 }),
+        );
       }),
     );
     const router = createAppRouter(createMemoryHistory());

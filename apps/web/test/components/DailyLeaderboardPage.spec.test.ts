@@ -46,7 +46,7 @@ async function mountWith(distribution: object) {
   await loadSchemas();
   vi.stubGlobal(
     'fetch',
-    vi.fn(async () => new Response(JSON.stringify(board(distribution)), { status: 200 })),
+    vi.fn(() => Promise.resolve(new Response(JSON.stringify(board(distribution)), { status: 200 }))),
   );
   const router = createAppRouter(createMemoryHistory());
   await router.push('/daily/2026-03-10/classic-draw1/leaderboard');

@@ -113,7 +113,7 @@ describe('useSettings', () => {
     s.set({ cardBack: 'sunset', sounds: true });
     const saved: SettingsPatch[] = [];
     const me = shallowRef<{ settings: SettingsPatch } | null>(null);
-    const stop = connectSettings(me, async (p) => void saved.push(p));
+    const stop = connectSettings(me, (p) => Promise.resolve(void saved.push(p)));
     s.set({ theme: 'dark' });
     expect(saved).toEqual([]); // not signed in: kept here only
     me.value = { settings: { cardBack: 'crimson', autoFoundation: true, bogus: 1 } as SettingsPatch };
