@@ -219,6 +219,7 @@ export interface SocketRoutesOptions {
  * The `/api/ws` route (needs @fastify/websocket registered on the instance). Errors: registration fails
  * (so the app does not start) when the channels are inconsistent (`channelTable`).
  */
+// eslint-disable-next-line @typescript-eslint/require-await -- a `channelTable` throw must reach avvio as a rejection
 export const wsRoutes: FastifyPluginAsync<SocketRoutesOptions> = async (app, options) => {
   const channels = channelTable((options.channels ?? appChannels)(app));
   app.get('/api/ws', { websocket: true, schema: { hide: true } }, (socket, req) => {

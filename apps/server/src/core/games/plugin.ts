@@ -19,7 +19,7 @@ declare module 'fastify' {
 
 /** Creates the rooms service; on close, waits for queued writes before the database closes. */
 export const gameRoomsPlugin = fp(
-  async (app) => {
+  (app) => {
     // The rows a kind adds to its game's writes are that kind's own (a ranked daily's attempt and result),
     // declared by its feature through `app.gameKinds`, which fills this record before any game is written.
     const rows: Partial<Record<GameKind, KindRows>> = {};
@@ -36,6 +36,7 @@ export const gameRoomsPlugin = fp(
     app.addHook('preClose', async () => {
       await rooms.drain();
     });
+    return Promise.resolve();
   },
   { name: 'game-rooms', fastify: '5.x', dependencies: ['config', 'db', 'bus'] },
 );

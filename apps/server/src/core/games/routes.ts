@@ -25,7 +25,7 @@ const errors = (...codes: (400 | 401 | 403 | 404 | 409 | 422 | 429 | 503)[]) =>
   Object.fromEntries(codes.map((c) => [c, ErrorBodySchema]));
 
 /** POST /api/games, GET /api/games/:id, moves, undo, resign, legal-moves, deal. */
-export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
+export const gameRoutes: FastifyPluginAsyncZod = (app) => {
   app.post(
     '/api/games',
     {
@@ -189,4 +189,5 @@ export const gameRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => app.rooms.replay(req.params.id),
   );
+  return Promise.resolve();
 };

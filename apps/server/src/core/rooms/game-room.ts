@@ -209,6 +209,7 @@ export async function settle(
  * in the room's queue, so no frame of a write is missed or reordered.
  */
 export async function join(ctx: RoomContext, room: Room, subscriber: Subscriber): Promise<void> {
+  // eslint-disable-next-line @typescript-eslint/require-await -- `exclusive` needs a throw here as a rejection
   await exclusive(room, async () => {
     room.subscribers.add(subscriber);
     ctx.peers.listen(room);

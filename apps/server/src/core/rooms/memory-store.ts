@@ -45,21 +45,21 @@ export class MemoryGameStore implements GameStore {
 
   constructor(private readonly claimOf: (game: NewGameRecord) => string | null = () => null) {}
 
-  readonly writeMoves = async (batch: readonly MoveCommit[]): Promise<ReadonlySet<string>> => {
+  readonly writeMoves = (batch: readonly MoveCommit[]): Promise<ReadonlySet<string>> => {
     const done = new Set<string>();
     for (const w of batch) if (this.apply(w)) done.add(w.gameId);
-    return done;
+    return Promise.resolve(done);
   };
 
-  async version(id: string): Promise<number | null> {
-    return this.games.get(id)?.version ?? null;
+  version(id: string): Promise<number | null> {
+    return Promise.resolve(this.games.get(id)?.version ?? null);
   }
 
-  async load(id: string): Promise<StoredGame | null> {
+  load(id: string): Promise<StoredGame | null> {
     const g = this.games.get(id);
-    if (!g) return null;
+    if (!g) return Promise.resolve(null);
     const r = g.record;
-    return {
+    return Promise.resolve({
       id,
       kind: r.kind,
       raceCode: r.raceCode,
@@ -74,27 +74,27 @@ export class MemoryGameStore implements GameStore {
       endedAt: g.endedAt,
       finished: this.results.has(id),
       log: [...g.log],
-    };
+    });
   }
 
-  async dealSource(id: string): Promise<DealSource | null> {
+  dealSource(id: string): Promise<DealSource | null> {
     const g = this.games.get(id);
-    if (!g) return null;
+    if (!g) return Promise.resolve(null);
     const r = g.record;
-    return {
+    return Promise.resolve({
       deal: r.deal,
       dealKey: r.dealKey,
       dealNumber: r.dealNumber,
       options: g.options,
       ...optionsNamesOf(r),
-    };
+    });
   }
 
-  async insert(game: NewGameRecord): Promise<void> {
-    if (this.games.has(game.id)) throw new Error(`game ${game.id} exists`);
+  insert(game: NewGameRecord): Promise<void> {
+    if (this.games.has(game.id)) return Promise.reject(new Error(`game ${game.id} exists`));
     const claim = this.claimOf(game);
     if (claim !== null) {
-      if (this.claims.has(claim)) throw new RowExists();
+      if (this.claims.has(claim)) return Promise.reject(new RowExists());
       this.claims.add(claim);
     }
     this.games.set(game.id, {
@@ -106,27 +106,28 @@ export class MemoryGameStore implements GameStore {
       endedAt: game.endedAt,
       log: [],
     });
+    return Promise.resolve();
   }
 
-  async commitWithRow(game: GameFacts, w: MoveCommit, row: ResultRow): Promise<RowCommit> {
-    if (this.games.get(w.gameId)?.version !== w.version - 1) return 'stale';
-    if (this.results.has(game.id)) return 'row-exists';
+  commitWithRow(game: GameFacts, w: MoveCommit, row: ResultRow): Promise<RowCommit> {
+    if (this.games.get(w.gameId)?.version !== w.version - 1) return Promise.resolve('stale');
+    if (this.results.has(game.id)) return Promise.resolve('row-exists');
     this.apply(w);
     this.results.set(game.id, row);
-    return 'committed';
+    return Promise.resolve('committed');
   }
 
-  async settle(game: GameFacts, row: ResultRow): Promise<boolean> {
-    if (this.results.has(game.id)) return false;
+  settle(game: GameFacts, row: ResultRow): Promise<boolean> {
+    if (this.results.has(game.id)) return Promise.resolve(false);
     this.results.set(game.id, row);
-    return true;
+    return Promise.resolve(true);
   }
 
-  async replay(id: string): Promise<ReplayRecord | null> {
+  replay(id: string): Promise<ReplayRecord | null> {
     const g = this.games.get(id);
-    if (!g) return null;
+    if (!g) return Promise.resolve(null);
     const r = g.record;
-    return {
+    return Promise.resolve({
       id,
       kind: r.kind,
       status: g.status,
@@ -137,7 +138,7 @@ export class MemoryGameStore implements GameStore {
       daily: r.daily,
       raceFinished: r.raceCode === null ? null : false,
       log: [...g.log],
-    };
+    });
   }
 
   /** The version-checked append of one action; false when the stored version is not `w.version − 1`. */

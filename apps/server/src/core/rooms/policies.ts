@@ -103,7 +103,7 @@ export interface GamePolicy {
    * Replaces the casual replay rule (public once the game is won or resigned): throws an `ApiError` while
    * the replay of this finished game must stay secret (a daily of an open day, a race still on).
    */
-  checkReplay?(game: ReplayFacts, now: number): void;
+  checkReplay?(this: void, game: ReplayFacts, now: number): void;
   /**
    * Told after every committed action of a game of this kind, once the action's write has left its game's
    * queue (before its caller gets the answer): it may start writes of games, this one included, which queue

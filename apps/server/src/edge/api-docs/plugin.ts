@@ -64,13 +64,19 @@ export const swaggerPlugin = fp(
     await app.register(swaggerUi, { routePrefix: '/docs' });
 
     const asyncApi = asyncApiDocument();
-    app.get(ASYNCAPI_PATH, { schema: { hide: true } }, async (req) => ({
-      ...asyncApi,
-      // The socket of the server answering, as the caller reached it.
-      servers: {
-        this: { ...asyncApi.servers.this, host: req.host, protocol: req.protocol === 'https' ? 'wss' : 'ws' },
-      },
-    }));
+    app.get(ASYNCAPI_PATH, { schema: { hide: true } }, (req) =>
+      Promise.resolve({
+        ...asyncApi,
+        // The socket of the server answering, as the caller reached it.
+        servers: {
+          this: {
+            ...asyncApi.servers.this,
+            host: req.host,
+            protocol: req.protocol === 'https' ? 'wss' : 'ws',
+          },
+        },
+      }),
+    );
   },
   { name: 'swagger', fastify: '5.x' },
 );

@@ -20,9 +20,10 @@ export interface ConfigPluginOptions {
 
 /** Decorates `app.config` and `app.now`. */
 export const configPlugin = fp<ConfigPluginOptions>(
-  async (app, opts) => {
+  (app, opts) => {
     app.decorate('config', opts.config);
     app.decorate('now', opts.now ?? Date.now);
+    return Promise.resolve();
   },
   { name: 'config', fastify: '5.x' },
 );

@@ -19,7 +19,7 @@ declare module 'fastify' {
 
 /** Registers the arena service. */
 export const arenasPlugin = fp(
-  async (app) => {
+  (app) => {
     const arenas = new ArenaService({
       repository: new ArenaRepository(app.prisma),
       bus: app.bus,
@@ -38,10 +38,12 @@ export const arenasPlugin = fp(
     });
     app.decorate('arenas', arenas);
     if (app.config.arenaSchedule) app.dailyJobs.add(() => arenas.makeSchedule());
-    app.addHook('onReady', async () => {
+    app.addHook('onReady', () => {
       void arenas.tick();
+      return Promise.resolve();
     });
     app.addHook('preClose', () => arenas.stop());
+    return Promise.resolve();
   },
   {
     name: 'arenas',

@@ -20,7 +20,7 @@ const errors = (...codes: (400 | 401 | 403 | 404 | 409 | 429)[]) =>
   Object.fromEntries(codes.map((c) => [c, ErrorBodySchema]));
 
 /** Registers the /api/arenas routes. */
-export const arenaRoutes: FastifyPluginAsyncZod = async (app) => {
+export const arenaRoutes: FastifyPluginAsyncZod = (app) => {
   app.get(
     '/api/arenas',
     {
@@ -128,4 +128,5 @@ export const arenaRoutes: FastifyPluginAsyncZod = async (app) => {
       return app.races.setBerserk(code, player.id);
     },
   );
+  return Promise.resolve();
 };

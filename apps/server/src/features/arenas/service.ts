@@ -183,7 +183,7 @@ export class ArenaService {
   async subscribe(id: string, sub: ArenaSubscriber, viewer: string | null): Promise<void> {
     const arena = await this.get(id, viewer);
     let subs = this.local.get(id);
-    if (subs === undefined) this.local.set(id, (subs = new Map()));
+    if (subs === undefined) this.local.set(id, (subs = new Map<ArenaSubscriber, string | null>()));
     subs.set(sub, viewer);
     sub.send(JSON.stringify({ type: 'arena', arena }));
   }

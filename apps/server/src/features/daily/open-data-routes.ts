@@ -12,7 +12,7 @@ import { PUBLIC } from '../../infra/http/api-security.js';
 const CHUNK_BYTES = 64 * 1024;
 
 /** Registers GET /api/exports and GET /api/exports/:date. */
-export const openDataRoutes: FastifyPluginAsyncZod = async (app) => {
+export const openDataRoutes: FastifyPluginAsyncZod = (app) => {
   app.get(
     '/api/exports',
     {
@@ -69,4 +69,5 @@ export const openDataRoutes: FastifyPluginAsyncZod = async (app) => {
         .send(Readable.from(chunks));
     },
   );
+  return Promise.resolve();
 };

@@ -31,7 +31,7 @@ declare module 'fastify' {
 
 /** Registers the daily service and its timer. */
 export const dailyPlugin = fp(
-  async (app) => {
+  (app) => {
     const daily = new DailyService({
       repository: new DailyRepository(app.prisma),
       exports: new ExportRepository(app.prisma),
@@ -88,8 +88,8 @@ export const dailyPlugin = fp(
           },
         );
     };
-    app.addHook('onReady', async () => {
-      if (!app.config.dailySchedule) return;
+    app.addHook('onReady', () => {
+      if (!app.config.dailySchedule) return Promise.resolve();
       daily
         .current()
         .then(() => app.ratings.rateClosedDays())
@@ -100,6 +100,7 @@ export const dailyPlugin = fp(
         runJobs().catch((err: unknown) => app.log.error({ err }, 'daily job failed'));
       });
       schedule();
+      return Promise.resolve();
     });
     app.addHook('preClose', async () => {
       closing = true;
@@ -107,6 +108,7 @@ export const dailyPlugin = fp(
       await lease.stop();
       await daily.stop();
     });
+    return Promise.resolve();
   },
   { name: 'daily', fastify: '5.x', dependencies: ['config', 'db', 'bus', 'game-rooms', 'solver', 'ratings'] },
 );

@@ -30,7 +30,7 @@ const DAY_MS = 86_400_000;
 
 /** Registers the maintenance timer (none when MAINTENANCE_TICK_MS is 0). */
 export const maintenancePlugin = fp(
-  async (app) => {
+  (app) => {
     const { gameRetentionDays, raceLobbyTtlMs, maintenanceTickMs, moveArchiveAfterMs } = app.config;
     const games = new MaintenanceRepository(app.prisma);
     /** One round of maintenance; exposed for tests and operators as `app.maintenance()`. */
@@ -53,7 +53,7 @@ export const maintenancePlugin = fp(
       return { gamesDeleted, gamesCompacted, lobbiesClosed };
     }
     app.decorate('maintenance', run);
-    if (maintenanceTickMs === 0) return;
+    if (maintenanceTickMs === 0) return Promise.resolve();
     let running = false;
     const timer = setInterval(() => {
       if (running) return;
@@ -65,7 +65,11 @@ export const maintenancePlugin = fp(
         });
     }, maintenanceTickMs);
     timer.unref();
-    app.addHook('onClose', async () => clearInterval(timer));
+    app.addHook('onClose', () => {
+      clearInterval(timer);
+      return Promise.resolve();
+    });
+    return Promise.resolve();
   },
   { name: 'maintenance', fastify: '5.x', dependencies: ['config', 'db', 'game-rooms', 'races'] },
 );

@@ -17,7 +17,7 @@ declare module 'fastify' {
 
 /** Registers the pairing service. */
 export const pairingPlugin = fp(
-  async (app) => {
+  (app) => {
     const pairing = new PairingService({
       repository: new PairingRepository(app.prisma),
       bus: app.bus,
@@ -32,6 +32,7 @@ export const pairingPlugin = fp(
     });
     app.decorate('pairing', pairing);
     app.addHook('preClose', () => pairing.stop());
+    return Promise.resolve();
   },
   { name: 'pairing', fastify: '5.x', dependencies: ['config', 'db', 'bus', 'ratings', 'races'] },
 );

@@ -11,7 +11,7 @@ const errors = (...codes: (400 | 401 | 409 | 429)[]) =>
   Object.fromEntries(codes.map((c) => [c, ErrorBodySchema]));
 
 /** Registers the /api/pairing routes. */
-export const pairingRoutes: FastifyPluginAsyncZod = async (app) => {
+export const pairingRoutes: FastifyPluginAsyncZod = (app) => {
   app.post(
     '/api/pairing',
     {
@@ -60,4 +60,5 @@ export const pairingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => app.pairing.leave(requirePlayer(req)),
   );
+  return Promise.resolve();
 };

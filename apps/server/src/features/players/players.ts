@@ -152,7 +152,7 @@ export function storedSettings(json: unknown): SettingsPatch {
     const parsed = shape[key as keyof typeof shape].safeParse(value);
     if (parsed.success && parsed.data !== undefined) out[key] = parsed.data;
   }
-  return out as SettingsPatch;
+  return out;
 }
 
 /**

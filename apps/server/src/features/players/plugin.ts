@@ -51,7 +51,7 @@ export function requirePlayer(req: FastifyRequest): AuthedPlayer {
 
 /** Decorates `req.player` and resolves it from the Authorization header on /api routes. */
 export const authPlugin = fp(
-  async (app) => {
+  (app) => {
     const cache = new PlayerTokenCache();
     app.decorate('playerTokens', cache);
     const players = new PlayerRepository(app.prisma);
@@ -61,7 +61,10 @@ export const authPlugin = fp(
       app.log.warn({ err }, 'checking the sockets’ tokens after the bus came back failed'),
     );
     app.decorate('tokenRevocations', revocations);
-    app.addHook('onClose', async () => revocations.close());
+    app.addHook('onClose', () => {
+      revocations.close();
+      return Promise.resolve();
+    });
     /**
      * The player of a token, from the cache or else the database (and then cached unless a revocation was
      * heard meanwhile), or null.
@@ -87,6 +90,7 @@ export const authPlugin = fp(
       if (player === null) throw new ApiError('unknown-token', 'unknown player token');
       req.player = player;
     });
+    return Promise.resolve();
   },
   { name: 'auth', fastify: '5.x', dependencies: ['config', 'bus', 'db'] },
 );

@@ -38,7 +38,7 @@ const errors = (...codes: (400 | 401 | 404 | 409 | 429)[]) =>
   Object.fromEntries(codes.map((c) => [c, ErrorBodySchema]));
 
 /** Registers the player routes. */
-export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
+export const playerRoutes: FastifyPluginAsyncZod = (app) => {
   const players = app.playerRows;
   const createLimit =
     app.config.playerCreateRateMax > 0
@@ -229,4 +229,5 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
       ratings: await app.ratings.of(req.params.id),
     }),
   );
+  return Promise.resolve();
 };

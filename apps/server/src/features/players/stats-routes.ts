@@ -20,7 +20,7 @@ const errors = (...codes: (400 | 401 | 403 | 404)[]) =>
   Object.fromEntries(codes.map((c) => [c, ErrorBodySchema]));
 
 /** Registers the statistics and history routes. */
-export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
+export const statsRoutes: FastifyPluginAsyncZod = (app) => {
   const stats = app.playerStats;
   app.get(
     '/api/players/:id/stats',
@@ -67,4 +67,5 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
       return playerHistory(stats, req.params.id, req.query, app.now());
     },
   );
+  return Promise.resolve();
 };

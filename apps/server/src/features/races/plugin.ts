@@ -27,7 +27,7 @@ declare module 'fastify' {
 
 /** Registers the races service. */
 export const racesPlugin = fp(
-  async (app) => {
+  (app) => {
     const multiNode = app.bus.kind !== 'single';
     const nodeDeadMs = 3 * app.config.nodeHeartbeatMs;
     const repository = new RaceRepository(app.prisma, app.ratings.raceRater);
@@ -83,6 +83,7 @@ export const racesPlugin = fp(
       await races.stop();
       if (multiNode) await races.leave().catch(() => {});
     });
+    return Promise.resolve();
   },
   {
     name: 'races',

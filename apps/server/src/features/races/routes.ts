@@ -20,7 +20,7 @@ const errors = (...codes: (400 | 401 | 403 | 404 | 409 | 429 | 503)[]) =>
   Object.fromEntries(codes.map((c) => [c, ErrorBodySchema]));
 
 /** Registers the /api/races routes. */
-export const raceRoutes: FastifyPluginAsyncZod = async (app) => {
+export const raceRoutes: FastifyPluginAsyncZod = (app) => {
   const lookupLimit =
     app.config.raceRateMax > 0 ? { max: app.config.raceRateMax, timeWindow: 60_000 } : undefined; // 0: the global limit
 
@@ -150,4 +150,5 @@ export const raceRoutes: FastifyPluginAsyncZod = async (app) => {
       return reply.code(created ? 201 : 200).send(race);
     },
   );
+  return Promise.resolve();
 };

@@ -16,11 +16,12 @@ declare module 'fastify' {
 
 /** Registers the rating service. */
 export const ratingsPlugin = fp(
-  async (app) => {
+  (app) => {
     app.decorate(
       'ratings',
       new RatingService({ repository: new RatingRepository(app.prisma), now: app.now, log: app.log }),
     );
+    return Promise.resolve();
   },
   { name: 'ratings', fastify: '5.x', dependencies: ['config', 'db'] },
 );

@@ -14,7 +14,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { PUBLIC } from '../../infra/http/api-security.js';
 
-export const ratingRoutes: FastifyPluginAsyncZod = async (app) => {
+export const ratingRoutes: FastifyPluginAsyncZod = (app) => {
   app.get(
     '/api/ratings/:pool',
     {
@@ -54,4 +54,5 @@ export const ratingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => ({ id: req.params.id, ...(await app.ratings.history(req.params.id)) }),
   );
+  return Promise.resolve();
 };

@@ -31,7 +31,7 @@ const WORKER_ENTRY = import.meta.url.endsWith('.ts')
 
 /** Registers the pool. */
 export const solverPlugin = fp(
-  async (app) => {
+  (app) => {
     const makePool = (maxThreads: number, background: boolean): Piscina<SolverTask, SolverOutcome> =>
       new Piscina<SolverTask, SolverOutcome>({
         filename: WORKER_ENTRY,
@@ -97,6 +97,7 @@ export const solverPlugin = fp(
     app.addHook('onClose', async () => {
       await Promise.all(pools.map((p) => p.destroy()));
     });
+    return Promise.resolve();
   },
   { name: 'solver', fastify: '5.x', dependencies: ['config'] },
 );

@@ -33,7 +33,7 @@ const MINIMAL_NODES_PER_MS_SOLVE = 250;
 const HINT_CACHE_SIZE = 2000;
 
 /** Registers POST /api/solve and GET /api/games/:id/hint. */
-export const solveRoutes: FastifyPluginAsyncZod = async (app) => {
+export const solveRoutes: FastifyPluginAsyncZod = (app) => {
   // POST /api/solve: the solver's allowance (onRequest, shared with typed-deal games) in place of the global
   // limit; 0 = the global limit. The route's own limiter counts nothing (`allowList`): it is there so that the
   // global one stays off and the quota is named (RateLimit-Policy, the OpenAPI document's 429 and headers).
@@ -171,4 +171,5 @@ export const solveRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => answer(req.params.id, req.player?.id ?? null, req.player?.id ?? req.ip),
   );
+  return Promise.resolve();
 };

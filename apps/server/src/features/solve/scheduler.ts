@@ -240,21 +240,21 @@ export class SolverScheduler<T> {
       this.pump();
     };
     // The slot and the client's share are freed before the caller hears of the result.
+    const failed = (error: unknown): void => {
+      settle();
+      w.reject(error);
+    };
     let p: Promise<T>;
     try {
       p = w.run(lane);
-    } catch (e) {
-      p = Promise.reject(e);
+    } catch (error) {
+      // A run that throws at once fails as one whose promise rejects: on the next microtask.
+      queueMicrotask(() => failed(error));
+      return;
     }
-    p.then(
-      (value) => {
-        settle();
-        w.resolve(value);
-      },
-      (error: unknown) => {
-        settle();
-        w.reject(error);
-      },
-    );
+    p.then((value) => {
+      settle();
+      w.resolve(value);
+    }, failed);
   }
 }

@@ -32,8 +32,9 @@ export class LocalLease implements Lease {
     listener(true);
   }
   /** See `Lease.stop`. */
-  async stop(): Promise<void> {
+  stop(): Promise<void> {
     this.held = false;
+    return Promise.resolve();
   }
 }
 

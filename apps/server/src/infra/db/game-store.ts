@@ -31,9 +31,9 @@ export type Tx = Prisma.TransactionClient;
 /** The rows one kind of game adds to its game's writes, in the same transaction. */
 export interface KindRows {
   /** Inserted with a new game of this kind; a unique violation refuses the game (`RowExists`). */
-  inserted?(tx: Tx, game: NewGameRecord): Promise<void>;
+  inserted?(this: void, tx: Tx, game: NewGameRecord): Promise<void>;
   /** Inserts the game's leaderboard row; resolves false when it already existed (nothing inserted). */
-  result?(tx: Tx, game: GameRef, row: ResultRow): Promise<boolean>;
+  result?(this: void, tx: Tx, game: GameRef, row: ResultRow): Promise<boolean>;
 }
 
 /** Thrown inside the commit transaction when the database's version is not the expected one. */
