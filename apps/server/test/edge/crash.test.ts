@@ -106,7 +106,7 @@ describeEachDatabase('crash: SIGKILL and restart', (db) => {
     // A burst in flight when the process dies: these may or may not have committed, never half.
     const inFlight = [...acked].map(([id, a]) =>
       post(`/api/games/${id}/moves`, { move: { type: 'draw' }, version: a.version }).then(
-        async (r) => ({ id, status: r.status, body: (await r.json()) as unknown }),
+        async (r) => ({ id, status: r.status, body: await r.json() }),
         () => null,
       ),
     );
@@ -175,7 +175,7 @@ describeEachDatabase('crash: SIGKILL and restart', (db) => {
             let n = 0;
             ws.on('error', () => undefined);
             ws.on('message', (data: WebSocket.RawData) => {
-              const frame = ServerFrameSchema.parse(JSON.parse(String(data)));
+              const frame = ServerFrameSchema.parse(JSON.parse((data as Buffer).toString('utf8')));
               if (frame.type === 'error') return rej(new Error(`${id}: error frame ${frame.code}`));
               if (frame.type !== 'state') return;
               if (frame.requestId !== undefined) acked.set(id, frame.version);

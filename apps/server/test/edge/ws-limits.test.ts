@@ -11,7 +11,7 @@ import { gameChannel, type GameChannelRooms } from '../../src/core/games/channel
 import { arenaChannel } from '../../src/features/arenas/channel.js';
 import { dailyChannel, type DailyChannelService } from '../../src/features/daily/channel.js';
 import { pairingChannel } from '../../src/features/pairing/channel.js';
-import { raceChannel, type RaceChannelService } from '../../src/features/races/channel.js';
+import { raceChannel } from '../../src/features/races/channel.js';
 import { channelTable } from '../../src/edge/channel-table.js';
 import { Connection, FLOOD_CLOSE_CODE } from '../../src/edge/socket.js';
 import { pgliteDatabase, testApp, WsClient, wsUrl } from '../support/helpers.js';
@@ -71,13 +71,13 @@ describe('socket lifecycle and limits', () => {
     const channels = channelTable([
       gameChannel(rooms as unknown as GameChannelRooms, { maxSubscriptions: 16 }),
       dailyChannel(daily as unknown as DailyChannelService),
-      raceChannel(races as unknown as RaceChannelService, { lookups: 0 }),
+      raceChannel(races, { lookups: 0 }),
       pairingChannel({ listen: () => () => {} }),
       arenaChannel({ subscribe: async () => {}, unsubscribe: () => {}, leaveAll: () => {} }),
     ]);
     const conn = new Connection(socket as unknown as WebSocket, {
       channels,
-      playerOfToken: async () => null,
+      playerOfToken: () => Promise.resolve(null),
       tokens: { register: () => () => {}, count: 0 },
       log: { warn() {}, error() {}, debug() {} } as unknown as FastifyBaseLogger,
       framesPerSecond: 0,

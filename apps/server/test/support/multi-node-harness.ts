@@ -61,5 +61,5 @@ export async function nodeApi(
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  return { status: r.status, json: (await r.json()) as unknown };
+  return { status: r.status, json: await r.json() };
 }

@@ -101,7 +101,7 @@ function listArg(text: string): string[] {
 
 function attrArg(attrs: string, name: string): string | undefined {
   const m = new RegExp(`@${name}\\(([^)]*)\\)`).exec(attrs);
-  return m ? (m[1] as string) : undefined;
+  return m ? m[1] : undefined;
 }
 
 /** Partial indexes, which schema.prisma cannot state; each is made by a migration that names it. */

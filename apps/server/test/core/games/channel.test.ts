@@ -32,9 +32,9 @@ class FakeRooms {
   isSubscribed(id: string, subscriber: Subscriber): boolean {
     return this.subscribers.get(id)?.has(subscriber) ?? false;
   }
-  async act(id: string, action: GameAction, options: ActOptions = {}): Promise<unknown> {
+  act(id: string, action: GameAction, options: ActOptions = {}): Promise<unknown> {
     this.acts.push({ id, action, options });
-    return {};
+    return Promise.resolve({});
   }
   /** Games `subscriber` is subscribed to. */
   held(subscriber: Subscriber): string[] {

@@ -505,7 +505,7 @@ describeEachDatabase('REST API', (db) => {
       expect(resigned.statusCode).toBe(200);
       const deal = await app.inject({ method: 'GET', url: `/api/games/${g.id}/deal` });
       expect(deal.statusCode).toBe(200);
-      expect(deal.json().deal).toBe([...order, ...stock].join(' '));
+      expect(deal.json<{ deal: string }>().deal).toBe([...order, ...stock].join(' '));
     });
   });
 

@@ -15,7 +15,7 @@ describeEachDatabase('games kept in memory (MAX_LIVE_GAMES = 2)', (db) => {
   const create = async (): Promise<string> => {
     const r = await app.inject({ method: 'POST', url: '/api/games', payload: { dealNumber: 7 } });
     expect(r.statusCode).toBe(201);
-    return (r.json() as { id: string }).id;
+    return r.json<{ id: string }>().id;
   };
   const live = (id: string): boolean => app.rooms.peekState(id) !== undefined;
 

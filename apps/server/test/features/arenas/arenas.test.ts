@@ -164,9 +164,7 @@ describeEachDatabase('arena routes and tick', (db) => {
     const race = await app.prisma.race.findUniqueOrThrow({ where: { code }, include: { racers: true } });
     for (let i = 0; i < 100 && race.racers.some((r) => r.gameId === null); i++) {
       await new Promise((r) => setTimeout(r, 50));
-      race.racers = (await app.prisma.raceRacer.findMany({
-        where: { raceCode: code },
-      })) as typeof race.racers;
+      race.racers = await app.prisma.raceRacer.findMany({ where: { raceCode: code } });
     }
     const first = race.racers[0];
     if (decisive && first?.gameId)
@@ -330,7 +328,7 @@ describeEachDatabase('arena routes and tick', (db) => {
       url: '/api/players',
       payload: { name: `arbot${offset % 97}`, bot: true },
     });
-    const botPlayer = bot.json() as TestPlayer;
+    const botPlayer = bot.json<TestPlayer>();
     expect(
       (await call('POST', `/api/arenas/${a.id}/join`, botPlayer, { inviteCode: a.me?.inviteCode ?? '' }))
         .statusCode,

@@ -46,7 +46,7 @@ async function call(
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  return { status: r.status, json: (await r.json()) as unknown };
+  return { status: r.status, json: await r.json() };
 }
 
 /** Status and error code (with message) of an answer. */

@@ -114,7 +114,7 @@ describeEachDatabase('compaction of finished games', (db) => {
   it("folds a finished game's log into its row: same replay, same game, no rows left, a few bytes a move", async () => {
     const id = await playedGame();
     const before = await replay(id);
-    const game = (await app.inject({ method: 'GET', url: `/api/games/${id}` })).json();
+    const game: unknown = (await app.inject({ method: 'GET', url: `/api/games/${id}` })).json();
     const logBefore = await readLog(app.prisma, await app.prisma.game.findUniqueOrThrow({ where: { id } }));
     expect(await rows(id)).toBe(10);
 

@@ -215,7 +215,7 @@ describeEachDatabase('pairing routes', (db) => {
       payload: { name: `pbot${T0 % 997}x`, bot: true },
     });
     expect(r.statusCode, r.body).toBe(201);
-    const bot = r.json() as TestPlayer;
+    const bot = r.json<TestPlayer>();
     expect((await status('POST', person, { preset: 'classic-draw3' })).status).toBe('waiting');
     clock += ANYONE_AFTER_MS + 1000;
     expect((await status('POST', bot, { preset: 'classic-draw3' })).status).toBe('waiting');

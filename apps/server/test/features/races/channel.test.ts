@@ -27,7 +27,7 @@ class FakeRaces implements RaceChannelService {
     if (this.gate) await this.gate;
     if (!code.startsWith('OPEN')) throw new ApiError('not-found', `no race ${code}`);
     let m = this.members.get(code);
-    if (m === undefined) this.members.set(code, (m = new Map()));
+    if (m === undefined) this.members.set(code, (m = new Map<Subscriber, string | null>()));
     m.set(sub, player);
   }
   unsubscribe(code: string, sub: Subscriber): void {

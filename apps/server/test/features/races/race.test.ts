@@ -205,9 +205,7 @@ describeEachDatabase('races over sockets', (db) => {
 
     // alice plays the solver's line to the win: one progress frame per move for everyone.
     await movesBy(aSock, aGame, alice.id, line);
-    const aProgress = spec.frames
-      .filter(isProgress)
-      .filter((f) => f.playerId === alice.id) as ProgressFrame[];
+    const aProgress = spec.frames.filter(isProgress).filter((f) => f.playerId === alice.id);
     expect(aProgress).toHaveLength(line.length);
     expect(aProgress.map((f) => f.progress.moves)).toEqual(line.map((_, i) => i + 1));
     const final = aProgress[aProgress.length - 1]?.progress;

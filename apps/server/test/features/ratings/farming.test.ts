@@ -290,7 +290,7 @@ describeEachDatabase('no farming: who may sit in a custom rated room', (db) => {
     for (let i = 0; i < n; i++) {
       const g = await call(app, 'POST', '/api/games', { as: player, payload: {} });
       expect(g.statusCode, g.body).toBe(201);
-      const id = (g.json() as { id: string }).id;
+      const id = g.json<{ id: string }>().id;
       const m = await call(app, 'POST', `/api/games/${id}/moves`, {
         as: player,
         payload: { move: { type: 'draw' }, version: 0 },
@@ -321,7 +321,7 @@ describeEachDatabase('no farming: who may sit in a custom rated room', (db) => {
     await age(fresh, 2 * DAY_MS);
     for (let i = 0; i < 3; i++) {
       const g = await call(app, 'POST', '/api/games', { as: fresh, payload: {} });
-      const id = (g.json() as { id: string }).id;
+      const id = g.json<{ id: string }>().id;
       await call(app, 'POST', `/api/games/${id}/resign`, { as: fresh, payload: {} });
     }
     expectError(

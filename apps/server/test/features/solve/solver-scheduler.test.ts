@@ -58,18 +58,20 @@ describe('SolverScheduler', () => {
     const a2 = controlled(log, 'a2');
     const p1 = s.submit({ priority: 'solve', client: 'a' }, a1.run);
     const p2 = s.submit({ priority: 'solve', client: 'a' }, a2.run);
-    await expect(s.submit({ priority: 'solve', client: 'a' }, async () => 'a3')).rejects.toMatchObject({
+    await expect(
+      s.submit({ priority: 'solve', client: 'a' }, () => Promise.resolve('a3')),
+    ).rejects.toMatchObject({
       code: 'solver-busy',
     });
     // Another client is not held back by a's share.
-    const b = s.submit({ priority: 'solve', client: 'b' }, async () => 'b');
+    const b = s.submit({ priority: 'solve', client: 'b' }, () => Promise.resolve('b'));
     a1.finish();
     await p1;
     await flush();
     a2.finish();
     await p2;
     expect(await b).toBe('b');
-    expect(await s.submit({ priority: 'solve', client: 'a' }, async () => 'a4')).toBe('a4');
+    expect(await s.submit({ priority: 'solve', client: 'a' }, () => Promise.resolve('a4'))).toBe('a4');
   });
 
   it('bounds waiting interactive jobs overall, but never refuses background work', async () => {
@@ -77,10 +79,10 @@ describe('SolverScheduler', () => {
     const log: string[] = [];
     const busy = controlled(log, 'busy');
     const running = s.submit({ priority: 'solve', client: 'x' }, busy.run);
-    const waiting = s.submit({ priority: 'solve', client: 'y' }, async () => 'y');
-    const refused = s.submit({ priority: 'hint', client: 'z' }, async () => 'z');
+    const waiting = s.submit({ priority: 'solve', client: 'y' }, () => Promise.resolve('y'));
+    const refused = s.submit({ priority: 'hint', client: 'z' }, () => Promise.resolve('z'));
     await expect(refused).rejects.toBeInstanceOf(ApiError);
-    const daily = s.submit({ priority: 'daily' }, async () => 'daily');
+    const daily = s.submit({ priority: 'daily' }, () => Promise.resolve('daily'));
     busy.finish();
     await running;
     expect(await daily).toBe('daily');
@@ -92,7 +94,7 @@ describe('SolverScheduler', () => {
     await expect(
       s.submit({ priority: 'hint', client: 'a' }, async () => Promise.reject(new Error('boom'))),
     ).rejects.toThrow('boom');
-    expect(await s.submit({ priority: 'hint', client: 'a' }, async () => 'fine')).toBe('fine');
+    expect(await s.submit({ priority: 'hint', client: 'a' }, () => Promise.resolve('fine'))).toBe('fine');
     expect(s.active).toBe(0);
   });
 

@@ -61,11 +61,11 @@ async function postgresScratch(baseUrl: string): Promise<Scratch> {
   await client.connect();
   await client.query(`CREATE SCHEMA "${schema}"`);
   await client.query(`SET search_path TO "${schema}"`);
-  const query: Query = async (sql, params = []) => (await client.query(sql, params)).rows;
+  const query: Query = async (sql, params = []) => (await client.query<never>(sql, params)).rows;
   return {
     session: {
       exec: async (sql) => void (await client.query(sql)),
-      query: async (sql, params = []) => (await client.query(sql, [...params])).rows,
+      query: async (sql, params = []) => (await client.query<never>(sql, [...params])).rows,
     },
     query,
     schema,
