@@ -4,7 +4,7 @@
  *   pnpm --filter @klondike/client generate                 # from a server started for the purpose
  *   pnpm --filter @klondike/client generate -- --url http://localhost:3000   # from a running server's /docs/json
  *
- * Run it after changing a route or a zod schema of @klondike/protocol; test/generated.test.ts fails while
+ * Run it after changing a route or a zod schema of @klondike/protocol; test/rest.test.ts fails while
  * the committed file is out of date.
  */
 import { writeFileSync } from 'node:fs';

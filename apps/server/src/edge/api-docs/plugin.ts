@@ -3,9 +3,9 @@
  *
  * - `/docs/json`: the OpenAPI document of the REST API, generated from the routes' zod schemas by
  *   fastify-type-provider-zod, declaring the bearer scheme (http/api-security.ts) and finished by
- *   http/openapi-document.ts (shared answers and headers, examples, no unused components);
+ *   api-docs/openapi-document.ts (shared answers and headers, examples, no unused components);
  * - `/docs`: Swagger UI on it (its Authorize button takes a player token);
- * - `/docs/asyncapi.json`: the AsyncAPI 3 document of the WebSocket protocol (http/asyncapi.ts).
+ * - `/docs/asyncapi.json`: the AsyncAPI 3 document of the WebSocket protocol (api-docs/asyncapi.ts).
  *
  * Must be registered before the routes. `pnpm lint` lints both documents (scripts/api-documents.ts).
  */

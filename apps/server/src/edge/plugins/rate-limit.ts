@@ -9,7 +9,7 @@
  * the `auth` plugin has found the caller (preHandler), on top of the per-address limit, which still runs
  * first so that made-up tokens are counted before they cost a database look-up.
  *
- * Decorates `app.solverAllowance` (http/solver-allowance.ts): `SOLVE_RATE_MAX` per client per minute shared
+ * Decorates `app.solverAllowance` (solve/allowance.ts): `SOLVE_RATE_MAX` per client per minute shared
  * by `POST /api/solve` and typed-deal games; a no-op while rate limits are off or `SOLVE_RATE_MAX` is 0.
  */
 import rateLimit from '@fastify/rate-limit';

@@ -7,7 +7,7 @@ import type { WebSocket } from 'ws';
 
 /**
  * Hard per-frame limit of the socket (ws `maxPayload`); larger frames close the connection (1009). Frames
- * between MAX_FRAME_BYTES and this are refused one by one with `frame-too-large` (routes/ws.ts).
+ * between MAX_FRAME_BYTES and this are refused one by one with `frame-too-large` (edge/socket.ts).
  */
 export const WS_MAX_PAYLOAD = 16 * MAX_FRAME_BYTES;
 

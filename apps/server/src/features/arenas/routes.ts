@@ -1,6 +1,6 @@
 /**
  * Arena routes (docs/arenas.md): list, create, look up, join, leave (pause), berserk. Creating and acting need
- * a player token; reading does not. Live standings: `arena-subscribe` on /api/ws (routes/ws.ts).
+ * a player token; reading does not. Live standings: `arena-subscribe` on /api/ws (edge/socket.ts).
  */
 import {
   ArenaListSchema,

@@ -103,7 +103,7 @@ export interface GenerateOptions {
   readonly minimalNodes?: number;
   /** Checked between solver jobs: true stops the work (the server is closing). */
   readonly stopped?: () => boolean;
-  /** Solver priority of the jobs (solver/scheduler.ts; default `daily` to certify, `par` to refine). */
+  /** Solver priority of the jobs (solve/scheduler.ts; default `daily` to certify, `par` to refine). */
   readonly priority?: DailyWorkPriority;
   /** Waits this long before retrying when the solver's queue is full (default 250 ms). */
   readonly busyRetryMs?: number;

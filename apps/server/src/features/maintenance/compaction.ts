@@ -4,7 +4,7 @@
  * policy refuses any action after the close, on every node, whatever the game's status), gets its entries encoded into its row ("Game"."moveLog", db/log-codec.ts,
  * docs/move-log.md) and its "Move" rows deleted, in one transaction per batch: a batch is compacted whole or
  * not at all, whatever kills the server in its middle. Readers see the same log either way
- * (db/game-log.ts). The maintenance tick runs it (plugins/maintenance.ts) on every node: a batch locks its
+ * (db/game-log.ts). The maintenance tick runs it (maintenance/plugin.ts) on every node: a batch locks its
  * games (`FOR UPDATE SKIP LOCKED`), so two nodes never take the same game, and re-checks under the lock that
  * each is still uncompacted, so a second run finds nothing to do.
  *

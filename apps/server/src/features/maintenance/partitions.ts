@@ -3,7 +3,7 @@
  * (migration 20261202100000): one partition a UTC day, named `Move_pYYYYMMDD`, and a DEFAULT partition,
  * `Move_default`, that takes the entries of any day without a partition of its own.
  *
- * The daily job (plugins/daily.ts, under its lease: one node of the cluster) keeps the coming days'
+ * The daily job (daily/plugin.ts, under its lease: one node of the cluster) keeps the coming days'
  * partitions created ahead and drops the past days' partitions that compaction (maintenance/compaction.ts)
  * and retention have left empty: an old day goes whole, with no DELETE and no vacuum debt.
  *

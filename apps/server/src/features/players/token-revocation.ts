@@ -2,7 +2,7 @@
  * Revoked tokens reach every node: a token rotation or a sign-out everywhere tells this node's holders of
  * the token (authenticated sockets) and, over the event bus channel `tokens`, every other node's, which also
  * forget the player's cached tokens (players/token-cache.ts). A holder told of a revocation de-authenticates
- * itself (a socket is closed, routes/ws.ts).
+ * itself (a socket is closed, edge/socket.ts).
  *
  * Redis away: the message is lost, so when the bus comes back every node checks the tokens of its holders
  * against the database (`recheck`) and forgets its token cache.

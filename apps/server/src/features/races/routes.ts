@@ -2,7 +2,7 @@
  * Race routes (docs/features.md "Races"): create, look up, join, ready, start, results, rematch. Creating and acting
  * need a player token; GET by code does not (spectators). Look-ups by code (GET, join) have their own,
  * stricter per-client rate limit so invite codes cannot be enumerated. Live updates: `race-subscribe` on
- * /api/ws (routes/ws.ts).
+ * /api/ws (edge/socket.ts).
  */
 import {
   CreateRaceBodySchema,

@@ -5,7 +5,7 @@
  * (SOLVER_BACKGROUND_THREADS: par refinement, the archive fill), which run at the lowest
  * CPU priority the OS gives a thread (nice 19 on Linux), so that on a small machine a background search
  * yields the cores to the event loop and to interactive searches. Jobs wait in a SolverScheduler (lanes and
- * priorities: solver/scheduler.ts; interactive jobs bounded overall and per client); refusals are `503
+ * priorities: solve/scheduler.ts; interactive jobs bounded overall and per client); refusals are `503
  * solver-busy`. The pools are destroyed on close.
  */
 import fp from 'fastify-plugin';
@@ -22,7 +22,7 @@ declare module 'fastify' {
 
 /**
  * The worker-thread entry: next to the bundle when running the build (dist/solver-worker.js, see build.mjs),
- * else the sources' CommonJS entry (solver/worker.cjs), which imports solver/worker.mjs, which loads the
+ * else the sources' CommonJS entry (solve/worker.cjs), which imports solve/worker.mjs, which loads the
  * TypeScript task through tsx.
  */
 const WORKER_ENTRY = import.meta.url.endsWith('.ts')
@@ -42,7 +42,7 @@ export const solverPlugin = fp(
         // Solver jobs are CPU-bound: one at a time per thread.
         concurrentTasksPerWorker: 1,
         idleTimeout: app.config.solverIdleMs,
-        // Read by the worker at start-up (solver/task.ts): background threads lower their own priority.
+        // Read by the worker at start-up (solve/task.ts): background threads lower their own priority.
         env: { ...process.env, [BACKGROUND_THREAD_ENV]: background ? '1' : '0' },
       });
     const backgroundThreads = app.config.solverBackgroundThreads;

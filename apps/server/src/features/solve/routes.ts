@@ -3,7 +3,7 @@
  * next move of a winning line from a game's position) and GET /api/games/:id/winnable (the same answer for
  * the "still winnable?" badge, with an allowance of its own). Searches run on the solver's worker threads;
  * each route has its own, stricter rate limit: POST /api/solve draws on the solver's allowance, shared with
- * typed-deal games (`app.solverAllowance`, http/solver-allowance.ts).
+ * typed-deal games (`app.solverAllowance`, solve/allowance.ts).
  */
 import {
   ErrorBodySchema,

@@ -9,7 +9,7 @@ import { solve, solveMinimal } from '@klondike/solver';
 import type { Card, GameOptions, GameState, Move } from '@klondike/rules';
 import type { RunningJob, SolverJob, SolverJobEvent } from './scheduler.js';
 
-/** Environment variable set to `1` in the background pool's threads (plugins/solver.ts). */
+/** Environment variable set to `1` in the background pool's threads (solve/plugin.ts). */
 export const BACKGROUND_THREAD_ENV = 'KLONDIKE_SOLVER_BACKGROUND';
 
 /** The nice value of a background solver thread: the lowest CPU priority. */
@@ -114,7 +114,7 @@ export default function runSolverTask(task: SolverTask): SolverOutcome {
  */
 export interface SolverPool {
   /**
-   * Runs a task on a worker thread, queued by `job` (solver/scheduler.ts: priority, then arrival; default
+   * Runs a task on a worker thread, queued by `job` (solve/scheduler.ts: priority, then arrival; default
    * priority `solve`). Errors: ApiError `solver-busy` when the queue or the client's share is full.
    */
   run(task: SolverTask, job?: SolverJob): Promise<SolverOutcome>;
