@@ -1,6 +1,6 @@
 /**
  * The docs name only files the repository holds (docs/contributing.md): every path of a source file written
- * in a Markdown file of the repository (`apps/server/src/core/rooms/room.ts`, or a shorter tail of one such as
+ * in a Markdown file of the repository, or in a comment of a source file, (`apps/server/src/core/rooms/room.ts`, or a shorter tail of one such as
  * `rooms/room.ts`) is the path, or the end of the path, of a file git tracks. A file moved or split without
  * its docs fails here with the Markdown file and the path it names.
  */
@@ -43,6 +43,22 @@ describe('docs name only files the repository holds', () => {
     for (const md of files.filter((f) => f.endsWith('.md'))) {
       for (const path of missingPaths(readFileSync(resolve(ROOT, md), 'utf8'), files))
         problems.push(`${md}: ${path}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("every source file's comments", () => {
+    const files = tracked();
+    const problems: string[] = [];
+    const sources = files.filter(
+      (f) => /\.(ts|vue|mjs|cjs)$/.test(f) && !f.includes('/generated/') && !f.endsWith('docs-paths.test.ts'),
+    );
+    for (const source of sources) {
+      const comments = readFileSync(resolve(ROOT, source), 'utf8')
+        .split('\n')
+        .filter((line) => /^\s*(\*|\/\/|\/\*)/.test(line))
+        .join('\n');
+      for (const path of missingPaths(comments, files)) problems.push(`${source}: ${path}`);
     }
     expect(problems).toEqual([]);
   });
