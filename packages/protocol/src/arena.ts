@@ -83,6 +83,11 @@ export const ArenaSummarySchema = z.object({
   players: z.number().int().min(0),
   /** Made by the server's schedule (null: made by a player). */
   scheduled: z.boolean(),
+  /**
+   * An official arena: one of the server's schedule (the same as `scheduled`). Official arenas come first in
+   * the list's upcoming and running parts and are never pushed off it by players' arenas.
+   */
+  official: z.boolean(),
 });
 
 /** GET /api/arenas/:id: the arena, its standings, the caller's own state, and once finished its podium. */
