@@ -55,6 +55,28 @@ export function nameSkeleton(name: string): string {
 }
 
 /**
+ * Gives the players named before name skeletons existed (migration 20261206160000: `nameSkeleton` NULL) their
+ * skeleton, in batches of 500. A player whose skeleton another already holds (two look-alike names from
+ * before the rule) keeps NULL and is counted in `clashes`; their name stays unique ignoring case. Safe to run
+ * on several nodes at once (a row is only written while still NULL). Returns how many were filled and how
+ * many clashed. Throws database errors.
+ */
+export async function fillNameSkeletons(
+  repo: PlayerRepository,
+): Promise<{ filled: number; clashes: number }> {
+  let filled = 0;
+  const clashed = new Set<string>();
+  for (;;) {
+    const batch = (await repo.withoutSkeleton(500 + clashed.size)).filter((p) => !clashed.has(p.id));
+    if (batch.length === 0) return { filled, clashes: clashed.size };
+    for (const p of batch) {
+      if (await repo.setSkeleton(p.id, nameSkeleton(p.name))) filled++;
+      else clashed.add(p.id);
+    }
+  }
+}
+
+/**
  * Creates a player (a bot account with `bot`) with a validated name. Returns the id, the name, the bot flag
  * and the token (the only time the token is ever returned). Errors: `conflict` when the name is taken
  * (ignoring case) or another player's name looks like it (the same `nameSkeleton`).

@@ -150,6 +150,30 @@ export class PlayerRepository {
     return tokens.count;
   }
 
+  /** Up to `limit` players named before name skeletons (`nameSkeleton` NULL): id and name, by id. */
+  withoutSkeleton(limit: number): Promise<{ id: string; name: string }[]> {
+    return this.prisma.player.findMany({
+      where: { nameSkeleton: null },
+      select: { id: true, name: true },
+      orderBy: { id: 'asc' },
+      take: limit,
+    });
+  }
+
+  /**
+   * Gives player `id` the name skeleton `nameSkeleton` if it still has none. Returns false when another
+   * player has that skeleton already (nothing changed).
+   */
+  async setSkeleton(id: string, nameSkeleton: string): Promise<boolean> {
+    try {
+      await this.prisma.player.updateMany({ where: { id, nameSkeleton: null }, data: { nameSkeleton } });
+      return true;
+    } catch (e) {
+      if (isUniqueViolation(e)) return false;
+      throw e;
+    }
+  }
+
   /**
    * Renames player `id`. Returns the player, `taken` when another has the name key or the skeleton, `missing`
    * without player `id`.

@@ -6,7 +6,7 @@
 import { ErrorBodySchema, MeSchema, PlayerCreatedSchema, PlayerNameSchema } from '@klondike/protocol';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nameSkeleton } from '../../../src/features/players/players.js';
+import { fillNameSkeletons, nameSkeleton } from '../../../src/features/players/players.js';
 import { describeEachDatabase, testApp } from '../../support/helpers.js';
 
 type Player = ReturnType<typeof PlayerCreatedSchema.parse>;
@@ -134,5 +134,23 @@ describeEachDatabase('player names by skeleton', (db) => {
     expect(MeSchema.parse(own.json()).name).toBe('Ｒｅｎａｍｅｄ Ｏｎｅ');
     const row = await app.prisma.player.findUniqueOrThrow({ where: { id: other.id } });
     expect(row.nameSkeleton).toBe(nameSkeleton('chloe'));
+  });
+
+  it('players named before the rule get their skeleton; a look-alike pair from before keeps one NULL', async () => {
+    const legacy = (id: string, name: string) =>
+      app.prisma.player.create({ data: { id, name, nameKey: name.toLowerCase(), createdAt: new Date() } });
+    await legacy('legacy-a', 'Oldtimer');
+    await legacy('legacy-b', '\uFF4F\uFF4C\uFF44\uFF54\uFF49\uFF4D\uFF45\uFF52'); // full-width ｏｌｄｔｉｍｅｒ
+    await legacy('legacy-c', 'Grandpa');
+    const r = await fillNameSkeletons(app.playerRows);
+    expect(r).toEqual({ filled: 2, clashes: 1 });
+    const rows = await app.prisma.player.findMany({ where: { id: { startsWith: 'legacy-' } } });
+    const skeletons = rows.map((p) => p.nameSkeleton);
+    expect(skeletons.filter((s) => s === nameSkeleton('oldtimer'))).toHaveLength(1);
+    expect(skeletons).toContain(nameSkeleton('grandpa'));
+    expect(skeletons.filter((s) => s === null)).toHaveLength(1);
+    // Now taken by skeleton for newcomers.
+    expectError(await post('\uFF2F\uFF2C\uFF24timer'), 409, 'conflict'); // ＯＬＤtimer: only the skeleton says so
+    expect(await fillNameSkeletons(app.playerRows)).toEqual({ filled: 0, clashes: 1 });
   });
 });
