@@ -156,6 +156,11 @@ describe('player names', () => {
     expect(nameProblem('no!pe')).toMatch(/Letters, digits/);
     expect(nameProblem('  Ada Lovelace ')).toBeNull();
     expect(nameProblem('Zoë_1.x-y')).toBeNull();
+    expect(nameProblem('王小明')).toBeNull();
+    // Deceptive names (issue 55): refused in the browser as by the server, with the characters' message.
+    expect(nameProblem('\u3164\u3164\u3164')).toMatch(/Letters, digits/); // Hangul fillers
+    expect(nameProblem('bo\u200Bb')).toMatch(/Letters, digits/); // zero-width space
+    expect(nameProblem('b\u043Ebby')).toMatch(/Letters, digits/); // Cyrillic о in a Latin word
   });
 });
 

@@ -4,7 +4,7 @@
  * (after two wins in a row), and a won berserk race adds 1.
  */
 import { z } from 'zod';
-import { PlayerIdSchema } from './daily.js';
+import { PlayerIdSchema, deceptiveNameProblem } from './daily.js';
 import { PairingPresetSchema } from './pairing.js';
 import { RaceCodeSchema } from './refs.js';
 
@@ -24,7 +24,17 @@ export const CreateArenaBodySchema = z
     durationMs: z.number().int().min(MIN_ARENA_MS).max(MAX_ARENA_MS),
     /** When it starts (ISO); default now. At most 7 days ahead. */
     startsAt: z.iso.datetime().optional(),
-    name: z.string().trim().min(1).max(60).optional(),
+    /** Its name: no invisible, filler or bidi-control character, no word mixing look-alike alphabets. */
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(60)
+      .superRefine((n, ctx) => {
+        const problem = deceptiveNameProblem(n);
+        if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .optional(),
     /** Only players with the arena's invite code may join (the creator gets it). */
     inviteOnly: z.boolean().default(false),
     /** Rated races (default); false: friendly. */
@@ -73,6 +83,11 @@ export const ArenaSummarySchema = z.object({
   players: z.number().int().min(0),
   /** Made by the server's schedule (null: made by a player). */
   scheduled: z.boolean(),
+  /**
+   * An official arena: one of the server's schedule (the same as `scheduled`). Official arenas come first in
+   * the list's upcoming and running parts and are never pushed off it by players' arenas.
+   */
+  official: z.boolean(),
 });
 
 /** GET /api/arenas/:id: the arena, its standings, the caller's own state, and once finished its podium. */

@@ -17,14 +17,56 @@ export const PlayerIdSchema = z
   .regex(/^[A-Za-z0-9_-]+$/);
 
 /**
+ * Characters a name may never hold: Unicode's Default_Ignorable_Code_Point set (the Hangul fillers U+115F,
+ * U+1160, U+3164, U+FFA0, the zero-width U+200B–U+200D, U+2060, U+FEFF, the bidi marks and controls U+200E/F,
+ * U+202A–U+202E, U+2066–U+2069, U+061C, variation selectors, …): each draws nothing, or turns text around.
+ */
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]/u;
+
+/**
+ * The alphabets whose letters look alike (Latin a/Cyrillic а/Greek α, …): one word may use only one of them.
+ * Scripts that are written together on purpose (Han with Hiragana or Katakana, Hangul with Han) are not in
+ * this list; digits and punctuation belong to no script here.
+ */
+const LOOKALIKE_SCRIPTS: readonly RegExp[] = [
+  /\p{Script=Latin}/u,
+  /\p{Script=Cyrillic}/u,
+  /\p{Script=Greek}/u,
+  /\p{Script=Armenian}/u,
+  /\p{Script=Cherokee}/u,
+  /\p{Script=Coptic}/u,
+];
+
+/**
+ * What makes a player or arena name deceptive, in words, or null when it is fine: an invisible, filler or
+ * bidi-control character, or a word (split at spaces, `_`, `.`, `-`) mixing letters of two alphabets that look
+ * alike (Latin with Cyrillic, Latin with Greek, …). Checked on the NFKC form, so full-width letters count as
+ * the letters they stand for.
+ */
+export function deceptiveNameProblem(name: string): string | null {
+  if (INVISIBLE.test(name)) return 'invisible, filler and bidi-control characters are not allowed';
+  for (const word of name.normalize('NFKC').split(/[\s_.-]+/u)) {
+    let scripts = 0;
+    for (const script of LOOKALIKE_SCRIPTS) if (script.test(word)) scripts++;
+    if (scripts > 1) return `"${word}" mixes the letters of different scripts (such as Latin and Cyrillic)`;
+  }
+  return null;
+}
+
+/**
  * A display name: 3–20 characters, letters (any script), digits, space, `_`, `-`, `.`; trimmed; no leading,
- * trailing or double spaces. Unique ignoring case.
+ * trailing or double spaces; no invisible, filler or bidi-control character, and no word mixing alphabets
+ * that look alike (`deceptiveNameProblem`). Unique by its confusable skeleton (the server's `nameSkeleton`).
  */
 export const PlayerNameSchema = z
   .string()
   .trim()
   .min(3)
   .max(20)
+  .superRefine((n, ctx) => {
+    const problem = deceptiveNameProblem(n);
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+  })
   .regex(/^[\p{L}\p{N}_.-]+( [\p{L}\p{N}_.-]+)*$/u, 'letters, digits, _ . - and single spaces only');
 
 /** A new name alone (the rename part of PATCH /api/me). */

@@ -27,6 +27,7 @@ const arena = {
   raceTimeLimitMs: 300_000,
   players: 2,
   scheduled: false,
+  official: false,
   serverNow: '2026-12-06T10:30:00.000Z',
   standings: [],
   me: { joined: true, paused: false, pairedRace: null, inviteCode: null },

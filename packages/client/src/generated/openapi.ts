@@ -1434,6 +1434,7 @@ export interface components {
             raceTimeLimitMs: number;
             players: number;
             scheduled: boolean;
+            official: boolean;
             serverNow: string;
             standings: {
                 rank: number;
@@ -1481,6 +1482,7 @@ export interface components {
                 raceTimeLimitMs: number;
                 players: number;
                 scheduled: boolean;
+                official: boolean;
             }[];
             running: {
                 /** @description arena id */
@@ -1498,6 +1500,7 @@ export interface components {
                 raceTimeLimitMs: number;
                 players: number;
                 scheduled: boolean;
+                official: boolean;
             }[];
             finished: {
                 /** @description arena id */
@@ -1515,6 +1518,7 @@ export interface components {
                 raceTimeLimitMs: number;
                 players: number;
                 scheduled: boolean;
+                official: boolean;
             }[];
         };
         PlayerStatistics: {

@@ -1,4 +1,4 @@
-/** The arenas' settings (ARENA_SCHEDULE): their slice of `AppConfig`. */
+/** The arenas' settings (ARENA_SCHEDULE, ARENA_PUBLIC_LIMIT): their slice of `AppConfig`. */
 import { z } from 'zod';
 import { emptyToUndefined } from '../../infra/config.js';
 
@@ -9,6 +9,12 @@ export interface ArenasConfig {
    * "Schedule"), by the daily job's lease holder (so only with DAILY_SCHEDULE on).
    */
   readonly arenaSchedule: boolean;
+  /**
+   * How many public arenas (not invite-only) one player may have upcoming or running at once (env
+   * ARENA_PUBLIC_LIMIT, default 3; 0 forbids them): one more is refused with 409 `conflict`. Scheduled arenas
+   * are the server's and do not count.
+   */
+  readonly arenaPublicLimit: number;
 }
 
 declare module '../../infra/config.js' {
@@ -20,5 +26,9 @@ declare module '../../infra/config.js' {
 export const ARENAS_CONFIG = z
   .object({
     ARENA_SCHEDULE: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
+    ARENA_PUBLIC_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1000).default(3)),
   })
-  .transform((e): ArenasConfig => ({ arenaSchedule: e.ARENA_SCHEDULE === 'on' }));
+  .transform((e): ArenasConfig => ({
+    arenaSchedule: e.ARENA_SCHEDULE === 'on',
+    arenaPublicLimit: e.ARENA_PUBLIC_LIMIT,
+  }));

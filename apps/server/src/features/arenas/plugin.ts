@@ -35,6 +35,7 @@ export const arenasPlugin = fp(
         }
       },
       schedule: DEFAULT_SCHEDULE,
+      publicLimit: app.config.arenaPublicLimit,
     });
     app.decorate('arenas', arenas);
     if (app.config.arenaSchedule) app.dailyJobs.add(() => arenas.makeSchedule());

@@ -90,7 +90,9 @@ export class ArenaRepository {
 
   /**
    * The arenas `viewer` may see at `now` (open ones, and invite-only ones they made or play in): those not
-   * ended (by start, at most 100) and the last `finishedListed` ended ones (newest first).
+   * ended — the official (scheduled) ones first, by start, at most 100, then the players' ones, by start, at
+   * most 100, so players' arenas never push an official one off the list — and the last `finishedListed`
+   * ended ones (newest first).
    */
   async list(
     viewer: string | null,
@@ -103,9 +105,15 @@ export class ArenaRepository {
         ...(viewer === null ? [] : [{ createdBy: viewer }, { players: { some: { playerId: viewer } } }]),
       ],
     };
-    const [open, finished] = await Promise.all([
+    const [official, players, finished] = await Promise.all([
       this.prisma.arena.findMany({
-        where: { endsAt: { gt: now }, finishedAt: null, ...visible },
+        where: { endsAt: { gt: now }, finishedAt: null, scheduleKey: { not: null }, ...visible },
+        orderBy: { startsAt: 'asc' },
+        take: 100,
+        include: { _count: { select: { players: true } } },
+      }),
+      this.prisma.arena.findMany({
+        where: { endsAt: { gt: now }, finishedAt: null, scheduleKey: null, ...visible },
         orderBy: { startsAt: 'asc' },
         take: 100,
         include: { _count: { select: { players: true } } },
@@ -117,7 +125,14 @@ export class ArenaRepository {
         include: { _count: { select: { players: true } } },
       }),
     ]);
-    return { open, finished };
+    return { open: [...official, ...players], finished };
+  }
+
+  /** How many public (not invite-only), player-made arenas `createdBy` has upcoming or running at `now`. */
+  openPublicCount(createdBy: string, now: Date): Promise<number> {
+    return this.prisma.arena.count({
+      where: { createdBy, inviteCode: null, scheduleKey: null, endsAt: { gt: now }, finishedAt: null },
+    });
   }
 
   /**

@@ -67,6 +67,8 @@ export interface ArenaServiceOptions {
   readonly stopGame: (gameId: string, owner: string) => Promise<void>;
   /** The schedule (default arenas/schedule.ts DEFAULT_SCHEDULE). */
   readonly schedule: readonly ScheduleEntry[];
+  /** Public arenas one player may have upcoming or running at once (config `arenaPublicLimit`; default 3). */
+  readonly publicLimit?: number;
   readonly tickMs?: number;
 }
 
@@ -96,13 +98,25 @@ export class ArenaService {
 
   /**
    * Makes an arena (POST /api/arenas): people's arenas for a person, the bot board's for a bot. Errors:
-   * `bad-request` for a start in the past (more than a minute) or more than 7 days ahead.
+   * `bad-request` for a start in the past (more than a minute) or more than 7 days ahead; `conflict` for a
+   * public arena when the player already has `publicLimit` public arenas upcoming or running.
    */
   async create(player: AuthedPlayer, body: CreateArenaBody): Promise<Arena> {
     const now = this.opts.now();
     const startsAt = body.startsAt === undefined ? now : Date.parse(body.startsAt);
     if (startsAt < now - 60_000) throw new ApiError('bad-request', 'an arena cannot start in the past');
     if (startsAt > now + MAX_AHEAD_MS) throw new ApiError('bad-request', 'an arena starts within 7 days');
+    if (!body.inviteOnly) {
+      const limit = this.opts.publicLimit ?? 3;
+      const open = await this.opts.repository.openPublicCount(player.id, new Date(now));
+      if (open >= limit) {
+        throw new ApiError(
+          'conflict',
+          `you already have ${open} public arena(s) upcoming or running (at most ${limit} at once); ` +
+            'wait until one ends, or make an invite-only arena',
+        );
+      }
+    }
     const id = newRaceCode();
     await this.opts.repository.create({
       id,
@@ -127,6 +141,7 @@ export class ArenaService {
     const { open, finished } = await this.opts.repository.list(viewer, now, FINISHED_LISTED);
     const summary = (a: ArenaListRow) => this.summary(a, a._count.players);
     const t = now.getTime();
+    // The repository lists official (scheduled) arenas first, each part by start.
     return {
       upcoming: open.filter((a) => statusOf(a, t) === 'upcoming').map(summary),
       running: open.filter((a) => statusOf(a, t) === 'running').map(summary),
@@ -348,6 +363,7 @@ export class ArenaService {
       raceTimeLimitMs: a.raceTimeLimitMs,
       players,
       scheduled: a.scheduleKey !== null,
+      official: a.scheduleKey !== null,
     };
   }
 

@@ -11,7 +11,7 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../../infra/errors.js';
-import { type AuthedPlayer, bearerToken, playerByToken } from './players.js';
+import { type AuthedPlayer, bearerToken, fillNameSkeletons, playerByToken } from './players.js';
 import { PlayerRepository } from './repository.js';
 import { StatsRepository } from './stats-repository.js';
 import { PlayerTokenCache } from './token-cache.js';
@@ -65,6 +65,18 @@ export const authPlugin = fp(
       revocations.close();
       return Promise.resolve();
     });
+    // Players named before name skeletons get theirs once the server is up (off the start path).
+    let filling: Promise<void> = Promise.resolve();
+    app.addHook('onReady', () => {
+      filling = fillNameSkeletons(players).then(
+        (r) => {
+          if (r.filled > 0 || r.clashes > 0) app.log.info(r, 'players: name skeletons filled');
+        },
+        (err: unknown) => app.log.warn({ err }, 'players: filling name skeletons failed'),
+      );
+      return Promise.resolve();
+    });
+    app.addHook('preClose', () => filling);
     /**
      * The player of a token, from the cache or else the database (and then cached unless a revocation was
      * heard meanwhile), or null.

@@ -19,6 +19,8 @@ export interface NewPlayerRow {
   readonly name: string;
   /** The case-insensitive uniqueness key of the name (players.ts `nameKey`). */
   readonly nameKey: string;
+  /** The confusable skeleton of the name (players.ts `nameSkeleton`), unique too. */
+  readonly nameSkeleton: string;
   readonly bot: boolean;
   /** SHA-256 of the first token (players.ts `hashToken`). */
   readonly tokenHash: string;
@@ -47,7 +49,7 @@ export class PlayerRepository {
   /** `prisma`: the open database's client (plugin `db`). */
   constructor(private readonly prisma: PrismaClient) {}
 
-  /** Stores a new player with their first token. Returns false (nothing stored) when the name key is taken. */
+  /** Stores a new player with their first token. Returns false (nothing stored) when the name key or skeleton is taken. */
   async insert(p: NewPlayerRow): Promise<boolean> {
     try {
       await this.prisma.player.create({
@@ -55,6 +57,7 @@ export class PlayerRepository {
           id: p.id,
           name: p.name,
           nameKey: p.nameKey,
+          nameSkeleton: p.nameSkeleton,
           createdAt: p.createdAt,
           bot: p.bot,
           tokens: { create: { tokenHash: p.tokenHash, createdAt: p.createdAt } },
@@ -147,10 +150,46 @@ export class PlayerRepository {
     return tokens.count;
   }
 
-  /** Renames player `id`. Returns the player, `taken` when another has the name key, `missing` without player `id`. */
-  async rename(id: string, name: string, nameKey: string): Promise<PlayerIdentity | 'taken' | 'missing'> {
+  /** Up to `limit` players named before name skeletons (`nameSkeleton` NULL): id and name, by id. */
+  withoutSkeleton(limit: number): Promise<{ id: string; name: string }[]> {
+    return this.prisma.player.findMany({
+      where: { nameSkeleton: null },
+      select: { id: true, name: true },
+      orderBy: { id: 'asc' },
+      take: limit,
+    });
+  }
+
+  /**
+   * Gives player `id` the name skeleton `nameSkeleton` if it still has none. Returns false when another
+   * player has that skeleton already (nothing changed).
+   */
+  async setSkeleton(id: string, nameSkeleton: string): Promise<boolean> {
     try {
-      return await this.prisma.player.update({ where: { id }, data: { name, nameKey }, select: IDENTITY });
+      await this.prisma.player.updateMany({ where: { id, nameSkeleton: null }, data: { nameSkeleton } });
+      return true;
+    } catch (e) {
+      if (isUniqueViolation(e)) return false;
+      throw e;
+    }
+  }
+
+  /**
+   * Renames player `id`. Returns the player, `taken` when another has the name key or the skeleton, `missing`
+   * without player `id`.
+   */
+  async rename(
+    id: string,
+    name: string,
+    nameKey: string,
+    nameSkeleton: string,
+  ): Promise<PlayerIdentity | 'taken' | 'missing'> {
+    try {
+      return await this.prisma.player.update({
+        where: { id },
+        data: { name, nameKey, nameSkeleton },
+        select: IDENTITY,
+      });
     } catch (e) {
       if (isUniqueViolation(e)) return 'taken';
       if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2025') return 'missing';
