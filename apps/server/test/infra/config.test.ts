@@ -90,6 +90,7 @@ describe('configuration slices', () => {
         'dailyTickMs',
         'dailySchedule',
         // features/arenas/config.ts
+        'arenaPublicLimit',
         'arenaSchedule',
         // features/players/config.ts
         'playerCreateRateMax',
