@@ -12,3 +12,4 @@ export * from './stats.js';
 export * from './ratings.js';
 export * from './pairing.js';
 export * from './arena.js';
+export * from './fair-play.js';

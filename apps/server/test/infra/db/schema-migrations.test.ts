@@ -95,6 +95,7 @@ describe('prisma/ layout', () => {
   it('the schema reader sees every model, field and enum of schema.prisma', () => {
     const expected = expectedFromPrismaSchema(schemaText);
     expect(expected.tables.sort()).toEqual([
+      'Appeal',
       'Arena',
       'ArenaPlayer',
       'ArenaRace',
@@ -102,7 +103,12 @@ describe('prisma/ layout', () => {
       'DailyDeal',
       'DailyExport',
       'DailyResult',
+      'FairPlayFlag',
+      'FairPlayMark',
       'Game',
+      'GameSignals',
+      'ModAction',
+      'Moderator',
       'Move',
       'PairingEntry',
       'Player',
@@ -114,6 +120,8 @@ describe('prisma/ layout', () => {
       'RatedPair',
       'Rating',
       'RatingHistory',
+      'RatingRefund',
+      'Report',
       'ServerNode',
       'Setting',
       'TransferCode',
