@@ -28,6 +28,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken, nameKey, nameSkeleton } from '../../../src/features/players/players.js';
 import { moderatorCommand } from '../../../src/features/moderation/cli.js';
 import { ModerationRepository } from '../../../src/features/moderation/repository.js';
+import { RatingRepository } from '../../../src/features/ratings/repository.js';
 import { describeEachDatabase, testApp, pgliteDatabase } from '../../support/helpers.js';
 
 type Player = { id: string; name: string; token: string };
@@ -444,6 +445,35 @@ describeEachDatabase('moderation', (db) => {
     );
     // The refund rows stay with their marks.
     expect(await app.prisma.ratingRefund.count({ where: { playerId: p.Bob!.id } })).toBe(3);
+  });
+
+  it('a marked player’s later rated races are void: they rate nobody and are not rated', async () => {
+    const repo = new RatingRepository(app.prisma);
+    await app.prisma.race.create({
+      data: {
+        code: 'R4',
+        status: 'finished',
+        preset: 'classic-draw1',
+        options: {},
+        dealKind: 'random',
+        deal: 'x',
+        maxPlayers: 4,
+        hostId: p.Alice!.id,
+        rated: true,
+      },
+    });
+    const moved = await app.prisma.$transaction((tx) =>
+      repo.rateRaceIn(tx, POOL, today(), 'R4', [
+        { playerId: p.Alice!.id, placement: 1 },
+        { playerId: p.Bob!.id, placement: 2 },
+        { playerId: p.Erin!.id, placement: 3 },
+      ]),
+    );
+    expect(moved.map((m) => m.playerId).sort()).toEqual([p.Bob!.id, p.Erin!.id].sort());
+    // Bob beat Erin: he gains, and nothing of Alice's win over him counts.
+    const bob = moved.find((m) => m.playerId === p.Bob!.id)!;
+    expect(bob.after).toBeGreaterThan(bob.before);
+    expect(bob.before).toBe(1495 + 12.75);
   });
 
   it('a moderator cannot mark themselves; a bad body is 400 and changes nothing', async () => {
