@@ -10,6 +10,7 @@
  */
 import {
   AppealSchema,
+  ArenaSchema,
   ErrorBodySchema,
   FairPlayStandingSchema,
   FairPlayStatsSchema,
@@ -474,6 +475,33 @@ describeEachDatabase('moderation', (db) => {
     const bob = moved.find((m) => m.playerId === p.Bob!.id)!;
     expect(bob.after).toBeGreaterThan(bob.before);
     expect(bob.before).toBe(1495 + 12.75);
+  });
+
+  it('a marked player is in no arena standing (nor its podium)', async () => {
+    const now = app.now();
+    await app.prisma.arena.create({
+      data: {
+        id: 'ARENAMARK2',
+        name: 'Marked arena',
+        preset: 'classic-draw1',
+        startsAt: new Date(now - 3_600_000),
+        endsAt: new Date(now - 60_000),
+        finishedAt: new Date(now - 60_000),
+        raceTimeLimitMs: 300_000,
+        createdAt: new Date(now - 7_200_000),
+        players: {
+          create: [
+            { playerId: p.Alice!.id, joinedAt: new Date(now - 3_600_000), points: 30, games: 3, wins: 3 },
+            { playerId: p.Bob!.id, joinedAt: new Date(now - 3_600_000), points: 4, games: 3, wins: 1 },
+          ],
+        },
+      },
+    });
+    const r = await get(null, '/api/arenas/ARENAMARK2');
+    expect(r.statusCode, r.body).toBe(200);
+    const arena = ArenaSchema.parse(r.json());
+    expect(arena.standings.map((s) => [s.rank, s.playerId])).toEqual([[1, p.Bob!.id]]);
+    expect(arena.podium?.map((s) => s.playerId)).toEqual([p.Bob!.id]);
   });
 
   it('a moderator cannot mark themselves; a bad body is 400 and changes nothing', async () => {
