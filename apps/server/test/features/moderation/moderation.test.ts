@@ -286,6 +286,12 @@ describeEachDatabase('moderation', (db) => {
       'unauthorized',
     );
     expect(await app.prisma.report.count()).toBe(count);
+    // Two reports at once by one reporter about one player: one is filed, the other refused.
+    const twice = await Promise.all(
+      [0, 1].map(() => post(p.Erin!, '/api/reports', { playerId: p.Bob!.id, reason: 'abuse' })),
+    );
+    expect(twice.map((x) => x.statusCode).sort()).toEqual([201, 409]);
+    await app.prisma.report.deleteMany({ where: { reporterId: p.Erin!.id, playerId: p.Bob!.id } });
     // Another reporter may report the same player.
     expect(
       (await post(p.Erin!, '/api/reports', { playerId: p.Alice!.id, reason: 'boosting' })).statusCode,
@@ -438,7 +444,9 @@ describeEachDatabase('moderation', (db) => {
       { playerId: p.Bob!.id, raceCode: 'R1', pool: POOL, points: 12.75 },
     ]);
     expect(await rating(p.Bob!.id)).toBe(1495);
-    expect((await mark()).statusCode).toBe(200);
+    // Two moderators marking at once: one mark, one refund.
+    const both = await Promise.all([mark(), mark()]);
+    expect(both.map((x) => x.statusCode).sort()).toEqual([200, 409]);
     expect(await rating(p.Bob!.id)).toBe(1495 + 12.75);
     // A new mark: a new appeal is allowed (once per mark).
     expect(FairPlayStandingSchema.parse((await get(p.Alice!, '/api/me/fair-play')).json()).canAppeal).toBe(
