@@ -7,7 +7,7 @@
  * games (`game-rooms`), solve (`solver`), players (`auth`), fairness (`fair-play`) and ratings need only
  * the infrastructure; daily needs game-rooms, solver and ratings; races needs fair-play, game-rooms, solver
  * and ratings; pairing needs races and ratings; arenas needs races, pairing and daily (`app.dailyJobs`);
- * maintenance needs game-rooms and races. The order also sets the order of the plugins' close hooks and
+ * maintenance needs game-rooms and races; moderation needs auth. The order also sets the order of the plugins' close hooks and
  * of the paths in the OpenAPI document (so a change regenerates the client's types,
  * packages/client/src/generated/openapi.ts).
  */
@@ -17,6 +17,7 @@ import { arenasModule } from '../features/arenas/module.js';
 import { dailyModule } from '../features/daily/module.js';
 import { fairnessModule } from '../features/fairness/module.js';
 import { maintenanceModule } from '../features/maintenance/module.js';
+import { moderationModule } from '../features/moderation/module.js';
 import { pairingModule } from '../features/pairing/module.js';
 import { playersModule } from '../features/players/module.js';
 import { racesModule } from '../features/races/module.js';
@@ -35,4 +36,5 @@ export const MODULES: readonly FeatureModule[] = [
   pairingModule,
   arenasModule,
   maintenanceModule,
+  moderationModule,
 ];

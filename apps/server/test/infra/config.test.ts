@@ -94,6 +94,9 @@ describe('configuration slices', () => {
         'arenaSchedule',
         // features/players/config.ts
         'playerCreateRateMax',
+        // features/moderation/config.ts
+        'moderators',
+        'reportRateMax',
         // features/maintenance/config.ts
         'gameRetentionDays',
         'maintenanceTickMs',

@@ -943,6 +943,236 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a player to the moderators
+         * @description One open report per reporter and player (409 while it is open; once a moderator closes it, a new one may be filed). Not yourself (400); the player and the game, if given, must exist (404). A marked or closed account cannot report (403). At most `REPORT_RATE_MAX` reports per reporter and hour (429).
+         */
+        post: operations["createReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/fair-play": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's fair-play standing: their mark, its appeal, whether they may appeal */
+        get: operations["getMyFairPlay"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/appeals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Appeal against the caller's mark (once per mark)
+         * @description Only a marked player (403 otherwise), once per mark (409). The appeal enters the queue.
+         */
+        post: operations["createAppeal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fair-play/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The published figures: reports, flags, marks, unmarks and appeals by month */
+        get: operations["getFairPlayStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mod/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The queue: flagged, reported and appealing players with their evidence */
+        get: operations["getModQueue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mod/players/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Everything moderators know about one player */
+        get: operations["getModPlayer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mod/players/{id}/mark": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a player: off every board, and their beaten opponents refunded
+         * @description Closes their open flags and reports; every opponent they placed above in a rated race (arena races included) gets back the rating that race cost them. 409 when already marked.
+         */
+        post: operations["markPlayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mod/players/{id}/unmark": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Lift a player's mark and take back its refunds */
+        post: operations["unmarkPlayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mod/players/{id}/rename": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rename a player (the players’ name rules apply) */
+        post: operations["renamePlayerAsModerator"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mod/players/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Close a player's account: every device signed out at once */
+        post: operations["closePlayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mod/players/{id}/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Close a player's open flags and reports without a mark */
+        post: operations["dismissPlayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mod/appeals/{id}/decide": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decide an appeal (granted lifts the mark) */
+        post: operations["decideAppeal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mod/log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit log: every action with its moderator and reason, newest first */
+        get: operations["getModLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -988,6 +1218,28 @@ export interface components {
         CreatePlayerInput: {
             name: string;
             bot?: boolean;
+        };
+        ReportBodyInput: {
+            playerId: string;
+            /** @enum {string} */
+            reason: "assistance" | "boosting" | "name" | "abuse" | "other";
+            gameId?: string;
+            text?: string;
+        };
+        AppealBodyInput: {
+            text: string;
+        };
+        ModReasonBodyInput: {
+            reason: string;
+        };
+        ModRenameBodyInput: {
+            name: string;
+            reason: string;
+        };
+        AppealDecisionBodyInput: {
+            /** @enum {string} */
+            outcome: "granted" | "denied";
+            answer: string;
         };
         /** @description draw | recycle | last-pass (R16: in place of a redeal, then one card per draw) | move {from,to,count} */
         Move: {
@@ -1637,6 +1889,141 @@ export interface components {
                 rank: number;
                 playerId: string;
                 name: string;
+            }[];
+        };
+        Report: {
+            id: number;
+            reporterId: string;
+            playerId: string;
+            /** @enum {string} */
+            reason: "assistance" | "boosting" | "name" | "abuse" | "other";
+            gameId: string | null;
+            text: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @enum {string} */
+            status: "open" | "marked" | "dismissed";
+        };
+        GameSignals: {
+            gameId: string;
+            playerId: string;
+            /** @enum {string} */
+            kind: "daily" | "race" | "arena";
+            moves: number;
+            medianGapMs: number | null;
+            fastShare: number;
+            gapVariation: number | null;
+            solverAgreement: number | null;
+            hiddenChoices: number;
+            hiddenHits: number;
+            flags: string[];
+            /** Format: date-time */
+            computedAt: string;
+        };
+        FairPlayFlag: {
+            id: number;
+            playerId: string;
+            gameId: string | null;
+            reason: string;
+            evidence: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            closedAt: string | null;
+        };
+        Appeal: {
+            id: number;
+            playerId: string;
+            markId: number;
+            text: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @enum {string} */
+            status: "open" | "granted" | "denied";
+            answer: string | null;
+            decidedAt: string | null;
+        };
+        FairPlayMark: {
+            id: number;
+            playerId: string;
+            reason: string;
+            /** Format: date-time */
+            createdAt: string;
+            liftedAt: string | null;
+        };
+        FairPlayStanding: {
+            marked: boolean;
+            mark: components["schemas"]["FairPlayMark"] | null;
+            appeal: components["schemas"]["Appeal"] | null;
+            canAppeal: boolean;
+        };
+        ModPlayerSummary: {
+            id: string;
+            name: string;
+            bot: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            markedAt: string | null;
+            closedAt: string | null;
+        };
+        ModQueueEntry: {
+            player: components["schemas"]["ModPlayerSummary"];
+            flags: components["schemas"]["FairPlayFlag"][];
+            reports: components["schemas"]["Report"][];
+            appeal: components["schemas"]["Appeal"] | null;
+            games: components["schemas"]["GameSignals"][];
+        };
+        ModQueue: {
+            entries: components["schemas"]["ModQueueEntry"][];
+        };
+        ModAction: {
+            id: number;
+            moderatorId: string;
+            moderatorName: string | null;
+            action: string;
+            playerId: string | null;
+            reason: string;
+            details: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ModPlayerView: {
+            player: components["schemas"]["ModPlayerSummary"];
+            flags: components["schemas"]["FairPlayFlag"][];
+            reports: components["schemas"]["Report"][];
+            appeal: components["schemas"]["Appeal"] | null;
+            games: components["schemas"]["GameSignals"][];
+            marks: components["schemas"]["FairPlayMark"][];
+            allReports: components["schemas"]["Report"][];
+            actions: components["schemas"]["ModAction"][];
+        };
+        ModLog: {
+            entries: components["schemas"]["ModAction"][];
+            next: number | null;
+        };
+        MarkResult: {
+            playerId: string;
+            marked: boolean;
+            refunds: {
+                playerId: string;
+                raceCode: string;
+                pool: string;
+                points: number;
+            }[];
+        };
+        FairPlayStats: {
+            months: {
+                month: string;
+                reportsReceived: number;
+                reportsClosed: number;
+                flags: number;
+                marks: number;
+                unmarks: number;
+                appeals: number;
+                appealsGranted: number;
             }[];
         };
     };
@@ -7707,6 +8094,1788 @@ export interface operations {
             };
             /** @description `stale-version` (with the current `version`), `conflict` or `not-subscribed` */
             409: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate-limited`: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportBodyInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Report"];
+                };
+            };
+            /** @description `bad-request`: the body, path or query does not match its schema */
+            400: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
+            401: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden` (not yours, or not yet public) or `deal-embargoed` */
+            403: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not-found` */
+            404: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `stale-version` (with the current `version`), `conflict` or `not-subscribed` */
+            409: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `body-too-large`: the body is over 16 KiB; nothing was read or changed */
+            413: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `bad-media-type`: the body is not `application/json`; nothing was read or changed */
+            415: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate-limited`: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMyFairPlay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FairPlayStanding"];
+                };
+            };
+            /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
+            401: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate-limited`: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAppeal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppealBodyInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Appeal"];
+                };
+            };
+            /** @description `bad-request`: the body, path or query does not match its schema */
+            400: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
+            401: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden` (not yours, or not yet public) or `deal-embargoed` */
+            403: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `stale-version` (with the current `version`), `conflict` or `not-subscribed` */
+            409: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `body-too-large`: the body is over 16 KiB; nothing was read or changed */
+            413: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `bad-media-type`: the body is not `application/json`; nothing was read or changed */
+            415: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate-limited`: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFairPlayStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FairPlayStats"];
+                };
+            };
+            /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
+            401: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate-limited`: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getModQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModQueue"];
+                };
+            };
+            /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
+            401: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden` (not yours, or not yet public) or `deal-embargoed` */
+            403: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate-limited`: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getModPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModPlayerView"];
+                };
+            };
+            /** @description `bad-request`: the body, path or query does not match its schema */
+            400: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
+            401: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden` (not yours, or not yet public) or `deal-embargoed` */
+            403: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not-found` */
+            404: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate-limited`: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    markPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ModReasonBodyInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarkResult"];
+                };
+            };
+            /** @description `bad-request`: the body, path or query does not match its schema */
+            400: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
+            401: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden` (not yours, or not yet public) or `deal-embargoed` */
+            403: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not-found` */
+            404: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `stale-version` (with the current `version`), `conflict` or `not-subscribed` */
+            409: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `body-too-large`: the body is over 16 KiB; nothing was read or changed */
+            413: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `bad-media-type`: the body is not `application/json`; nothing was read or changed */
+            415: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate-limited`: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unmarkPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ModReasonBodyInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarkResult"];
+                };
+            };
+            /** @description `bad-request`: the body, path or query does not match its schema */
+            400: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
+            401: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden` (not yours, or not yet public) or `deal-embargoed` */
+            403: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not-found` */
+            404: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `stale-version` (with the current `version`), `conflict` or `not-subscribed` */
+            409: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `body-too-large`: the body is over 16 KiB; nothing was read or changed */
+            413: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `bad-media-type`: the body is not `application/json`; nothing was read or changed */
+            415: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate-limited`: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    renamePlayerAsModerator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ModRenameBodyInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModPlayerView"];
+                };
+            };
+            /** @description `bad-request`: the body, path or query does not match its schema */
+            400: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
+            401: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden` (not yours, or not yet public) or `deal-embargoed` */
+            403: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not-found` */
+            404: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `stale-version` (with the current `version`), `conflict` or `not-subscribed` */
+            409: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `body-too-large`: the body is over 16 KiB; nothing was read or changed */
+            413: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `bad-media-type`: the body is not `application/json`; nothing was read or changed */
+            415: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate-limited`: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    closePlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ModReasonBodyInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModPlayerView"];
+                };
+            };
+            /** @description `bad-request`: the body, path or query does not match its schema */
+            400: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
+            401: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden` (not yours, or not yet public) or `deal-embargoed` */
+            403: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not-found` */
+            404: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `stale-version` (with the current `version`), `conflict` or `not-subscribed` */
+            409: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `body-too-large`: the body is over 16 KiB; nothing was read or changed */
+            413: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `bad-media-type`: the body is not `application/json`; nothing was read or changed */
+            415: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate-limited`: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dismissPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ModReasonBodyInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModPlayerView"];
+                };
+            };
+            /** @description `bad-request`: the body, path or query does not match its schema */
+            400: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
+            401: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden` (not yours, or not yet public) or `deal-embargoed` */
+            403: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not-found` */
+            404: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `stale-version` (with the current `version`), `conflict` or `not-subscribed` */
+            409: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `body-too-large`: the body is over 16 KiB; nothing was read or changed */
+            413: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `bad-media-type`: the body is not `application/json`; nothing was read or changed */
+            415: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate-limited`: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    decideAppeal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppealDecisionBodyInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Appeal"];
+                };
+            };
+            /** @description `bad-request`: the body, path or query does not match its schema */
+            400: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
+            401: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden` (not yours, or not yet public) or `deal-embargoed` */
+            403: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not-found` */
+            404: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `stale-version` (with the current `version`), `conflict` or `not-subscribed` */
+            409: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `body-too-large`: the body is over 16 KiB; nothing was read or changed */
+            413: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `bad-media-type`: the body is not `application/json`; nothing was read or changed */
+            415: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate-limited`: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getModLog: {
+        parameters: {
+            query?: {
+                before?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModLog"];
+                };
+            };
+            /** @description `bad-request`: the body, path or query does not match its schema */
+            400: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
+            401: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden` (not yours, or not yet public) or `deal-embargoed` */
+            403: {
                 headers: {
                     /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
                     "RateLimit-Policy"?: string;
