@@ -36,12 +36,6 @@ export type ModAction = 'mark' | 'unmark' | 'close' | 'dismiss';
 /** An appeal's outcome. */
 export type AppealOutcome = z.infer<typeof AppealDecisionBodySchema>['outcome'];
 
-/**
- * The check of an action's answer whose fields the page does not read (it loads the player view again): any
- * JSON object.
- */
-const anyObject = (p: Protocol) => p.ModPlayerSummarySchema.partial();
-
 /** POST /api/reports: reports `body.playerId` (201 Report; 409 `conflict` when the caller has one open on them). */
 export function reportPlayer(body: ReportBody): Promise<Report> {
   return callRoute(
@@ -91,31 +85,35 @@ export function getModPlayer(id: string): Promise<ModPlayerView> {
 }
 
 /**
- * POST /api/mod/players/:id/{mark,unmark,close,dismiss} (moderators) with the reason (3–500 characters),
- * answered with the server's JSON (a MarkResult for mark and unmark).
+ * POST /api/mod/players/:id/{mark,unmark,close,dismiss} (moderators) with the reason (3–500 characters):
+ * a MarkResult (the refunds) for mark and unmark, the player view for close and dismiss. 409 `conflict` when
+ * already done (marking a marked player, unmarking an unmarked one).
  */
-export function modAct(id: string, action: ModAction, reason: string): Promise<unknown> {
+export function modAct(id: string, action: ModAction, reason: string): Promise<MarkResult | ModPlayerView> {
   const params = { path: { id } };
   const body = { reason };
-  return callRoute((api) => {
-    switch (action) {
-      case 'mark':
-        return api.POST('/api/mod/players/{id}/mark', { params, body });
-      case 'unmark':
-        return api.POST('/api/mod/players/{id}/unmark', { params, body });
-      case 'close':
-        return api.POST('/api/mod/players/{id}/close', { params, body });
-      case 'dismiss':
-        return api.POST('/api/mod/players/{id}/dismiss', { params, body });
-    }
-  }, anyObject);
+  if (action === 'mark' || action === 'unmark')
+    return callRoute(
+      (api) =>
+        action === 'mark'
+          ? api.POST('/api/mod/players/{id}/mark', { params, body })
+          : api.POST('/api/mod/players/{id}/unmark', { params, body }),
+      (p) => p.MarkResultSchema,
+    );
+  return callRoute(
+    (api) =>
+      action === 'close'
+        ? api.POST('/api/mod/players/{id}/close', { params, body })
+        : api.POST('/api/mod/players/{id}/dismiss', { params, body }),
+    (p) => p.ModPlayerViewSchema,
+  );
 }
 
-/** POST /api/mod/players/:id/rename (moderators): a new name and why. */
-export function modRename(id: string, name: string, reason: string): Promise<unknown> {
+/** POST /api/mod/players/:id/rename (moderators): a new name and why; the player view after it. */
+export function modRename(id: string, name: string, reason: string): Promise<ModPlayerView> {
   return callRoute(
     (api) => api.POST('/api/mod/players/{id}/rename', { params: { path: { id } }, body: { name, reason } }),
-    anyObject,
+    (p) => p.ModPlayerViewSchema,
   );
 }
 
