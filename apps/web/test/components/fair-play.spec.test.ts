@@ -97,7 +97,7 @@ beforeEach(async () => {
       bestTimeMs: { 'classic-draw1': null, 'classic-draw3': null },
     },
     settings: {},
-  } as never;
+  };
 });
 afterEach(() => {
   vi.unstubAllGlobals();
