@@ -180,6 +180,11 @@ export const PlayerPageSchema = z
     name: z.string(),
     bot: BotFlagSchema,
     createdAt: z.string(),
+    /**
+     * A moderator marked the player for breaking the fair-play rules (docs/moderation.md): they are on no
+     * board. Absent from servers before issue 55 (read as false).
+     */
+    marked: z.boolean().optional(),
     stats: PlayerStatsSchema,
     recent: z.array(DailyResultSchema.extend({ date: DateSchema, preset: DailyPresetSchema })),
     /**

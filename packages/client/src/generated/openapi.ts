@@ -1431,6 +1431,7 @@ export interface components {
             /** @description true for a bot account */
             bot: boolean;
             createdAt: string;
+            marked?: boolean;
             stats: {
                 played: number;
                 wins: number;

@@ -46,6 +46,14 @@ export const swaggerPlugin = fp(
           { name: 'daily', description: 'Daily challenges, ranked attempts and leaderboards' },
           { name: 'races', description: 'Race a friend on the same deal, live (frames on /api/ws)' },
           { name: 'solver', description: 'Solve a deal; hints and the "still winnable?" badge' },
+          {
+            name: 'fair-play',
+            description: 'Reports, the caller’s fair-play standing and appeal, the published figures',
+          },
+          {
+            name: 'moderation',
+            description: 'Moderators only (403 for others): the queue, marks, the audit log',
+          },
           { name: 'health', description: 'Liveness and readiness' },
         ],
       },

@@ -19,7 +19,7 @@ import {
 } from './tick.js';
 
 const ARENA_INCLUDE = {
-  players: { include: { player: { select: { name: true } } } },
+  players: { include: { player: { select: { name: true, markedAt: true, closedAt: true } } } },
 } as const satisfies Prisma.ArenaInclude;
 /** An arena's row with its players' rows and names. */
 export type ArenaRow = Prisma.ArenaGetPayload<{ include: typeof ARENA_INCLUDE }>;

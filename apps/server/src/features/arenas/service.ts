@@ -368,7 +368,9 @@ export class ArenaService {
   }
 
   private view(row: ArenaRow, viewer: string | null): Arena {
-    const standings = [...row.players]
+    // Marked and closed accounts are in no standing (docs/moderation.md "Marks").
+    const standings = row.players
+      .filter((p) => p.player.markedAt === null && p.player.closedAt === null)
       .sort(
         (x, y) =>
           y.points - x.points ||

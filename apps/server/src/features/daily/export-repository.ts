@@ -56,7 +56,8 @@ export class ExportRepository {
     for (const d of dailies)
       for (const bot of [false, true]) {
         const rows = await this.prisma.dailyResult.findMany({
-          where: { dailyId: d.id, player: { is: { bot } } },
+          // Marked and closed accounts are on no board, so in no file (docs/data.md).
+          where: { dailyId: d.id, player: { is: { bot, markedAt: null, closedAt: null } } },
           orderBy: ORDER,
           select: { gameId: true },
         });

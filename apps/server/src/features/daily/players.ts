@@ -140,6 +140,7 @@ export async function playerPageView(
     name: row.name,
     bot: row.bot,
     createdAt: row.createdAt.toISOString(),
+    marked: row.markedAt !== null,
     stats: await statsOf(repo, row.id, today),
     recent: await Promise.all(
       recent.map(async (r) => ({

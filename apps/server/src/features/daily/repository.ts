@@ -67,6 +67,8 @@ export interface PlayerRow {
   readonly createdAt: Date;
   /** The stored settings (JSON, read with players/players.ts `storedSettings`). */
   readonly settings: unknown;
+  /** When a moderator marked the player (docs/moderation.md), or null. */
+  readonly markedAt: Date | null;
 }
 
 /** A player's leaderboard row with its daily's date and preset (statistics, recent results). */
@@ -91,12 +93,18 @@ export interface PlayerCounts {
 
 /**
  * The rows of one board: people's rows (`humans`) or bot accounts' rows (`bots`), never both; with
- * `established`, only accounts created before it (the others' rows are provisional).
+ * `established`, only accounts created before it (the others' rows are provisional). Marked and closed
+ * accounts' rows are on no board (docs/moderation.md "Marks").
  */
 export function boardWhere(board: Board, established?: Date): Prisma.DailyResultWhereInput {
   return {
     player: {
-      is: { bot: board === 'bots', ...(established ? { createdAt: { lt: established } } : {}) },
+      is: {
+        bot: board === 'bots',
+        markedAt: null,
+        closedAt: null,
+        ...(established ? { createdAt: { lt: established } } : {}),
+      },
     },
   };
 }
@@ -301,7 +309,7 @@ export class DailyRepository {
   player(id: string): Promise<PlayerRow | null> {
     return this.prisma.player.findUnique({
       where: { id },
-      select: { id: true, name: true, bot: true, createdAt: true, settings: true },
+      select: { id: true, name: true, bot: true, createdAt: true, settings: true, markedAt: true },
     });
   }
 

@@ -42,10 +42,20 @@ export interface DailyRankRow {
   readonly daily: { readonly date: string; readonly preset: string };
 }
 
-/** Where-clause of a board's rows (bots or people; `established`: accounts created before it only). */
+/**
+ * Where-clause of a board's rows (bots or people; `established`: accounts created before it only); marked and
+ * closed accounts are on no board (docs/moderation.md "Marks").
+ */
 function onBoard(board: Board, established?: Date): Prisma.DailyResultWhereInput {
   return {
-    player: { is: { bot: board === 'bots', ...(established ? { createdAt: { lt: established } } : {}) } },
+    player: {
+      is: {
+        bot: board === 'bots',
+        markedAt: null,
+        closedAt: null,
+        ...(established ? { createdAt: { lt: established } } : {}),
+      },
+    },
   };
 }
 

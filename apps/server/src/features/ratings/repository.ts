@@ -68,7 +68,8 @@ export class RatingRepository {
         if (claimed.count === 0) return null;
         const dayStart = new Date(startOfDate(date));
         const rows = await tx.dailyResult.findMany({
-          where: { dailyId, player: { is: { createdAt: { lt: dayStart } } } },
+          // A marked player's results are void: they rate nobody (docs/moderation.md "Marks").
+          where: { dailyId, player: { is: { createdAt: { lt: dayStart }, markedAt: null } } },
           orderBy: [
             { won: 'desc' },
             { score: 'desc' },
@@ -200,7 +201,8 @@ export class RatingRepository {
   ): Promise<{ total: number; rows: (RatingRow & { name: string })[] }> {
     const where: Prisma.RatingWhereInput = {
       pool,
-      player: { is: { bot: query.board === 'bots' } },
+      // Marked and closed accounts are on no rating list (docs/moderation.md "Marks").
+      player: { is: { bot: query.board === 'bots', markedAt: null, closedAt: null } },
       ...(query.includeProvisional ? {} : { deviation: { lte: PROVISIONAL_DEVIATION } }),
     };
     const [total, rows] = await Promise.all([
