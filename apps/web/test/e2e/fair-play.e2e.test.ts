@@ -128,6 +128,7 @@ describe.skipIf(SKIP !== null)(`browser: fair play${SKIP ? ` (skipped: ${SKIP})`
     // No Report button on one's own page.
     await rep.goto(`${server.url}/players/${reporter.id}`);
     await rep.getByTestId('player-title').waitFor();
+    await rep.getByTestId('nav-me').waitFor();
     expect(await rep.getByTestId('report-player').count()).toBe(0);
     // …and /mod is for moderators only.
     await rep.goto(`${server.url}/mod`);
