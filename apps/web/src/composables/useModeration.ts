@@ -1,5 +1,5 @@
 /**
- * State of the moderators' pages (docs/fair-play.md "Moderators"): the queue, one player's view with the
+ * State of the moderators' pages (docs/moderation.md): the queue, one player's view with the
  * actions on them (mark, unmark, rename, close, dismiss, each with a reason; an appeal's decision), and the
  * audit log paged with "older". The server says who is a moderator (the `MODERATORS` setting): a 403 makes
  * `forbidden` true and the page shows a "moderators only" notice; an answer or a 403 tells useIsModerator.ts

@@ -1,5 +1,5 @@
 /**
- * REST calls of fair play (docs/fair-play.md): reports, the caller's own standing and appeal, the published
+ * REST calls of fair play (docs/fair-play.md, docs/moderation.md): reports, the caller's own standing and appeal, the published
  * figures, and the moderators' routes (queue, player view, actions, appeal decisions, audit log), through the
  * typed client (`client.api`, typed from the server's OpenAPI document). Every answer is checked with the
  * protocol's schemas (packages/protocol/src/fair-play.ts); a refusal rejects with ApiError (errors.ts):
