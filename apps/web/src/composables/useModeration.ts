@@ -19,54 +19,53 @@ import {
   type ModPlayerView,
   type ModQueue,
 } from '../lib/fairPlayApi';
+import { tr } from '../i18n';
 import { ApiError } from '../lib/errors';
 import { fairPlayErrorText } from '../lib/fairPlay';
-import { loadErrorText } from './useDaily';
+import { useLoad } from './useDaily';
 import { knownModerator, rememberModerator } from './useIsModerator';
 import { usePlayer } from './usePlayer';
 
 /**
- * A moderators' load: `data` once answered, `forbidden` on a 403/401 (not a moderator, or signed out),
- * otherwise `error` in words. A success remembers the player as a moderator; a 403 forgets it.
+ * A moderators' load (useLoad, again when the player changes): `data` once answered, `forbidden` on a
+ * 403/401 (not a moderator, or signed out), otherwise `error` in words. An answer remembers the player as a
+ * moderator (useIsModerator.ts); a 403 forgets them.
  */
 function useModLoad<T>(fetcher: () => Promise<T>, deps?: Ref<unknown>) {
   const player = usePlayer();
-  const data = shallowRef<T | null>(null);
-  const error = ref<string | null>(null);
   const forbidden = ref(false);
-  const loading = ref(false);
-  let seq = 0;
-  async function reload(): Promise<void> {
-    const mine = ++seq;
-    loading.value = true;
-    error.value = null;
-    try {
-      const v = await fetcher();
-      if (mine !== seq) return;
-      data.value = v;
-      forbidden.value = false;
-      // The player's record may still be on its way: remember them once it is here.
-      if (player.me.value) rememberModerator(player.me.value.id);
-      else {
-        const stop = watch(player.me, (me) => {
-          if (!me) return;
-          rememberModerator(me.id);
-          stop();
-        });
+  const load = useLoad(
+    async () => {
+      try {
+        const v = await fetcher();
+        forbidden.value = false;
+        rememberMe(player);
+        return v;
+      } catch (e) {
+        if (e instanceof ApiError && (e.code === 'forbidden' || e.code === 'unauthorized')) {
+          forbidden.value = true;
+          if (knownModerator.value === player.me.value?.id) rememberModerator(null);
+        }
+        throw e;
       }
-    } catch (e) {
-      if (mine !== seq) return;
-      if (e instanceof ApiError && (e.code === 'forbidden' || e.code === 'unauthorized')) {
-        forbidden.value = true;
-        if (knownModerator.value === player.me.value?.id) rememberModerator(null);
-      } else error.value = loadErrorText(e, fairPlayErrorText(e, 'mod'));
-    } finally {
-      if (mine === seq) loading.value = false;
-    }
+    },
+    computed(() => [player.token.value, deps?.value]),
+    tr('fairPlay.error.notFound'),
+  );
+  return { ...load, forbidden };
+}
+
+/** Remembers the signed-in player as a moderator, once their record is here. */
+function rememberMe(player: ReturnType<typeof usePlayer>): void {
+  if (player.me.value) {
+    rememberModerator(player.me.value.id);
+    return;
   }
-  watch([player.token, ...(deps ? [deps] : [])], () => void reload());
-  void reload();
-  return { data, error, forbidden, loading, reload };
+  const stop = watch(player.me, (me) => {
+    if (!me) return;
+    rememberModerator(me.id);
+    stop();
+  });
 }
 
 /** The moderators' queue (GET /api/mod/queue). */

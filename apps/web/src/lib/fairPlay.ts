@@ -50,6 +50,13 @@ export function formatHidden(hits: number, choices: number): string {
   return choices === 0 ? '—' : `${hits}/${choices}`;
 }
 
+/** A flag's evidence as `key: value` pairs (numbers rounded to 3 places, anything else as JSON). */
+export function formatEvidence(evidence: Record<string, unknown>): string {
+  return Object.entries(evidence)
+    .map(([k, v]) => `${k}: ${typeof v === 'number' ? Math.round(v * 1000) / 1000 : JSON.stringify(v)}`)
+    .join(', ');
+}
+
 /** A `YYYY-MM` month in the current language's words (`December 2026`). */
 export function formatMonth(month: string, locale: string = i18n.global.locale.value): string {
   const [y, m] = month.split('-').map(Number);
