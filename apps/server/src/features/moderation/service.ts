@@ -200,17 +200,15 @@ export class ModerationService {
 
   /** Player `playerId`'s own standing: their open mark, its appeal, whether they may appeal. */
   async standing(playerId: string): Promise<FairPlayStanding> {
-    const open = (await this.repo.marks(playerId)).find((m) => m.liftedAt === null) ?? null;
-    const appeal = open === null ? null : await this.repo.appealOf(open.id);
-    // A player whose mark was lifted sees the outcome of their last appeal.
-    const last =
-      open === null
-        ? await this.repo.marks(playerId).then(async (ms) => (ms[0] ? this.repo.appealOf(ms[0].id) : null))
-        : appeal;
+    const marks = await this.repo.marks(playerId);
+    const open = marks.find((m) => m.liftedAt === null) ?? null;
+    // Once a mark is lifted the player still sees the outcome of their last mark's appeal.
+    const latest = open ?? marks[0] ?? null;
+    const appeal = latest === null ? null : await this.repo.appealOf(latest.id);
     return {
       marked: open !== null,
       mark: open === null ? null : markView(open),
-      appeal: last === null ? null : appealView(last),
+      appeal: appeal === null ? null : appealView(appeal),
       canAppeal: open !== null && appeal === null,
     };
   }

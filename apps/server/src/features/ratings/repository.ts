@@ -117,16 +117,23 @@ export class RatingRepository {
    * Rates a finished race inside the transaction that ends it (the caller claims the race first, so this
    * runs once): under the pool's lock, its pairs are claimed (no farming, ratings/farming.ts), then
    * periods.ts `rateRace` decides from the rated racers' ratings as of `date`, and the writes are stored.
-   * Racers without a placement are left out; fewer than two: nothing. Returns each rated racer's rating
-   * before and after (Glicko scale, unrounded).
+   * Racers without a placement, and marked players (their results are void, docs/moderation.md "Marks"), are
+   * left out; fewer than two: nothing. Returns each rated racer's rating before and after (Glicko scale,
+   * unrounded).
    */
   async rateRaceIn(
     tx: RatingTx,
     pool: RatingPool,
     date: string,
     raceCode: string,
-    placements: readonly { playerId: string; placement: number }[],
+    all: readonly { playerId: string; placement: number }[],
   ): Promise<{ playerId: string; before: number; after: number }[]> {
+    if (all.length < 2) return [];
+    const marked = await tx.player.findMany({
+      where: { id: { in: all.map((p) => p.playerId) }, markedAt: { not: null } },
+      select: { id: true },
+    });
+    const placements = all.filter((p) => !marked.some((m) => m.id === p.playerId));
     if (placements.length < 2) return [];
     await lockPool(tx, pool);
     const counts = await claimPairs(

@@ -10,6 +10,7 @@
  */
 import {
   AppealSchema,
+  ArenaSchema,
   ErrorBodySchema,
   FairPlayStandingSchema,
   FairPlayStatsSchema,
@@ -28,6 +29,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken, nameKey, nameSkeleton } from '../../../src/features/players/players.js';
 import { moderatorCommand } from '../../../src/features/moderation/cli.js';
 import { ModerationRepository } from '../../../src/features/moderation/repository.js';
+import { RatingRepository } from '../../../src/features/ratings/repository.js';
 import { describeEachDatabase, testApp, pgliteDatabase } from '../../support/helpers.js';
 
 type Player = { id: string; name: string; token: string };
@@ -284,6 +286,12 @@ describeEachDatabase('moderation', (db) => {
       'unauthorized',
     );
     expect(await app.prisma.report.count()).toBe(count);
+    // Two reports at once by one reporter about one player: one is filed, the other refused.
+    const twice = await Promise.all(
+      [0, 1].map(() => post(p.Erin!, '/api/reports', { playerId: p.Bob!.id, reason: 'abuse' })),
+    );
+    expect(twice.map((x) => x.statusCode).sort()).toEqual([201, 409]);
+    await app.prisma.report.deleteMany({ where: { reporterId: p.Erin!.id, playerId: p.Bob!.id } });
     // Another reporter may report the same player.
     expect(
       (await post(p.Erin!, '/api/reports', { playerId: p.Alice!.id, reason: 'boosting' })).statusCode,
@@ -436,7 +444,9 @@ describeEachDatabase('moderation', (db) => {
       { playerId: p.Bob!.id, raceCode: 'R1', pool: POOL, points: 12.75 },
     ]);
     expect(await rating(p.Bob!.id)).toBe(1495);
-    expect((await mark()).statusCode).toBe(200);
+    // Two moderators marking at once: one mark, one refund.
+    const both = await Promise.all([mark(), mark()]);
+    expect(both.map((x) => x.statusCode).sort()).toEqual([200, 409]);
     expect(await rating(p.Bob!.id)).toBe(1495 + 12.75);
     // A new mark: a new appeal is allowed (once per mark).
     expect(FairPlayStandingSchema.parse((await get(p.Alice!, '/api/me/fair-play')).json()).canAppeal).toBe(
@@ -444,6 +454,62 @@ describeEachDatabase('moderation', (db) => {
     );
     // The refund rows stay with their marks.
     expect(await app.prisma.ratingRefund.count({ where: { playerId: p.Bob!.id } })).toBe(3);
+  });
+
+  it('a marked player’s later rated races are void: they rate nobody and are not rated', async () => {
+    const repo = new RatingRepository(app.prisma);
+    await app.prisma.race.create({
+      data: {
+        code: 'R4',
+        status: 'finished',
+        preset: 'classic-draw1',
+        options: {},
+        dealKind: 'random',
+        deal: 'x',
+        maxPlayers: 4,
+        hostId: p.Alice!.id,
+        rated: true,
+      },
+    });
+    const moved = await app.prisma.$transaction((tx) =>
+      repo.rateRaceIn(tx, POOL, today(), 'R4', [
+        { playerId: p.Alice!.id, placement: 1 },
+        { playerId: p.Bob!.id, placement: 2 },
+        { playerId: p.Erin!.id, placement: 3 },
+      ]),
+    );
+    expect(moved.map((m) => m.playerId).sort()).toEqual([p.Bob!.id, p.Erin!.id].sort());
+    // Bob beat Erin: he gains, and nothing of Alice's win over him counts.
+    const bob = moved.find((m) => m.playerId === p.Bob!.id)!;
+    expect(bob.after).toBeGreaterThan(bob.before);
+    expect(bob.before).toBe(1495 + 12.75);
+  });
+
+  it('a marked player is in no arena standing (nor its podium)', async () => {
+    const now = app.now();
+    await app.prisma.arena.create({
+      data: {
+        id: 'ARENAMARK2',
+        name: 'Marked arena',
+        preset: 'classic-draw1',
+        startsAt: new Date(now - 3_600_000),
+        endsAt: new Date(now - 60_000),
+        finishedAt: new Date(now - 60_000),
+        raceTimeLimitMs: 300_000,
+        createdAt: new Date(now - 7_200_000),
+        players: {
+          create: [
+            { playerId: p.Alice!.id, joinedAt: new Date(now - 3_600_000), points: 30, games: 3, wins: 3 },
+            { playerId: p.Bob!.id, joinedAt: new Date(now - 3_600_000), points: 4, games: 3, wins: 1 },
+          ],
+        },
+      },
+    });
+    const r = await get(null, '/api/arenas/ARENAMARK2');
+    expect(r.statusCode, r.body).toBe(200);
+    const arena = ArenaSchema.parse(r.json());
+    expect(arena.standings.map((s) => [s.rank, s.playerId])).toEqual([[1, p.Bob!.id]]);
+    expect(arena.podium?.map((s) => s.playerId)).toEqual([p.Bob!.id]);
   });
 
   it('a moderator cannot mark themselves; a bad body is 400 and changes nothing', async () => {
