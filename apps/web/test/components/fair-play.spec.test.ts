@@ -8,6 +8,8 @@
  *   appeal, shows its status; a second device's 409 shows "already appealed" and the appeal it sent;
  * - /mod to a non-moderator: the "moderators only" notice (no broken page), and the nav link stays hidden;
  *   to a moderator: the queue, and the nav link appears;
+ * - the player view: a mark asks for a reason (too short: no request), sends it, and a 409 (another
+ *   moderator was quicker) is said in the dialog; a rename sends the new name with its reason;
  * - the audit log pages with "older" from the last page's cursor.
  */
 import { flushPromises, mount } from '@vue/test-utils';
@@ -22,6 +24,7 @@ import { usePlayer } from '../../src/composables/usePlayer';
 import { loadSchemas } from '../../src/lib/schemas';
 import ModerationPage from '../../src/pages/ModerationPage.vue';
 import ModLogPage from '../../src/pages/ModLogPage.vue';
+import ModPlayerPage from '../../src/pages/ModPlayerPage.vue';
 import { createAppRouter } from '../../src/router';
 
 const T = '2026-12-06T10:00:00.000Z';
@@ -328,5 +331,65 @@ describe('moderators’ pages', () => {
       'reason 7',
     ]);
     expect(w.find('[data-testid=mod-log-older]').exists()).toBe(false);
+  });
+
+  it('the player view: mark with a reason (409 said in the dialog), rename with a name and a reason', async () => {
+    const player = {
+      id: 'SuspectSuspect01',
+      name: 'Suspect',
+      bot: false,
+      createdAt: T,
+      markedAt: null,
+      closedAt: null,
+    };
+    const view = {
+      player,
+      flags: [],
+      reports: [],
+      appeal: null,
+      games: [],
+      marks: [],
+      allReports: [],
+      actions: [],
+    };
+    routes[`GET /api/mod/players/${player.id}`] = () => [200, view];
+    routes[`POST /api/mod/players/${player.id}/mark`] = () => refusal('conflict', 409);
+    routes[`POST /api/mod/players/${player.id}/rename`] = () => [200, view];
+    const w = mount(ModPlayerPage, {
+      props: { id: player.id },
+      global: { plugins: [await router()] },
+      attachTo: document.body,
+    });
+    await flushPromises();
+    await w.get('[data-testid=mod-mark]').trigger('click');
+    await w.get('[data-testid=mod-reason]').setValue('no');
+    await w.get('[data-testid=mod-dialog] form').trigger('submit');
+    await flushPromises();
+    expect(w.get('[data-testid=mod-error]').text()).toBe('Write a reason of at least 3 characters.');
+    expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
+    await w.get('[data-testid=mod-reason]').setValue('Solver line in every race.');
+    await w.get('[data-testid=mod-dialog] form').trigger('submit');
+    await flushPromises();
+    expect(calls.filter((c) => c.method === 'POST')).toEqual([
+      {
+        method: 'POST',
+        path: `/api/mod/players/${player.id}/mark`,
+        body: { reason: 'Solver line in every race.' },
+      },
+    ]);
+    expect(w.get('[data-testid=mod-error]').text()).toMatch(/already done/);
+    await w.get('[data-testid=mod-cancel]').trigger('click');
+    await w.get('[data-testid=mod-rename]').trigger('click');
+    await w.get('[data-testid=mod-name]').setValue('Player 7');
+    await w.get('[data-testid=mod-reason]').setValue('Impersonates a moderator.');
+    await w.get('[data-testid=mod-dialog] form').trigger('submit');
+    await flushPromises();
+    expect(calls.filter((c) => c.method === 'POST').at(-1)).toEqual({
+      method: 'POST',
+      path: `/api/mod/players/${player.id}/rename`,
+      body: { name: 'Player 7', reason: 'Impersonates a moderator.' },
+    });
+    expect(w.find('[data-testid=mod-dialog]').exists()).toBe(false);
+    w.unmount();
   });
 });
