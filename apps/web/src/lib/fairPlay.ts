@@ -23,11 +23,13 @@ export type { ReportReason };
 
 /** The longest text a report carries (ReportBodySchema). */
 export const REPORT_TEXT_MAX = 500;
-/** An appeal's length bounds, characters after trimming (AppealBodySchema). */
+/** An appeal's shortest text, characters after trimming (AppealBodySchema). */
 export const APPEAL_MIN = 10;
+/** An appeal's longest text, characters after trimming (AppealBodySchema). */
 export const APPEAL_MAX = 2000;
-/** A moderator's reason's length bounds (ModReasonBodySchema); an appeal's answer has the same minimum. */
+/** A moderator's shortest reason (ModReasonBodySchema); an appeal's answer has the same minimum. */
 export const MOD_REASON_MIN = 3;
+/** A moderator's longest reason (ModReasonBodySchema). */
 export const MOD_REASON_MAX = 500;
 
 /** A gap between moves, ms → `0.42 s`; `—` when unknown. */
