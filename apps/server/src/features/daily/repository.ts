@@ -278,10 +278,13 @@ export class DailyRepository {
     return before + 1;
   }
 
-  /** A player's row at a daily with the player fields a page shows, or null. */
+  /**
+   * A player's row at a daily with the player fields a page shows, or null (also for a marked or closed
+   * account, which is on no board: docs/moderation.md "Marks").
+   */
   resultWithPlayer(dailyId: number, playerId: string): Promise<ResultWithPlayer | null> {
     return this.prisma.dailyResult.findUnique({
-      where: { dailyId_playerId: { dailyId, playerId } },
+      where: { dailyId_playerId: { dailyId, playerId }, player: { is: { markedAt: null, closedAt: null } } },
       include: PLAYER_OF_ROW,
     });
   }

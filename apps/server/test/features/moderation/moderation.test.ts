@@ -350,6 +350,9 @@ describeEachDatabase('moderation', (db) => {
     expect(await onRatingList(p.Bob!.id)).toBe(true);
     expect(await onDailyBoard(p.Alice!.id)).toBe(false);
     expect(await onDailyBoard(p.Bob!.id)).toBe(true);
+    // Nor does she see a place of her own on it.
+    const mine = await get(p.Alice!, `/api/daily/${today()}/classic-draw1/leaderboard?include=provisional`);
+    expect(LeaderboardSchema.parse(mine.json()).me).toBeNull();
     expect(PlayerPageSchema.parse((await get(null, `/api/players/${p.Alice!.id}`)).json()).marked).toBe(true);
     expect(PlayerPageSchema.parse((await get(null, `/api/players/${p.Bob!.id}`)).json()).marked).toBe(false);
     const log = ModLogSchema.parse((await get(p.Moddy!, '/api/mod/log')).json());
