@@ -8,6 +8,9 @@
  * - `/race` sets up a live race; `/race/<code>` a race room (lobby, race, results); `/arenas` the arenas,
  *   `/arenas/<id>` one arena with its live standings;
  * - `/settings` the player's settings; `/help` the rules of every preset and the keyboard shortcuts;
+ * - `/fair-play` the rules of fair play and the published figures; `/mod` the moderators' queue,
+ *   `/mod/players/<id>` a player as moderators see them (the actions), `/mod/log` the audit log (moderators
+ *   only: the server refuses others, and the pages say so);
  * - anything else: a "not found" page (never a silent new deal).
  * `meta.layout` says whether a route is the card table (its own top bar) or a page under the page bar;
  * `meta.nav` which section link is lit.
@@ -125,6 +128,31 @@ export function createAppRouter(history: RouterHistory = createWebHistory()): Ro
         path: '/help',
         name: 'help',
         component: () => import('./pages/HelpPage.vue'),
+        meta: { layout: 'page', nav: null },
+      },
+      {
+        path: '/fair-play',
+        name: 'fair-play',
+        component: () => import('./pages/FairPlayPage.vue'),
+        meta: { layout: 'page', nav: null },
+      },
+      {
+        path: '/mod',
+        name: 'mod',
+        component: () => import('./pages/ModerationPage.vue'),
+        meta: { layout: 'page', nav: null },
+      },
+      {
+        path: `/mod/players/:id(${ID})`,
+        name: 'mod-player',
+        component: () => import('./pages/ModPlayerPage.vue'),
+        props: true,
+        meta: { layout: 'page', nav: null },
+      },
+      {
+        path: '/mod/log',
+        name: 'mod-log',
+        component: () => import('./pages/ModLogPage.vue'),
         meta: { layout: 'page', nav: null },
       },
       {

@@ -8,6 +8,7 @@ import {
   dailyLeaderboardPath,
   dailySolutionPath,
   gamePath,
+  modPlayerPath,
   playerPath,
   playerStatsPath,
   replayPath,
@@ -69,6 +70,11 @@ describe('routes', () => {
     expect(resolve('/race')).toMatchObject({ name: 'race-new', meta: { nav: 'race' } });
     expect(resolve('/race/ABCDEFGHJK')).toMatchObject({ name: 'race', params: { code: 'ABCDEFGHJK' } });
     expect(playerPath('a b')).toBe('/players/a%20b');
+    expect(resolve('/fair-play')).toMatchObject({ name: 'fair-play', meta: { layout: 'page', nav: null } });
+    expect(resolve('/mod')).toMatchObject({ name: 'mod', meta: { layout: 'page', nav: null } });
+    expect(resolve(modPlayerPath('abc_1'))).toMatchObject({ name: 'mod-player', params: { id: 'abc_1' } });
+    expect(resolve('/mod/log')).toMatchObject({ name: 'mod-log' });
+    expect(resolve('/mod/players/a b')).toMatchObject({ name: 'not-found' });
   });
 
   it('an unknown address is the not-found page, not a new deal', () => {

@@ -119,6 +119,25 @@ export async function callApi<T>(
   return parsed.data;
 }
 
+/** openapi-fetch's answer to a call through `client.api` (what `unwrap` of @klondike/client reads). */
+export interface RouteAnswer {
+  readonly data?: unknown;
+  readonly error?: unknown;
+  readonly response: Response;
+}
+
+/**
+ * `callApi` for a route the client has no method of: `call` sends it through `client.api` (openapi-fetch,
+ * typed from the OpenAPI document) and the answer is unwrapped as the client's methods do (a refusal becomes
+ * the server's typed error).
+ */
+export function callRoute<T>(
+  call: (api: KlondikeClient['api']) => Promise<RouteAnswer>,
+  schema: Pick<T>,
+): Promise<T> {
+  return callApi(async (c) => (await loadClient()).unwrap(await call(c.api)), schema);
+}
+
 export function createGame(body: CreateGameBody): Promise<GameResponse> {
   return callApi(
     (c) => c.createGame(body),

@@ -96,3 +96,8 @@ export function tableRequest(route: {
   }
   return { kind: 'new', preset };
 }
+
+/** Path of a player's page for moderators (the player view with the actions). */
+export function modPlayerPath(id: string): string {
+  return `/mod/players/${encodeURIComponent(id)}`;
+}

@@ -1,5 +1,8 @@
 // @vitest-environment happy-dom
-/** RaceResults: the headline of a finished race, a shared first place among them (equal non-winners tie). */
+/**
+ * RaceResults: the headline of a finished race, a shared first place among them (equal non-winners tie), and
+ * the Report button beside each other racer (never beside yourself, never for a spectator).
+ */
 import type { Race } from '@klondike/protocol';
 import { mount } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
@@ -73,5 +76,19 @@ describe('RaceResults', () => {
   it('a racer placed below reads who came first', () => {
     const race = finished([racer('Ann', 1, 'resigned'), racer('Bob', 2, 'resigned')], 'id-Bob');
     expect(headline(race)).toBe('Ann came first');
+  });
+
+  it('a racer can report the other racers, not themself; a spectator reports nobody', () => {
+    const racers = [racer('Ann', 1, 'won'), racer('Bob', 2, 'resigned')];
+    const reportButtons = (you: string | null) =>
+      mount(RaceResults, {
+        props: { race: { ...finished(racers, 'id-Bob'), you }, results: null, busy: false, error: null },
+        global: { stubs: { RouterLink: true } },
+      })
+        .findAll('[data-testid^="report-"]')
+        .map((b) => b.attributes('data-testid'));
+    expect(reportButtons('id-Bob')).toEqual(['report-Ann']);
+    expect(reportButtons('id-Ann')).toEqual(['report-Bob']);
+    expect(reportButtons(null)).toEqual([]);
   });
 });

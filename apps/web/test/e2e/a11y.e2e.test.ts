@@ -1,7 +1,8 @@
 /**
  * Accessibility in a real browser: axe-core (the engine behind most accessibility checkers) runs on the
  * card table, the daily page, a daily leaderboard, the all-time board, the race set-up page, a race lobby, a
- * replay, the settings and the help page and a player's statistics page (charts and their own history), on a desktop
+ * replay, the settings and the help page, a player's statistics page (charts and their own history), the fair-play
+ * page, the moderation page as a non-moderator sees it and a player page with the report dialog open, on a desktop
  * (1366×768), a phone (390×844) and a phone held sideways (640×360), and finds no serious or critical violation
  * (WCAG 2 A/AA rules: contrast, names and roles, zoom, …).
  */
@@ -73,6 +74,8 @@ describe.skipIf(SKIP !== null)(
     let lobby = '/race';
     /** The replay of a resigned game, made with the lobby. */
     let replay = '/replay/none';
+    /** The lobby's host's page (someone else's, with a Report button), made with the lobby. */
+    let hostPage = '/players/none';
     beforeAll(async () => {
       const post = async (path: string, body: unknown, token?: string) =>
         (await (
@@ -88,6 +91,7 @@ describe.skipIf(SKIP !== null)(
       const host = await post('/api/players', { name: 'LobbyHost' });
       const race = await post('/api/races', { preset: 'classic-draw1' }, host.token);
       lobby = `/race/${race.code}`;
+      hostPage = `/players/${host.id}`;
       const game = await post('/api/games', { preset: 'classic-draw1', dealNumber: 7 });
       await post(`/api/games/${game.id}/resign`, {});
       replay = `/replay/${game.id}`;
@@ -118,6 +122,18 @@ describe.skipIf(SKIP !== null)(
       { name: 'replay', path: () => replay, ready: '[data-testid=pile-t7]' },
       { name: 'settings', path: '/settings', ready: '[data-testid=settings-page]' },
       { name: 'help', path: '/help', ready: '[data-testid=help-page]' },
+      { name: 'fair play', path: '/fair-play', ready: '[data-testid=fair-play-page] .panel' },
+      { name: 'moderation, not a moderator', path: '/mod', ready: '[data-testid=mod-only]' },
+      {
+        name: 'player page, report dialog open',
+        path: () => hostPage,
+        ready: '[data-testid=report-player]',
+        signedIn: true,
+        open: async (page) => {
+          await page.getByTestId('report-player').click();
+          await page.getByTestId('report-dialog').waitFor();
+        },
+      },
       {
         name: 'statistics (own)',
         path: () => `/players/${player.id}/stats`,
