@@ -85,11 +85,14 @@ export interface SignalBudget {
   readonly hiddenSolves: number;
 }
 
-/** Default budgets: about 4 ms a solve on one core, some 60 solves at most a game. */
+/**
+ * Default budgets: about 4 ms a solve on one core; at most 220 solves a game, most games far fewer (a
+ * position is solved once, and only positions with two turn-up piles or more are scored).
+ */
 export const DEFAULT_SIGNAL_BUDGET: SignalBudget = {
   nodesPerSolve: 20_000,
   agreementSolves: 20,
-  hiddenSolves: 40,
+  hiddenSolves: 200,
 };
 
 /** Solves positions with a node budget, remembering each verdict by position (one game's analysis). */

@@ -59,6 +59,8 @@ export interface StoredSignals {
   readonly moves: number;
   readonly medianGapMs: number | null;
   readonly solverAgreement: number | null;
+  readonly hiddenChoices: number;
+  readonly hiddenHits: number;
 }
 
 /** The signals rows in one database. Every method throws database errors. */
@@ -175,7 +177,14 @@ export class SignalsRepository {
       where: { playerId },
       orderBy: { computedAt: 'desc' },
       take: n,
-      select: { gameId: true, moves: true, medianGapMs: true, solverAgreement: true },
+      select: {
+        gameId: true,
+        moves: true,
+        medianGapMs: true,
+        solverAgreement: true,
+        hiddenChoices: true,
+        hiddenHits: true,
+      },
     });
   }
 }

@@ -2,7 +2,7 @@
  * Computing the fair-play signals of ended rated games, off the move path (docs/fair-play.md "Signals"):
  * a pass finds ended rated games without a `GameSignals` row (repository.ts `pending`, bounded), sends each
  * to a background solver thread (task `signals`, priority `signals`: after every interactive job, so a hint
- * never waits for it), stores its row and the flags it passes (thresholds.ts), then the account rule over
+ * never waits for it), stores its row and the flags it passes (thresholds.ts), then the account rules over
  * the player's recent games. Passes run at start-up, every SIGNALS_SWEEP_MS, and soon after a nudge (a
  * rated game ended on this node); one pass at a time per node. Several nodes may compute the same game:
  * the row is written once (the insert skips an existing row) and its flags with it.
@@ -14,7 +14,7 @@ import type { SolverPool } from '../solve/task.js';
 import type { GameAnalysis, TimedAction } from './analysis.js';
 import { DEFAULT_SIGNAL_BUDGET } from './positions.js';
 import type { FlagRow, GameForSignals, SignalsRepository } from './repository.js';
-import { MIN_AGREEMENT_CHOICES, THRESHOLDS, flagsOf, isSuspect } from './thresholds.js';
+import { MIN_AGREEMENT_CHOICES, THRESHOLDS, binomialTail, flagsOf, isSuspect } from './thresholds.js';
 
 /** Only games created this recently are looked for (ms): 30 days. */
 export const SIGNALS_LOOKBACK_MS = 30 * 86_400_000;
@@ -137,27 +137,45 @@ export class SignalsService {
       },
       flags,
     );
-    if (wrote && !game.bot) await this.accountRule(game.playerId);
+    if (wrote) await this.accountRules(game.playerId, game.bot);
     return wrote;
   }
 
-  /** The account rule (`repeated-signals`) over the player's latest rated games. */
-  private async accountRule(playerId: string): Promise<void> {
-    const rule = THRESHOLDS['repeated-signals'];
-    const recent = await this.opts.repository.recent(playerId, rule.lastGames);
-    const suspect = recent.filter(isSuspect);
-    if (suspect.length < rule.minGames) return;
-    await this.opts.repository.raise(playerId, [
-      {
+  /**
+   * The account rules over the player's latest rated games: `repeated-signals` (a human's games past the
+   * softer lines) and `hidden-knowledge` summed over its games (bots too: nobody may see face-down cards).
+   */
+  private async accountRules(playerId: string, bot: boolean): Promise<void> {
+    const repeated = THRESHOLDS['repeated-signals'];
+    const hidden = THRESHOLDS['hidden-knowledge'];
+    const recent = await this.opts.repository.recent(
+      playerId,
+      Math.max(repeated.lastGames, hidden.accountGames),
+    );
+    const flags: FlagRow[] = [];
+    const last = recent.slice(0, repeated.lastGames);
+    const suspect = last.filter(isSuspect);
+    if (!bot && suspect.length >= repeated.minGames)
+      flags.push({
         reason: 'repeated-signals',
         gameId: null,
         evidence: {
           games: suspect.map((s) => s.gameId),
-          of: recent.length,
-          medianGapMs: rule.medianGapMs,
-          minAgreement: rule.minAgreement,
+          of: last.length,
+          medianGapMs: repeated.medianGapMs,
+          minAgreement: repeated.minAgreement,
         },
-      },
-    ]);
+      });
+    const games = recent.slice(0, hidden.accountGames);
+    const choices = games.reduce((n, g) => n + g.hiddenChoices, 0);
+    const hits = games.reduce((n, g) => n + g.hiddenHits, 0);
+    const tail = binomialTail(hits, choices, 0.5);
+    if (choices >= hidden.minChoices && tail < hidden.maxTail)
+      flags.push({
+        reason: 'hidden-knowledge',
+        gameId: null,
+        evidence: { games: games.length, choices, hits, tail, threshold: hidden.maxTail },
+      });
+    if (flags.length > 0) await this.opts.repository.raise(playerId, flags);
   }
 }

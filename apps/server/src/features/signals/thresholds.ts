@@ -14,9 +14,10 @@ export const THRESHOLDS = {
   'solver-agreement': { minMoves: 40, minAgreement: 0.95 },
   /**
    * Hidden knowledge: `minChoices` or more hidden choices and a binomial tail P(X ≥ hits | n = choices,
-   * p = 0.5) under `maxTail`.
+   * p = 0.5) under `maxTail`; in one game, or summed over the account's last `accountGames` rated games
+   * (a game rarely holds more than a few such choices).
    */
-  'hidden-knowledge': { minChoices: 8, maxTail: 0.001 },
+  'hidden-knowledge': { minChoices: 8, maxTail: 0.001, accountGames: 20 },
   /** Over an account: `minGames` of its last `lastGames` rated games past the softer lines below. */
   'repeated-signals': { lastGames: 10, minGames: 3, medianGapMs: 300, minAgreement: 0.85 },
 } as const;
