@@ -5,13 +5,14 @@
  *     (`dealFromNumber`), draw 1 and draw 3 alternately, each played by a visible-information player with
  *     human-paced gaps — timed on one core with no database: the think-time profile of every game, the
  *     solver-dependent signals (agreement, hidden knowledge; the server's default budget) of a sample of
- *     SIGNALS_SOLVER_SAMPLE games (default 300), since at ~0.1 s a game all of them would take tens of minutes.
+ *     SIGNALS_SOLVER_SAMPLE games (default 500), since at ~0.1 s a game all of them would take tens of minutes.
  *     Reports ms a game, total time, peak RSS and heap.
  * (b) Calibration: each threshold's false-positive rate on honest sets — visible-information players (a
  *     fixed rule and a random one over turn-up moves) at a human pace (log-normal gaps, median 1.5–3 s) and
  *     at a fast human pace (median 500 ms) — and its detection rate on the cheating set: the solver's
- *     full-knowledge line played by a bot at machine speed (30–80 ms) and at a human pace. Account rules
- *     group consecutive games of a set into accounts of 20 games. The e2e players' games are not included
+ *     full-knowledge line played by a bot at machine speed (30–80 ms) and at a human pace (SIGNALS_CHEAT_GAMES,
+ *     default 400, half each). Account rules group consecutive games of a set into accounts of
+ *     `accountGames` (50) games. The e2e players' games are not included
  *     (their scripted games are few and not kept).
  */
 import { type Deal, type GameOptions, PRESETS, dealFromNumber, newGame } from '@klondike/rules';
@@ -37,8 +38,8 @@ import { gitHead } from './run-info.js';
 import { envNumber } from './settings.js';
 
 const GAMES = envNumber('SIGNALS_GAMES', 10_000);
-const SAMPLE = envNumber('SIGNALS_SOLVER_SAMPLE', 300);
-const CHEATS = envNumber('SIGNALS_CHEAT_GAMES', 200);
+const SAMPLE = envNumber('SIGNALS_SOLVER_SAMPLE', 500);
+const CHEATS = envNumber('SIGNALS_CHEAT_GAMES', 400);
 const ACCOUNT = THRESHOLDS['hidden-knowledge'].accountGames;
 const mb = (b: number): string => `${(b / 1024 / 1024).toFixed(0)} MB`;
 const pct = (n: number, d: number): string =>
@@ -101,7 +102,7 @@ function accountFlags(games: readonly GameAnalysis[]): {
     const c = group.reduce((s, g) => s + g.hiddenChoices, 0);
     const h = group.reduce((s, g) => s + g.hiddenHits, 0);
     const rule = THRESHOLDS['hidden-knowledge'];
-    if (c >= rule.minChoices && binomialTail(h, c, 0.5) < rule.maxTail) hidden++;
+    if (c >= rule.minChoices && binomialTail(h, c, rule.nullHitRate) < rule.maxTail) hidden++;
     const r = THRESHOLDS['repeated-signals'];
     const stored = group.slice(0, r.lastGames).map((g) => ({
       ...g,

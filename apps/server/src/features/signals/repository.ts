@@ -70,20 +70,26 @@ export class SignalsRepository {
 
   /**
    * Up to `limit` rated games that have ended and have no signals row, oldest first: ranked daily attempts
-   * with their leaderboard row, and the racers' games of finished rated or arena races (created after
-   * `since`, so a pass never scans the whole history).
+   * with their leaderboard row (of dailies dated from `since` on: found from the few daily rows, then by
+   * keys), and the racers' games of finished rated or arena races that ended from `since` on (found from
+   * the races by their status index), so a pass never scans the games table.
    */
   async pending(limit: number, since: Date): Promise<PendingGame[]> {
+    const sinceDate = since.toISOString().slice(0, 10);
     const rows = await this.prisma.$queryRaw<{ id: string; kind: SignalledKind }[]>`
       SELECT g.id, 'daily' AS kind, g."createdAt"
-        FROM "Game" g JOIN "DailyResult" d ON d."gameId" = g.id
-       WHERE g.ranked AND g."createdAt" >= ${since} AND g."playerId" IS NOT NULL
+        FROM "DailyDeal" dd
+        JOIN "DailyResult" d ON d."dailyId" = dd.id
+        JOIN "Game" g ON g.id = d."gameId"
+       WHERE dd.date >= ${sinceDate} AND g.ranked AND g."playerId" IS NOT NULL
          AND NOT EXISTS (SELECT 1 FROM "GameSignals" s WHERE s."gameId" = g.id)
       UNION ALL
       SELECT g.id, CASE WHEN r."arenaId" IS NULL THEN 'race' ELSE 'arena' END AS kind, g."createdAt"
-        FROM "Game" g JOIN "RaceRacer" rr ON rr."gameId" = g.id JOIN "Race" r ON r.code = rr."raceCode"
-       WHERE r.status = 'finished' AND (r.rated OR r."arenaId" IS NOT NULL)
-         AND g."createdAt" >= ${since} AND g."playerId" IS NOT NULL
+        FROM "Race" r
+        JOIN "RaceRacer" rr ON rr."raceCode" = r.code
+        JOIN "Game" g ON g.id = rr."gameId"
+       WHERE r.status = 'finished' AND COALESCE(r."endedAt", r."createdAt") >= ${since}
+         AND (r.rated OR r."arenaId" IS NOT NULL) AND g."playerId" IS NOT NULL
          AND NOT EXISTS (SELECT 1 FROM "GameSignals" s WHERE s."gameId" = g.id)
       ORDER BY 3
       LIMIT ${limit}`;

@@ -169,7 +169,7 @@ export class SignalsService {
     const games = recent.slice(0, hidden.accountGames);
     const choices = games.reduce((n, g) => n + g.hiddenChoices, 0);
     const hits = games.reduce((n, g) => n + g.hiddenHits, 0);
-    const tail = binomialTail(hits, choices, 0.5);
+    const tail = binomialTail(hits, choices, hidden.nullHitRate);
     if (choices >= hidden.minChoices && tail < hidden.maxTail)
       flags.push({
         reason: 'hidden-knowledge',

@@ -14,10 +14,12 @@ export const THRESHOLDS = {
   'solver-agreement': { minMoves: 40, minAgreement: 0.95 },
   /**
    * Hidden knowledge: `minChoices` or more hidden choices and a binomial tail P(X ≥ hits | n = choices,
-   * p = 0.5) under `maxTail`; in one game, or summed over the account's last `accountGames` rated games
-   * (a game rarely holds more than a few such choices).
+   * p = `nullHitRate`) under `maxTail`; in one game, or summed over the account's last `accountGames` rated
+   * games (a game holds about one such choice). `nullHitRate` is an honest player's hit rate with margin:
+   * in theory at most ½, measured 62–63 % for visible-information players (the visible table says something
+   * about which branch stays winnable), so 0.65 (`pnpm bench:signals`).
    */
-  'hidden-knowledge': { minChoices: 8, maxTail: 0.001, accountGames: 20 },
+  'hidden-knowledge': { minChoices: 8, maxTail: 0.001, nullHitRate: 0.65, accountGames: 50 },
   /** Over an account: `minGames` of its last `lastGames` rated games past the softer lines below. */
   'repeated-signals': { lastGames: 10, minGames: 3, medianGapMs: 300, minAgreement: 0.85 },
 } as const;
@@ -101,7 +103,7 @@ export function flagsOf(s: SignalsForFlags, bot: boolean): PassedThreshold[] {
     });
   const hidden = THRESHOLDS['hidden-knowledge'];
   if (s.hiddenChoices >= hidden.minChoices) {
-    const tail = binomialTail(s.hiddenHits, s.hiddenChoices, 0.5);
+    const tail = binomialTail(s.hiddenHits, s.hiddenChoices, hidden.nullHitRate);
     if (tail < hidden.maxTail)
       out.push({
         reason: 'hidden-knowledge',

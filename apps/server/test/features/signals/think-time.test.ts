@@ -103,17 +103,21 @@ describe('thresholds', () => {
     expect(flagsOf(agree, true)).toEqual([]);
   });
 
-  it('hidden knowledge: the binomial tail with at least 8 choices, for bots too', () => {
+  it('hidden knowledge: the binomial tail against the honest hit rate, for bots too', () => {
     expect(binomialTail(0, 10, 0.5)).toBe(1);
     expect(binomialTail(11, 10, 0.5)).toBe(0);
     expect(binomialTail(10, 10, 0.5)).toBeCloseTo(1 / 1024, 12);
     expect(binomialTail(8, 10, 0.5)).toBeCloseTo(56 / 1024, 12);
-    // 10 of 10: 0.00098 < 0.001 flags; 9 of 10 does not; 7 of 7 is too few choices.
-    expect(flagsOf({ ...game, hiddenChoices: 10, hiddenHits: 10 }, true).map((f) => f.reason)).toEqual([
+    // Against an honest hit rate of 0.65: 16 of 16 (0.65^16 ≈ 0.00102) is not enough, 17 of 17 flags;
+    // 20 of 21 does not; a human tie (half the choices) never does.
+    const p = THRESHOLDS['hidden-knowledge'].nullHitRate;
+    expect(binomialTail(17, 17, p)).toBeCloseTo(p ** 17, 12);
+    expect(flagsOf({ ...game, hiddenChoices: 17, hiddenHits: 17 }, true).map((f) => f.reason)).toEqual([
       'hidden-knowledge',
     ]);
-    expect(flagsOf({ ...game, hiddenChoices: 10, hiddenHits: 9 }, false)).toEqual([]);
-    expect(flagsOf({ ...game, hiddenChoices: 7, hiddenHits: 7 }, false)).toEqual([]);
+    expect(flagsOf({ ...game, hiddenChoices: 16, hiddenHits: 16 }, false)).toEqual([]);
+    expect(flagsOf({ ...game, hiddenChoices: 21, hiddenHits: 20 }, false)).toEqual([]);
+    expect(flagsOf({ ...game, hiddenChoices: 40, hiddenHits: 20 }, false)).toEqual([]);
   });
 
   it('binomialTail is a probability that falls as the hits rise', () => {
