@@ -15,6 +15,7 @@
  *     `accountGames` (50) games. The e2e players' games are not included
  *     (their scripted games are few and not kept).
  */
+import { loadavg } from 'node:os';
 import { type Deal, type GameOptions, PRESETS, dealFromNumber, newGame } from '@klondike/rules';
 import { testRandom } from '@klondike/rules/testing';
 import { type GameAnalysis, analyseGame } from '../src/features/signals/analysis.js';
@@ -153,34 +154,50 @@ for (let n = 1; n <= GAMES; n++) {
   if (n % 500 === 0) sampleHeap();
 }
 const tGen = performance.now() - t0;
+const cpuMs = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 const t1 = performance.now();
+const c1 = cpuMs();
 const timeOnly = honest.map((g, i) => {
   if (i % 500 === 0) sampleHeap();
   return analyseGame({ ...g, budget: false });
 });
 const tTime = performance.now() - t1;
+const cTime = cpuMs() - c1;
 const step = Math.max(1, Math.floor(GAMES / SAMPLE));
 const t2 = performance.now();
+const c2 = cpuMs();
 const solved: GameAnalysis[] = [];
 for (let i = 0; i < GAMES && solved.length < SAMPLE; i += step) {
   solved.push(analyseGame(honest[i] as Game));
   sampleHeap();
 }
 const tSolved = performance.now() - t2;
+const cSolved = cpuMs() - c2;
 const moves = timeOnly.reduce((s, a) => s + a.moves, 0);
 console.log(`\n(a) cost, one core, no database`);
 console.log(
   `  ${GAMES} games generated in ${(tGen / 1000).toFixed(1)} s (${moves} moves, ${(moves / GAMES).toFixed(0)} a game)`,
 );
 console.log(
-  `  think-time (replay + profile), every game: ${(tTime / 1000).toFixed(2)} s total, ${(tTime / GAMES).toFixed(3)} ms a game`,
+  `  think-time (replay + profile), every game: ${(tTime / 1000).toFixed(2)} s wall, ` +
+    `${(tTime / GAMES).toFixed(3)} ms wall / ${(cTime / GAMES).toFixed(3)} ms CPU a game`,
 );
 console.log(
-  `  full signals (solver budget), ${solved.length} games: ${(tSolved / 1000).toFixed(1)} s, ${(tSolved / solved.length).toFixed(1)} ms a game, ` +
+  `  full signals (solver budget), ${solved.length} games: ${(tSolved / 1000).toFixed(1)} s wall, ` +
+    `${(tSolved / solved.length).toFixed(1)} ms wall / ${(cSolved / solved.length).toFixed(1)} ms CPU a game, ` +
     `${(solved.reduce((s, a) => s + a.solves, 0) / solved.length).toFixed(1)} solves a game`,
 );
 console.log(
-  `  estimated for all ${GAMES} games: ${((tTime + (tSolved / solved.length) * GAMES) / 1000 / 60).toFixed(1)} min of one background thread`,
+  `  estimated for all ${GAMES} games: ${((cTime + (cSolved / solved.length) * GAMES) / 1000 / 60).toFixed(1)} min ` +
+    `of CPU (one background thread)`,
+);
+console.log(
+  `  load average while measuring: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
 );
 
 // (b) Calibration.
