@@ -1,15 +1,17 @@
 /**
  * Agreement with the solver's line (docs/fair-play.md "Signals"). Pure.
  *
- * Walks the played line keeping the solver's winning line from the current position. A move agrees when it
- * is the line's next move, or leads to the same position (`positionKey`: e.g. the same card moved from either
- * of two equal runs, or a different order that meets again is NOT detected — only one-move equivalence). On a
- * deviation the line is dropped and the solver is asked again from the next position the player moves from,
- * within the game's budget of solves (`SignalBudget.agreementSolves`, each node-limited). Moves made where
- * the solver gave no winning line (proved lost, or unknown within its budget, or the budget of solves spent)
- * and auto-completion moves are not counted.
+ * Walks the played line keeping the solver's winning line from the current position. Only the player's
+ * choices are counted: pile moves made where two or more pile moves were legal (a stock move, or the only
+ * pile move, tells nothing; the line is followed through them when they are its moves). A choice agrees when
+ * it is the line's next move or leads to the same position in one move (`positionKey`); two orders of moves
+ * that meet again later are not detected. On a deviation the line is dropped and the solver is asked again
+ * from the next position the player moves from, within the game's budget of solves
+ * (`SignalBudget.agreementSolves`, each node-limited). Moves made where the solver gave no winning line
+ * (proved lost, unknown within its budget, or the budget of solves spent) and auto-completion moves are not
+ * counted.
  */
-import { applyMove, legalMoves } from '@klondike/rules';
+import { type Move, applyMove, legalMoves } from '@klondike/rules';
 import { type PlayedMove, type PositionSolver, positionKey, sameMove } from './positions.js';
 
 /** The solver agreement of one game. */
@@ -73,8 +75,6 @@ export function solverAgreement(
   }
   return { agreement: counted === 0 ? null : agreed / counted, counted, agreed };
 }
-
-type Move = PlayedMove['move'];
 
 /** Whether a played move was a choice: a pile move made where two or more pile moves were legal. */
 function isChoice(p: PlayedMove): boolean {
