@@ -21,7 +21,7 @@ export const THRESHOLDS = {
    */
   'hidden-knowledge': { minChoices: 8, maxTail: 0.001, nullHitRate: 0.65, accountGames: 50 },
   /** Over an account: `minGames` of its last `lastGames` rated games past the softer lines below. */
-  'repeated-signals': { lastGames: 10, minGames: 3, medianGapMs: 300, minAgreement: 0.85 },
+  'repeated-signals': { lastGames: 10, minGames: 3, medianGapMs: 300, minAgreement: 0.95 },
 } as const;
 
 /** A flag's name. */

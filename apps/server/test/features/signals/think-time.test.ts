@@ -135,7 +135,7 @@ describe('thresholds', () => {
   it('the account rule’s softer line', () => {
     expect(isSuspect({ moves: 40, medianGapMs: 290, solverAgreement: null })).toBe(true);
     expect(isSuspect({ moves: 20, medianGapMs: 100, solverAgreement: null })).toBe(false);
-    expect(isSuspect({ moves: 40, medianGapMs: 900, solverAgreement: 0.9 })).toBe(true);
-    expect(isSuspect({ moves: 40, medianGapMs: 900, solverAgreement: 0.5 })).toBe(false);
+    expect(isSuspect({ moves: 40, medianGapMs: 900, solverAgreement: 0.96 })).toBe(true);
+    expect(isSuspect({ moves: 40, medianGapMs: 900, solverAgreement: 0.9 })).toBe(false);
   });
 });
