@@ -4,14 +4,16 @@
  * At a position where the player had two or more tableau piles whose every face-up card could move away
  * (each such move turns up a different face-down card: rules R6), the branches are told apart by the solver
  * with full knowledge of the face-down cards and the stock: a pile's branch is `won` when one of its moves
- * leads to a position the solver wins, `lost` when every one of its moves leads to a position the solver
- * proves impossible. A position counts as a `hiddenChoice` when the player took one of those branches, every
- * branch got a verdict (no `unknown`), at least one is won and one lost, and the won ones are at most half
- * of them; a `hiddenHit` when the player's branch is a won one. From the visible cards the branches'
- * difference lies under face-down cards, so a player without hidden knowledge hits at most about half of
- * the time (the bound `expectedHits` sums, won / branches per choice); an oracle hits nearly always.
- * Draw choices (whose value depends on the unseen stock order) are not scored: precision over recall.
- * Positions are examined in game order until the game's budget of solves is spent.
+ * (at most two are tried) leads to a position the solver wins within its node budget, `lost` when none does
+ * (by default a branch the solver could not win within its budget counts as lost: proofs of impossibility
+ * are out of reach of a small budget; `unknownIsLost` = false asks for proofs). A position counts as a
+ * `hiddenChoice` when the player took one of those branches, every branch got a verdict, at least one is won
+ * and one lost, and the won ones are at most half of them; a `hiddenHit` when the player's branch is a won
+ * one. The branches differ mostly by the cards under them, so a player without hidden knowledge hits about
+ * half of the time (`expectedHits` sums won / branches per choice; measured 50–63 % for visible-information
+ * players: the visible table tells a little); an oracle hits nearly always (measured 95–97 %). Draw choices
+ * (whose value depends on the unseen stock order) are not scored: precision over recall. Positions are
+ * examined in game order until the game's budget of solves is spent.
  */
 import { type GameState, type Move, TABLEAU_PILES, applyMove, legalMoves } from '@klondike/rules';
 import type { PlayedMove, PositionSolver } from './positions.js';

@@ -16,7 +16,7 @@ export const THRESHOLDS = {
    * Hidden knowledge: `minChoices` or more hidden choices and a binomial tail P(X ≥ hits | n = choices,
    * p = `nullHitRate`) under `maxTail`; in one game, or summed over the account's last `accountGames` rated
    * games (a game holds about one such choice). `nullHitRate` is an honest player's hit rate with margin:
-   * in theory at most ½, measured 62–63 % for visible-information players (the visible table says something
+   * in theory at most ½, measured 50–63 % for visible-information players (the visible table says something
    * about which branch stays winnable), so 0.65 (`pnpm bench:signals`).
    */
   'hidden-knowledge': { minChoices: 8, maxTail: 0.001, nullHitRate: 0.65, accountGames: 50 },
