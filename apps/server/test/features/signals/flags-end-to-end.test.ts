@@ -2,7 +2,9 @@
  * Automatic flags end to end, on PGlite and on Postgres (issue 55 item 2): a human account that plays its
  * ranked daily attempt at machine speed gets its game's GameSignals row and an open `machine-speed` flag with
  * the evidence (what the moderators' queue reads); one that plays at a human pace gets its row and no flag; a
- * bot account at machine speed gets its row and no speed flag (bots may be fast). A second pass writes
+ * bot account at machine speed gets its row and no speed flag (bots may be fast). The account rules read
+ * the players' earlier games: three fast games of one human flag the account (`repeated-signals`), and a
+ * bot that found the hidden winning branch every time is flagged for `hidden-knowledge`. A second pass writes
  * nothing more (idempotent: one row a game, one flag per player, reason and game). The log's times come from
  * the app's injectable clock.
  */
@@ -79,9 +81,44 @@ describeEachDatabase('fair-play flags of rated games', (db) => {
     expect(await app.prisma.dailyResult.count()).toBe(3);
   });
 
+  it('earlier games: two fast ones of the fast human, a bot that always found the hidden winning branch', async () => {
+    const earlier = new Date(clock - 3_600_000);
+    const row = { kind: 'daily', moves: 40, fastShare: 0, computedAt: earlier };
+    await app.prisma.gameSignals.createMany({
+      data: [
+        { ...row, gameId: 'old-fast-1', playerId: players.fast?.id ?? '', medianGapMs: 250 },
+        { ...row, gameId: 'old-fast-2', playerId: players.fast?.id ?? '', medianGapMs: 260 },
+        {
+          ...row,
+          gameId: 'old-slow-1',
+          playerId: players.slow?.id ?? '',
+          medianGapMs: 2_000,
+          hiddenChoices: 9,
+          hiddenHits: 5,
+        },
+        {
+          ...row,
+          gameId: 'old-bot-1',
+          playerId: players.bot?.id ?? '',
+          medianGapMs: 40,
+          hiddenChoices: 10,
+          hiddenHits: 10,
+        },
+        {
+          ...row,
+          gameId: 'old-bot-2',
+          playerId: players.bot?.id ?? '',
+          medianGapMs: 40,
+          hiddenChoices: 10,
+          hiddenHits: 10,
+        },
+      ],
+    });
+  });
+
   it('a pass writes each game its signals row; the machine-speed human is flagged with evidence', async () => {
     expect(await app.signals.sweep()).toBe(3);
-    const rows = await app.prisma.gameSignals.findMany();
+    const rows = await app.prisma.gameSignals.findMany({ where: { gameId: { in: Object.values(gameOf) } } });
     expect(rows).toHaveLength(3);
     const fast = rows.find((r) => r.gameId === gameOf.fast);
     expect(fast).toMatchObject({
@@ -100,9 +137,22 @@ describeEachDatabase('fair-play flags of rated games', (db) => {
 
     const flags = await app.prisma.fairPlayFlag.findMany();
     expect(flags.map((f) => [f.playerId, f.reason, f.gameId])).toEqual(
-      expect.arrayContaining([[players.fast?.id, 'machine-speed', gameOf.fast]]),
+      expect.arrayContaining([
+        [players.fast?.id, 'machine-speed', gameOf.fast],
+        // Three of the last ten games under 300 ms: an account flag, with the games as evidence.
+        [players.fast?.id, 'repeated-signals', null],
+        // Bots may be fast, but nobody may see face-down cards: 20 of 20 hidden choices over its games.
+        [players.bot?.id, 'hidden-knowledge', null],
+      ]),
     );
-    expect(flags.every((f) => f.playerId === players.fast?.id)).toBe(true);
+    // The human-paced player (5 hits of 9 choices) is flagged for nothing; the bot for nothing else.
+    expect(flags.filter((f) => f.playerId === players.slow?.id)).toEqual([]);
+    expect(flags.filter((f) => f.playerId === players.bot?.id).map((f) => f.reason)).toEqual([
+      'hidden-knowledge',
+    ]);
+    expect(flags.find((f) => f.reason === 'repeated-signals')?.evidence).toMatchObject({
+      games: expect.arrayContaining([gameOf.fast, 'old-fast-1', 'old-fast-2']) as unknown,
+    });
     const speed = flags.find((f) => f.reason === 'machine-speed');
     expect(speed).toMatchObject({ closedAt: null, evidence: { moves: 40, medianGapMs: 40, kind: 'daily' } });
   });
@@ -110,7 +160,7 @@ describeEachDatabase('fair-play flags of rated games', (db) => {
   it('a second pass writes nothing more: one row a game, no duplicate flag', async () => {
     const before = await app.prisma.fairPlayFlag.count();
     expect(await app.signals.sweep()).toBe(0);
-    expect(await app.prisma.gameSignals.count()).toBe(3);
+    expect(await app.prisma.gameSignals.count()).toBe(8);
     expect(await app.prisma.fairPlayFlag.count()).toBe(before);
   });
 });
