@@ -13,6 +13,7 @@ import { gameOptionsOf } from '../../infra/db/game-options.js';
 import type { SolverPool } from '../solve/task.js';
 import type { GameAnalysis, TimedAction } from './analysis.js';
 import { DEFAULT_SIGNAL_BUDGET } from './positions.js';
+import { thinkTime } from './think-time.js';
 import type { FlagRow, GameForSignals, SignalsRepository } from './repository.js';
 import { MIN_AGREEMENT_CHOICES, THRESHOLDS, binomialTail, flagsOf, isSuspect } from './thresholds.js';
 
@@ -46,6 +47,24 @@ export function timedLogOf(game: Pick<GameForSignals, 'log'>): TimedAction[] {
     out.push({ kind: 'move', move: m.data, at: e.at });
   }
   return out;
+}
+
+/**
+ * The signals of a game from its log's times alone (every move entry counted: without a replay the
+ * auto-completion moves cannot be told apart), no solver signal.
+ */
+export function timesOnly(game: Pick<GameForSignals, 'log'>): GameAnalysis {
+  const time = thinkTime(game.log.filter((e) => e.kind === 'move').map((e) => ({ at: e.at })));
+  return {
+    ...time,
+    solverAgreement: null,
+    agreementMoves: 0,
+    hiddenChoices: 0,
+    hiddenHits: 0,
+    expectedHits: 0,
+    solves: 0,
+    nodes: 0,
+  };
 }
 
 /** Computes and stores the signals of ended rated games (see the module comment). */
@@ -101,18 +120,15 @@ export class SignalsService {
 
   /** Computes, stores and flags one game. Returns whether this call wrote its row. */
   private async compute(game: GameForSignals): Promise<boolean> {
-    const deal = parseDeal(game.deal);
-    if (!deal.ok) throw new Error(`unreadable deal: ${deal.error.message}`);
-    const options: GameOptions = gameOptionsOf(game, `game ${game.gameId}`);
-    const budget =
-      this.opts.solveNodes === 0
-        ? { ...DEFAULT_SIGNAL_BUDGET, agreementSolves: 0, hiddenSolves: 0 }
-        : { ...DEFAULT_SIGNAL_BUDGET, nodesPerSolve: this.opts.solveNodes };
-    const outcome = await this.opts.solver.run(
-      { kind: 'signals', deal: deal.value, options, log: timedLogOf(game), budget },
-      { priority: 'signals', label: `signals ${game.gameId}` },
-    );
-    const a = outcome.signals as GameAnalysis;
+    let a: GameAnalysis;
+    try {
+      a = await this.analyse(game);
+    } catch (err) {
+      // A game the analysis cannot read (or a solver thread that failed) still gets its row, from its log's
+      // times alone: a retry would fail again, and the oldest games would block every later pass.
+      this.opts.warn(`signals of game ${game.gameId}: the analysis failed, think-time only`, err);
+      a = timesOnly(game);
+    }
     const solverAgreement = a.agreementMoves >= MIN_AGREEMENT_CHOICES ? a.solverAgreement : null;
     const passed = flagsOf({ ...a, solverAgreement }, game.bot);
     const flags: FlagRow[] = passed.map((p) => ({
@@ -139,6 +155,23 @@ export class SignalsService {
     );
     if (wrote) await this.accountRules(game.playerId, game.bot);
     return wrote;
+  }
+
+  /** The analysis of one game on a background solver thread. Errors: an unreadable deal or options; a failed job. */
+  private async analyse(game: GameForSignals): Promise<GameAnalysis> {
+    const deal = parseDeal(game.deal);
+    if (!deal.ok) throw new Error(`unreadable deal: ${deal.error.message}`);
+    const options: GameOptions = gameOptionsOf(game, `game ${game.gameId}`);
+    const budget =
+      this.opts.solveNodes === 0
+        ? { ...DEFAULT_SIGNAL_BUDGET, agreementSolves: 0, hiddenSolves: 0 }
+        : { ...DEFAULT_SIGNAL_BUDGET, nodesPerSolve: this.opts.solveNodes };
+    const outcome = await this.opts.solver.run(
+      { kind: 'signals', deal: deal.value, options, log: timedLogOf(game), budget },
+      { priority: 'signals', label: `signals ${game.gameId}` },
+    );
+    if (outcome.signals === undefined) throw new Error('the solver task returned no signals');
+    return outcome.signals;
   }
 
   /**

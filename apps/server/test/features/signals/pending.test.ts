@@ -1,7 +1,8 @@
 /**
  * Which games get fair-play signals, on PGlite and on Postgres (features/signals/repository.ts `pending`):
  * the racers' games of finished rated races (`race`) and of finished arena races (`arena`); not those of a
- * race still running, nor of an unrated race, nor a casual game. Rows written straight to the database.
+ * race still running, nor of an unrated race, nor a casual game; a game whose deal cannot be read gets a
+ * row from its log's times alone. Rows written straight to the database.
  */
 import { PRESETS, dealFromNumber, formatDeal } from '@klondike/rules';
 import type { FastifyInstance } from 'fastify';
@@ -23,7 +24,13 @@ describeEachDatabase('games pending fair-play signals', (db) => {
   });
 
   /** A race of `status` with one racer (player `p`) and its game `g<code>`. */
-  async function race(code: string, status: 'running' | 'finished', rated: boolean, arenaId: string | null) {
+  async function race(
+    code: string,
+    status: 'running' | 'finished',
+    rated: boolean,
+    arenaId: string | null,
+    gameDeal = dealText,
+  ) {
     await app.prisma.race.create({
       data: {
         code,
@@ -39,7 +46,7 @@ describeEachDatabase('games pending fair-play signals', (db) => {
       },
     });
     await app.prisma.game.create({
-      data: { id: `g${code}`, preset: 'classic-draw1', deal: dealText, playerId: 'p', raceCode: code },
+      data: { id: `g${code}`, preset: 'classic-draw1', deal: gameDeal, playerId: 'p', raceCode: code },
     });
     await app.prisma.raceRacer.create({
       data: { raceCode: code, playerId: 'p', seat: 0, gameId: `g${code}` },
@@ -65,6 +72,14 @@ describeEachDatabase('games pending fair-play signals', (db) => {
     // The race that was running finishes: the next pass takes its game.
     await app.prisma.race.update({ where: { code: 'RUNNING' }, data: { status: 'finished' } });
     expect(await app.signals.sweep()).toBe(1);
+    expect(await app.signals.sweep()).toBe(0);
+  });
+
+  it('a game the analysis cannot read still gets its row (times only), so it never blocks later passes', async () => {
+    await race('BROKEN', 'finished', true, null, 'not a deal');
+    expect(await app.signals.sweep()).toBe(1);
+    const row = await app.prisma.gameSignals.findUniqueOrThrow({ where: { gameId: 'gBROKEN' } });
+    expect(row).toMatchObject({ kind: 'race', moves: 0, solverAgreement: null, hiddenChoices: 0 });
     expect(await app.signals.sweep()).toBe(0);
   });
 });
