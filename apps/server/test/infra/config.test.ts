@@ -101,6 +101,10 @@ describe('configuration slices', () => {
         'gameRetentionDays',
         'maintenanceTickMs',
         'moveArchiveAfterMs',
+        // features/signals/config.ts
+        'signalsSweepMs',
+        'signalsBatch',
+        'signalsSolveNodes',
         // features/races/config.ts
         'raceLobbyTtlMs',
         'raceCountdownMs',

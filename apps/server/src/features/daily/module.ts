@@ -24,7 +24,11 @@ export const dailyModule: FeatureModule = {
   games: (app) => ({
     'daily-practice': { policy: dailyPracticePolicy },
     'daily-ranked': {
-      policy: dailyRankedPolicy((daily) => app.daily.resultAdded(daily)),
+      // A settled attempt also asks for its fair-play signals (features/signals).
+      policy: dailyRankedPolicy((daily) => {
+        app.daily.resultAdded(daily);
+        app.signals.nudge();
+      }),
       rows: dailyRankedRows,
     },
   }),

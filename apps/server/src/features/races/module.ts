@@ -17,6 +17,7 @@ export const racesModule: FeatureModule = {
   routes: [raceRoutes],
   channel: (app) => raceChannel(app.races, { lookups: app.config.raceRateMax }),
   frames: RACE_FRAMES,
-  games: (app) => ({ race: { policy: racePolicy(app.races) } }),
+  // A racer's game that ends asks for the fair-play signals of the race's games (features/signals).
+  games: (app) => ({ race: { policy: racePolicy(app.races, () => app.signals.nudge()) } }),
   config: RACES_CONFIG,
 };

@@ -7,8 +7,8 @@ import { ApiError } from '../../infra/errors.js';
 import type { GamePolicy } from '../../core/rooms/policies.js';
 import type { RaceService } from './service.js';
 
-/** The `race` policy of `races`. */
-export function racePolicy(races: RaceService): GamePolicy {
+/** The `race` policy of `races`; `ended` is told when an action ends a racer's game. */
+export function racePolicy(races: RaceService, ended: () => void = () => {}): GamePolicy {
   return {
     checkRead(game, actor, what) {
       return races.guard(game.id, game.raceCode, actor, what);
@@ -20,6 +20,7 @@ export function racePolicy(races: RaceService): GamePolicy {
     // Told after the action's write has left its game's queue: the race may end, and resign other games.
     afterCommit(action) {
       races.onAction(action);
+      if (action.view.status !== 'playing') ended();
     },
   };
 }

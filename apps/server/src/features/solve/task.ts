@@ -7,6 +7,8 @@ import { setPriority } from 'node:os';
 import { isMainThread } from 'node:worker_threads';
 import { solve, solveMinimal } from '@klondike/solver';
 import type { Card, GameOptions, GameState, Move } from '@klondike/rules';
+import { type GameAnalysis, type TimedAction, analyseGame } from '../signals/analysis.js';
+import type { SignalBudget } from '../signals/positions.js';
 import type { RunningJob, SolverJob, SolverJobEvent } from './scheduler.js';
 
 /** Environment variable set to `1` in the background pool's threads (solve/plugin.ts). */
@@ -59,8 +61,19 @@ export interface PositionTask {
   readonly timeLimitMs: number;
 }
 
+/** The fair-play signals of one finished game (signals/analysis.ts): a background job, priority `signals`. */
+export interface SignalsTask {
+  readonly kind: 'signals';
+  /** 52 engine cards in deal order. */
+  readonly deal: readonly Card[];
+  readonly options: GameOptions;
+  /** The game's log, every entry in order, with server times. */
+  readonly log: readonly TimedAction[];
+  readonly budget: SignalBudget;
+}
+
 /** A solver job. */
-export type SolverTask = DealTask | PositionTask;
+export type SolverTask = DealTask | PositionTask | SignalsTask;
 
 /** A solver job's answer: the verdict, the winning line (with `won`), positions searched and time in ms. */
 export interface SolverOutcome {
@@ -72,10 +85,22 @@ export interface SolverOutcome {
   readonly optimal?: boolean;
   /** Only for `minimal` tasks: a proven lower bound on the length of any winning line. */
   readonly lowerBound?: number;
+  /** Only for `signals` tasks (whose verdict is `unknown`): the game's signals. */
+  readonly signals?: GameAnalysis;
 }
 
 /** Runs one job. Errors: malformed input throws (the pool rejects the job's promise). */
 export default function runSolverTask(task: SolverTask): SolverOutcome {
+  if (task.kind === 'signals') {
+    const t0 = performance.now();
+    const signals = analyseGame({
+      deal: task.deal,
+      options: task.options,
+      log: task.log,
+      budget: task.budget,
+    });
+    return { verdict: 'unknown', nodes: signals.nodes, ms: Math.round(performance.now() - t0), signals };
+  }
   if (task.kind === 'deal' && task.minimal === true) {
     const m = solveMinimal(task.deal, task.options, {
       ...(task.minimalNodes !== undefined ? { maxNodes: task.minimalNodes } : {}),
