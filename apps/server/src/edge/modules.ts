@@ -7,7 +7,7 @@
  * games (`game-rooms`), solve (`solver`), players (`auth`), fairness (`fair-play`) and ratings need only
  * the infrastructure; daily needs game-rooms, solver and ratings; races needs fair-play, game-rooms, solver
  * and ratings; pairing needs races and ratings; arenas needs races, pairing and daily (`app.dailyJobs`);
- * maintenance needs game-rooms and races. The order also sets the order of the plugins' close hooks and
+ * maintenance needs game-rooms and races; review needs game-rooms and solver. The order also sets the order of the plugins' close hooks and
  * of the paths in the OpenAPI document (so a change regenerates the client's types,
  * packages/client/src/generated/openapi.ts).
  */
@@ -21,6 +21,7 @@ import { pairingModule } from '../features/pairing/module.js';
 import { playersModule } from '../features/players/module.js';
 import { racesModule } from '../features/races/module.js';
 import { ratingsModule } from '../features/ratings/module.js';
+import { reviewModule } from '../features/review/module.js';
 import { solveModule } from '../features/solve/module.js';
 
 /** Every module of the server, in registration order. */
@@ -35,4 +36,5 @@ export const MODULES: readonly FeatureModule[] = [
   pairingModule,
   arenasModule,
   maintenanceModule,
+  reviewModule,
 ];

@@ -4,8 +4,9 @@
  *   `POST /api/solve` (`solve`), race certification (`certify`), then certifying the daily deals of today
  *   and tomorrow (`daily`: a node-limited search of milliseconds, which a first request for today awaits),
  *   in that order;
- * - **background** jobs, which nobody waits for: refining a daily's par (`par`), filling the archive of past
- *   days (`archive`), in that order.
+ * - **background** jobs, which no play waits for: the verdicts of a game's review (`review`: a player may
+ *   be reading the review page, but never in a game), refining a daily's par (`par`), filling the archive of
+ *   past days (`archive`), in that order.
  * Interactive jobs run on the interactive slots (SOLVER_THREADS); background jobs on slots of their own
  * (SOLVER_BACKGROUND_THREADS), so a running background search never holds a thread a person is waiting for.
  * A `daily` job that finds every interactive slot taken may take a free background slot first.
@@ -19,7 +20,7 @@ import { ApiError } from '../../infra/errors.js';
 /** Interactive priorities, most urgent first. */
 export const INTERACTIVE_PRIORITIES = ['hint', 'solve', 'certify', 'daily'] as const;
 /** Background priorities, most urgent first. */
-export const BACKGROUND_PRIORITIES = ['par', 'archive'] as const;
+export const BACKGROUND_PRIORITIES = ['review', 'par', 'archive'] as const;
 /** Every priority: interactive ones first. */
 export const SOLVER_PRIORITIES = [...INTERACTIVE_PRIORITIES, ...BACKGROUND_PRIORITIES] as const;
 /** A solver job's priority. */
@@ -27,7 +28,7 @@ export type SolverPriority = (typeof SOLVER_PRIORITIES)[number];
 /** A background job's priority. */
 export type BackgroundPriority = (typeof BACKGROUND_PRIORITIES)[number];
 /** The daily job's priorities: certifying today's and tomorrow's dailies, then the background ones. */
-export const DAILY_WORK_PRIORITIES = ['daily', ...BACKGROUND_PRIORITIES] as const;
+export const DAILY_WORK_PRIORITIES = ['daily', 'par', 'archive'] as const;
 /** A priority of the daily job's solver work. */
 export type DailyWorkPriority = (typeof DAILY_WORK_PRIORITIES)[number];
 
