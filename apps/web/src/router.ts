@@ -93,6 +93,13 @@ export function createAppRouter(history: RouterHistory = createWebHistory()): Ro
         meta: { layout: 'page', nav: null, fill: true },
       },
       {
+        path: `/review/:gameId(${ID})`,
+        name: 'review',
+        component: () => import('./pages/ReplayPage.vue'),
+        props: (route) => ({ gameId: route.params.gameId, review: true }),
+        meta: { layout: 'page', nav: null, fill: true },
+      },
+      {
         path: '/race',
         name: 'race-new',
         component: () => import('./pages/RaceNewPage.vue'),

@@ -226,6 +226,15 @@ export class KlondikeClient {
     return unwrap(await this.api.GET('/api/games/{id}/replay', { params: { path: { id } } }));
   }
 
+  /**
+   * GET /api/games/:id/review (`getGameReview`): a finished game's review (docs/review.md), or
+   * `{"status":"pending","retryAfterMs"}` while it is computed (ask again after that long). Errors:
+   * `forbidden` (the deal may not be shown yet), `not-found`, `solver-busy`.
+   */
+  async getGameReview(id: string) {
+    return unwrap(await this.api.GET('/api/games/{id}/review', { params: { path: { id } } }));
+  }
+
   // ---------- players' public pages ----------
 
   /** GET /api/players/:id (`getPlayer`): a player's public page. Errors: `not-found`. */

@@ -113,6 +113,10 @@ describe('configuration slices', () => {
         'raceCertifyMs',
         'ratedMinAccountAgeMs',
         'ratedMinFinishedGames',
+        // features/review/config.ts
+        'reviewVerdictMs',
+        'reviewCache',
+        'reviewPendingMax',
       ].sort(),
     );
   });

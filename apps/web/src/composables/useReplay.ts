@@ -20,11 +20,17 @@ import { tr } from '../i18n';
 import { loadErrorText } from './useDaily';
 import type { TableSource } from './useGame';
 
-/** What to replay: a finished game, or the solver's winning line of a closed daily. */
-export type ReplaySource =
-  { readonly gameId: string } | { readonly date: string; readonly preset: DailyPreset };
+/** A replay as the server sends it (GET /api/games/:id/replay). */
+export type Replay = Awaited<ReturnType<typeof getReplay>>;
 
-type Replay = Awaited<ReturnType<typeof getReplay>>;
+/**
+ * What to replay: a finished game, the solver's winning line of a closed daily, or steps already at hand (a
+ * review's winning continuation), shown from frame `startAt`.
+ */
+export type ReplaySource =
+  | { readonly gameId: string }
+  | { readonly date: string; readonly preset: DailyPreset }
+  | { readonly given: Replay; readonly startAt: number };
 
 /** A closed daily's solution as a replay (no player; its steps paced evenly). */
 async function loadSolution(date: string, preset: DailyPreset): Promise<Replay> {
@@ -62,11 +68,17 @@ export function useReplay(source: Ref<ReplaySource>) {
     index.value = 0;
     try {
       const src = source.value;
-      const r = 'gameId' in src ? await getReplay(src.gameId) : await loadSolution(src.date, src.preset);
+      const r =
+        'given' in src
+          ? src.given
+          : 'gameId' in src
+            ? await getReplay(src.gameId)
+            : await loadSolution(src.date, src.preset);
       replay.value = r;
       const b = buildReplay(r.deal, r.options, r.steps);
       built.value = b;
       if (!b.ok) error.value = b.error;
+      if ('given' in src) index.value = clampFrame(src.startAt, b.frames.length);
       dealSeq.value++;
     } catch (e) {
       error.value = loadErrorText(

@@ -267,6 +267,18 @@ export function signOutEverywhere(): Promise<z.infer<Protocol['SignedOutSchema']
 
 // ---------- replays ----------
 
+/** A game's review (docs/review.md), or `pending` while the server computes it. */
+export type GameReviewAnswer =
+  z.infer<Protocol['GameReviewSchema']> | z.infer<Protocol['GameReviewPendingSchema']>;
+
+/** GET /api/games/:id/review: the review, or `{status: 'pending', retryAfterMs}` (ask again after that). */
+export function getReview(gameId: string): Promise<GameReviewAnswer> {
+  return callApi(
+    (c) => c.getGameReview(gameId),
+    (p) => p.GameReviewSchema.or(p.GameReviewPendingSchema),
+  );
+}
+
 export function getReplay(gameId: string): Promise<z.infer<Protocol['ReplaySchema']>> {
   return callApi(
     (c) => c.getGameReplay(gameId),

@@ -112,3 +112,38 @@ export function solutionSteps(line: readonly Move[]): ReplayStep[] {
 export function solutionOptions(preset: PresetName): GameOptions {
   return resolveOptions(preset);
 }
+
+/**
+ * The frame of each move that stands at the end of a game (an undone move does not): `result[k - 1]` is the
+ * frame index (frame i follows step i − 1) of the move that put the k-th move of the played line in place —
+ * the line a review's plies count (docs/review.md). A resign ends the line.
+ */
+export function standingMoveFrames(steps: readonly Pick<ReplayStep, 'type'>[]): number[] {
+  const stack: number[] = [];
+  for (let i = 0; i < steps.length; i++) {
+    const type = (steps[i] as Pick<ReplayStep, 'type'>).type;
+    if (type === 'resign') break;
+    if (type === 'move') stack.push(i + 1);
+    else stack.pop();
+  }
+  return stack;
+}
+
+/**
+ * A review's winning continuation as steps to replay: the played line's first `ply` standing moves (as they were
+ * played, same times), then the solver's `line` from there, paced evenly (`SOLUTION_STEP_MS`).
+ */
+export function continuationSteps(
+  steps: readonly ReplayStep[],
+  ply: number,
+  line: readonly Move[],
+): ReplayStep[] {
+  const standing = standingMoveFrames(steps)
+    .slice(0, ply)
+    .map((frame) => steps[frame - 1] as ReplayStep);
+  const from = standing.length > 0 ? (standing[standing.length - 1] as ReplayStep).atMs : 0;
+  return [
+    ...standing,
+    ...line.map((move, i): ReplayStep => ({ type: 'move', move, atMs: from + (i + 1) * SOLUTION_STEP_MS })),
+  ];
+}

@@ -61,6 +61,11 @@ export function replayPath(gameId: string): string {
   return `/replay/${encodeURIComponent(gameId)}`;
 }
 
+/** The review page of a finished game: its replay with where the deal died (docs/review.md). */
+export function reviewPath(gameId: string): string {
+  return `/review/${encodeURIComponent(gameId)}`;
+}
+
 /** Share link of a numbered deal under a preset. */
 export function shareLink(origin: string, dealNumber: number, preset: PresetName | null): string {
   const q = new URLSearchParams({ deal: String(dealNumber) });

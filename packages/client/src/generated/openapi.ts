@@ -1173,6 +1173,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/games/{id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A finished game's review: the point of no return, the winning continuation, accuracy
+         * @description Shown exactly when the replay is: a daily game once its day has closed, a race game once its race has finished, any other game once won or resigned (403 before). The first request starts the computation and answers 202 with `retryAfterMs` (also in `Retry-After`, seconds); ask again until 200. 503 `solver-busy` when the node is computing too many reviews.
+         */
+        get: operations["getGameReview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2026,6 +2046,37 @@ export interface components {
                 appeals: number;
                 appealsGranted: number;
             }[];
+        };
+        GameReview: {
+            id: string;
+            /** @constant */
+            status: "done";
+            winnableAtStart: boolean | null;
+            pointOfNoReturn: {
+                ply: number;
+                move: components["schemas"]["Move"];
+            } | null;
+            lastWinnable: {
+                ply: number;
+                line: components["schemas"]["Move"][];
+            } | null;
+            accuracy: number | null;
+            plies: {
+                ply: number;
+                move: components["schemas"]["Move"];
+                winnable: boolean | null;
+            }[];
+            par: number | null;
+            moves: number;
+            won: boolean;
+            decided: boolean;
+            solverCalls: number;
+        };
+        GameReviewPending: {
+            id: string;
+            /** @constant */
+            status: "pending";
+            retryAfterMs: number;
         };
     };
     responses: never;
@@ -9894,6 +9945,159 @@ export interface operations {
             };
             /** @description `rate-limited`: retry after `Retry-After` seconds */
             429: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getGameReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameReview"];
+                };
+            };
+            /** @description Default Response */
+            202: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameReviewPending"];
+                };
+            };
+            /** @description `bad-request`: the body, path or query does not match its schema */
+            400: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
+            401: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden` (not yours, or not yet public) or `deal-embargoed` */
+            403: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not-found` */
+            404: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate-limited`: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment: the service is busy or its database is away (`overloaded`, `solver-busy`, `commit-failed`, `unavailable`); nothing changed: retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
                     "RateLimit-Policy"?: string;

@@ -4,8 +4,9 @@
  *   `POST /api/solve` (`solve`), race certification (`certify`), then certifying the daily deals of today
  *   and tomorrow (`daily`: a node-limited search of milliseconds, which a first request for today awaits),
  *   in that order;
- * - **background** jobs, which nobody waits for: refining a daily's par (`par`), the fair-play signals of a
- *   finished rated game (`signals`, features/signals), filling the archive of past days (`archive`), in
+ * - **background** jobs, which no play waits for: the verdicts of a game's review (`review`: a player may
+ *   be reading the review page, but never in a game), refining a daily's par (`par`), the fair-play signals
+ *   of a finished rated game (`signals`, features/signals), filling the archive of past days (`archive`), in
  *   that order.
  * Interactive jobs run on the interactive slots (SOLVER_THREADS); background jobs on slots of their own
  * (SOLVER_BACKGROUND_THREADS), so a running background search never holds a thread a person is waiting for.
@@ -20,7 +21,7 @@ import { ApiError } from '../../infra/errors.js';
 /** Interactive priorities, most urgent first. */
 export const INTERACTIVE_PRIORITIES = ['hint', 'solve', 'certify', 'daily'] as const;
 /** Background priorities, most urgent first. */
-export const BACKGROUND_PRIORITIES = ['par', 'signals', 'archive'] as const;
+export const BACKGROUND_PRIORITIES = ['review', 'par', 'signals', 'archive'] as const;
 /** Every priority: interactive ones first. */
 export const SOLVER_PRIORITIES = [...INTERACTIVE_PRIORITIES, ...BACKGROUND_PRIORITIES] as const;
 /** A solver job's priority. */
