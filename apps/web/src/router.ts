@@ -12,11 +12,16 @@
  *   `/mod/players/<id>` a player as moderators see them (the actions), `/mod/log` the audit log (moderators
  *   only: the server refuses others, and the pages say so);
  * - anything else: a "not found" page (never a silent new deal).
+ * Pages that show fair-play text (the fair-play and moderators' pages, a player's page with its report button
+ * and standing, a race room's results with their report buttons, the help page's fair-play section) load the
+ * `fair-play` message section with their code, in parallel (src/i18n): the route resolves with both, so no key
+ * shows raw.
  * `meta.layout` says whether a route is the card table (its own top bar) or a page under the page bar;
  * `meta.nav` which section link is lit.
  */
 import { DAILY_PRESETS } from '@klondike/protocol/constants';
 import { createRouter, createWebHistory, type Router, type RouterHistory } from 'vue-router';
+import { loadMessageSection, type MessageSection } from './i18n';
 import PlayPage from './pages/PlayPage.vue';
 
 /** A section of the nav bar. */
@@ -37,6 +42,14 @@ const ID = '[A-Za-z0-9_-]{1,64}';
 const DATE = '\\d{4}-\\d{2}-\\d{2}';
 /** Invite codes: 10 characters of an alphabet without look-alikes (typed in lower case, a link still works). */
 const RACE_CODE = '[A-HJ-NP-Za-hj-np-z2-9]{10}';
+
+/**
+ * A lazy page's loader that also loads the message `section` its text needs (both fetched at once; the
+ * route resolves when both are here, and fails as a page that cannot be fetched does).
+ */
+export function withMessages<T>(page: () => Promise<T>, section: MessageSection): () => Promise<T> {
+  return () => Promise.all([page(), loadMessageSection(section)]).then(([m]) => m);
+}
 
 /** Builds the router over `history` (a memory history in component tests). */
 export function createAppRouter(history: RouterHistory = createWebHistory()): Router {
@@ -74,7 +87,7 @@ export function createAppRouter(history: RouterHistory = createWebHistory()): Ro
       {
         path: `/players/:id(${ID})`,
         name: 'player',
-        component: () => import('./pages/PlayerPage.vue'),
+        component: withMessages(() => import('./pages/PlayerPage.vue'), 'fair-play'),
         props: true,
         meta: { layout: 'page', nav: 'me' },
       },
@@ -114,7 +127,7 @@ export function createAppRouter(history: RouterHistory = createWebHistory()): Ro
       {
         path: `/race/:code(${RACE_CODE})`,
         name: 'race',
-        component: () => import('./pages/RacePage.vue'),
+        component: withMessages(() => import('./pages/RacePage.vue'), 'fair-play'),
         props: true,
         meta: { layout: 'page', nav: 'race', fill: true },
       },
@@ -127,32 +140,32 @@ export function createAppRouter(history: RouterHistory = createWebHistory()): Ro
       {
         path: '/help',
         name: 'help',
-        component: () => import('./pages/HelpPage.vue'),
+        component: withMessages(() => import('./pages/HelpPage.vue'), 'fair-play'),
         meta: { layout: 'page', nav: null },
       },
       {
         path: '/fair-play',
         name: 'fair-play',
-        component: () => import('./pages/FairPlayPage.vue'),
+        component: withMessages(() => import('./pages/FairPlayPage.vue'), 'fair-play'),
         meta: { layout: 'page', nav: null },
       },
       {
         path: '/mod',
         name: 'mod',
-        component: () => import('./pages/ModerationPage.vue'),
+        component: withMessages(() => import('./pages/ModerationPage.vue'), 'fair-play'),
         meta: { layout: 'page', nav: null },
       },
       {
         path: `/mod/players/:id(${ID})`,
         name: 'mod-player',
-        component: () => import('./pages/ModPlayerPage.vue'),
+        component: withMessages(() => import('./pages/ModPlayerPage.vue'), 'fair-play'),
         props: true,
         meta: { layout: 'page', nav: null },
       },
       {
         path: '/mod/log',
         name: 'mod-log',
-        component: () => import('./pages/ModLogPage.vue'),
+        component: withMessages(() => import('./pages/ModLogPage.vue'), 'fair-play'),
         meta: { layout: 'page', nav: null },
       },
       {
