@@ -12,10 +12,10 @@
  *   `/mod/players/<id>` a player as moderators see them (the actions), `/mod/log` the audit log (moderators
  *   only: the server refuses others, and the pages say so);
  * - anything else: a "not found" page (never a silent new deal).
- * Pages that show fair-play text (the fair-play and moderators' pages, a player's page with its report button
- * and standing, a race room's results with their report buttons, the help page's fair-play section) load the
- * `fair-play` message section with their code, in parallel (src/i18n): the route resolves with both, so no key
- * shows raw.
+ * Pages whose text is in a message section of its own (src/i18n `MessageSection`) load it with their code, in
+ * parallel, and the route resolves with both, so no key shows raw: `fair-play` for the fair-play and
+ * moderators' pages, a player's page (report button, standing), a race room (report buttons in the results)
+ * and the help page (its fair-play part); `help` for the help page and the fair-play page (its link back).
  * `meta.layout` says whether a route is the card table (its own top bar) or a page under the page bar;
  * `meta.nav` which section link is lit.
  */
@@ -44,11 +44,11 @@ const DATE = '\\d{4}-\\d{2}-\\d{2}';
 const RACE_CODE = '[A-HJ-NP-Za-hj-np-z2-9]{10}';
 
 /**
- * A lazy page's loader that also loads the message `section` its text needs (both fetched at once; the
- * route resolves when both are here, and fails as a page that cannot be fetched does).
+ * A lazy page's loader that also loads the message `sections` its text needs (all fetched at once; the
+ * route resolves when all are here, and fails as a page that cannot be fetched does).
  */
-export function withMessages<T>(page: () => Promise<T>, section: MessageSection): () => Promise<T> {
-  return () => Promise.all([page(), loadMessageSection(section)]).then(([m]) => m);
+export function withMessages<T>(page: () => Promise<T>, ...sections: MessageSection[]): () => Promise<T> {
+  return () => Promise.all([page(), ...sections.map(loadMessageSection)]).then(([m]) => m);
 }
 
 /** Builds the router over `history` (a memory history in component tests). */
@@ -140,13 +140,13 @@ export function createAppRouter(history: RouterHistory = createWebHistory()): Ro
       {
         path: '/help',
         name: 'help',
-        component: withMessages(() => import('./pages/HelpPage.vue'), 'fair-play'),
+        component: withMessages(() => import('./pages/HelpPage.vue'), 'help', 'fair-play'),
         meta: { layout: 'page', nav: null },
       },
       {
         path: '/fair-play',
         name: 'fair-play',
-        component: withMessages(() => import('./pages/FairPlayPage.vue'), 'fair-play'),
+        component: withMessages(() => import('./pages/FairPlayPage.vue'), 'fair-play', 'help'),
         meta: { layout: 'page', nav: null },
       },
       {

@@ -130,8 +130,12 @@ export function browserLanguages(): readonly string[] {
   return navigator.languages?.length ? navigator.languages : [navigator.language];
 }
 
-/** A section of messages kept out of the main files: used only by pages that load on demand. */
-export type MessageSection = 'fair-play';
+/**
+ * A section of messages kept out of the main files, used only by pages that load on demand: `fair-play`
+ * (`fairPlay`, `moderation`: the fair-play and moderators' pages, report buttons, a player's standing) and
+ * `help` (`help`: the help page).
+ */
+export type MessageSection = 'fair-play' | 'help';
 
 /** A section file's messages (top-level keys of the app's messages, e.g. `{ fairPlay, moderation }`). */
 type SectionMessages = Record<string, unknown>;
@@ -146,6 +150,12 @@ const sectionLoaders: Record<
     fr: () => import('./locales/fair-play/fr.json'),
     de: () => import('./locales/fair-play/de.json'),
     es: () => import('./locales/fair-play/es.json'),
+  },
+  help: {
+    en: () => import('./locales/help/en.json'),
+    fr: () => import('./locales/help/fr.json'),
+    de: () => import('./locales/help/de.json'),
+    es: () => import('./locales/help/es.json'),
   },
 };
 
