@@ -2,7 +2,7 @@
  * The app's languages (src/i18n): every locale file has exactly English's keys, each message of the same
  * kind (a plural where English has one), and the language a browser gets from its preferences.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   LANGUAGES,
@@ -53,6 +53,46 @@ function expectSameShape(english: Map<string, string>, other: Map<string, string
   }
 }
 
+/**
+ * The message keys a source file names literally: `$t('a.b')`, `t('a.b')`, `tr('a.b')`, `te('a.b')`; a
+ * template key's fixed head ends in `*` (`` $t(`a.b.${x}`) `` gives `a.b.*`).
+ */
+function literalKeys(source: string): string[] {
+  const out: string[] = [];
+  for (const m of source.matchAll(/\b(?:\$t|t|tr|te)\(\s*(['"`])([A-Za-z]\w*(?:\.[\w-]+)+\.?)(\$\{)?/g)) {
+    out.push(m[3] === undefined ? (m[2] as string) : `${m[2] as string}*`);
+  }
+  return out;
+}
+
+/** Every .ts and .vue file under `root`. */
+function* sourceFiles(root: URL): Generator<URL> {
+  for (const e of readdirSync(root, { withFileTypes: true })) {
+    if (e.isDirectory()) yield* sourceFiles(new URL(`${e.name}/`, root));
+    else if (/\.(ts|vue)$/.test(e.name)) yield new URL(e.name, root);
+  }
+}
+
+/** The source files the first page holds: src/main.ts and what it imports statically, transitively. */
+function firstPageFiles(): URL[] {
+  const seen = new Map<string, URL>();
+  const visit = (file: URL): void => {
+    if (seen.has(file.href)) return;
+    seen.set(file.href, file);
+    const source = readFileSync(file, 'utf8');
+    for (const m of source.matchAll(
+      /^\s*import\s+(?!type\b)(?:[^'"]*?\sfrom\s+)?['"](\.{1,2}\/[^'"]+)['"]/gm,
+    )) {
+      const spec = m[1] as string;
+      const candidates = /\.(vue|ts|json|css)$/.test(spec) ? [spec] : [`${spec}.ts`, `${spec}/index.ts`];
+      const hit = candidates.map((c) => new URL(c, file)).find((u) => existsSync(u));
+      if (hit && /\.(vue|ts)$/.test(hit.pathname)) visit(hit);
+    }
+  };
+  visit(new URL('../src/main.ts', import.meta.url));
+  return [...seen.values()];
+}
+
 const english = flatten(load('en'));
 
 describe('languages', () => {
@@ -92,6 +132,35 @@ describe('languages', () => {
       });
     }
   }
+
+  it('every key the code names is in the main files or in a section', () => {
+    const known = new Set([
+      ...english.keys(),
+      ...SECTIONS.flatMap((s) => [...flatten(load('en', s)).keys()]),
+    ]);
+    const unknown = [...sourceFiles(new URL('../src/', import.meta.url))].flatMap((file) =>
+      literalKeys(readFileSync(file, 'utf8'))
+        .filter((k) =>
+          k.endsWith('*')
+            ? ![...known].some((kk) => kk.startsWith(k.slice(0, -1)))
+            : !known.has(k) && ![...known].some((kk) => kk.startsWith(`${k}.`)),
+        )
+        .map((k) => `${file.pathname.replace(/.*\/src\//, 'src/')}: ${k}`),
+    );
+    expect(unknown).toEqual([]);
+  });
+
+  it('the first page (what src/main.ts imports, statically) names no key of a section', () => {
+    const sectionTops = new Set(SECTIONS.flatMap((s) => Object.keys(load('en', s))));
+    const found: string[] = [];
+    for (const file of firstPageFiles()) {
+      const keys = literalKeys(readFileSync(file, 'utf8')).filter((k) =>
+        sectionTops.has(k.split('.')[0] as string),
+      );
+      found.push(...keys.map((k) => `${file.pathname.replace(/.*\/src\//, 'src/')}: ${k}`));
+    }
+    expect(found).toEqual([]);
+  });
 
   it('a section is absent until asked for, then there in English and in every language chosen later', async () => {
     const t = i18n.global.t as (k: string, n?: Record<string, unknown>) => string;
