@@ -12,11 +12,16 @@
  *   `/mod/players/<id>` a player as moderators see them (the actions), `/mod/log` the audit log (moderators
  *   only: the server refuses others, and the pages say so);
  * - anything else: a "not found" page (never a silent new deal).
+ * Pages whose text is in a message section of its own (src/i18n `MessageSection`) load it with their code, in
+ * parallel, and the route resolves with both, so no key shows raw: `fair-play` for the fair-play and
+ * moderators' pages, a player's page (report button, standing), a race room (report buttons in the results)
+ * and the help page (its fair-play part); `help` for the help page and the fair-play page (its link back).
  * `meta.layout` says whether a route is the card table (its own top bar) or a page under the page bar;
  * `meta.nav` which section link is lit.
  */
 import { DAILY_PRESETS } from '@klondike/protocol/constants';
 import { createRouter, createWebHistory, type Router, type RouterHistory } from 'vue-router';
+import { loadMessageSection, type MessageSection } from './i18n';
 import PlayPage from './pages/PlayPage.vue';
 
 /** A section of the nav bar. */
@@ -37,6 +42,14 @@ const ID = '[A-Za-z0-9_-]{1,64}';
 const DATE = '\\d{4}-\\d{2}-\\d{2}';
 /** Invite codes: 10 characters of an alphabet without look-alikes (typed in lower case, a link still works). */
 const RACE_CODE = '[A-HJ-NP-Za-hj-np-z2-9]{10}';
+
+/**
+ * A lazy page's loader that also loads the message `sections` its text needs (all fetched at once; the
+ * route resolves when all are here, and fails as a page that cannot be fetched does).
+ */
+export function withMessages<T>(page: () => Promise<T>, ...sections: MessageSection[]): () => Promise<T> {
+  return () => Promise.all([page(), ...sections.map(loadMessageSection)]).then(([m]) => m);
+}
 
 /** Builds the router over `history` (a memory history in component tests). */
 export function createAppRouter(history: RouterHistory = createWebHistory()): Router {
@@ -74,7 +87,7 @@ export function createAppRouter(history: RouterHistory = createWebHistory()): Ro
       {
         path: `/players/:id(${ID})`,
         name: 'player',
-        component: () => import('./pages/PlayerPage.vue'),
+        component: withMessages(() => import('./pages/PlayerPage.vue'), 'fair-play'),
         props: true,
         meta: { layout: 'page', nav: 'me' },
       },
@@ -121,7 +134,7 @@ export function createAppRouter(history: RouterHistory = createWebHistory()): Ro
       {
         path: `/race/:code(${RACE_CODE})`,
         name: 'race',
-        component: () => import('./pages/RacePage.vue'),
+        component: withMessages(() => import('./pages/RacePage.vue'), 'fair-play'),
         props: true,
         meta: { layout: 'page', nav: 'race', fill: true },
       },
@@ -134,32 +147,32 @@ export function createAppRouter(history: RouterHistory = createWebHistory()): Ro
       {
         path: '/help',
         name: 'help',
-        component: () => import('./pages/HelpPage.vue'),
+        component: withMessages(() => import('./pages/HelpPage.vue'), 'help', 'fair-play'),
         meta: { layout: 'page', nav: null },
       },
       {
         path: '/fair-play',
         name: 'fair-play',
-        component: () => import('./pages/FairPlayPage.vue'),
+        component: withMessages(() => import('./pages/FairPlayPage.vue'), 'fair-play', 'help'),
         meta: { layout: 'page', nav: null },
       },
       {
         path: '/mod',
         name: 'mod',
-        component: () => import('./pages/ModerationPage.vue'),
+        component: withMessages(() => import('./pages/ModerationPage.vue'), 'fair-play'),
         meta: { layout: 'page', nav: null },
       },
       {
         path: `/mod/players/:id(${ID})`,
         name: 'mod-player',
-        component: () => import('./pages/ModPlayerPage.vue'),
+        component: withMessages(() => import('./pages/ModPlayerPage.vue'), 'fair-play'),
         props: true,
         meta: { layout: 'page', nav: null },
       },
       {
         path: '/mod/log',
         name: 'mod-log',
-        component: () => import('./pages/ModLogPage.vue'),
+        component: withMessages(() => import('./pages/ModLogPage.vue'), 'fair-play'),
         meta: { layout: 'page', nav: null },
       },
       {

@@ -4,8 +4,8 @@
  * and the signals and figures read as a moderator and a visitor read them.
  */
 import { REPORT_REASONS as PROTOCOL_REASONS } from '@klondike/protocol';
-import { describe, expect, it } from 'vitest';
-import { setLanguage } from '../src/i18n';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadMessageSection, setLanguage } from '../src/i18n';
 import { ApiError } from '../src/lib/errors';
 import {
   REPORT_REASONS,
@@ -18,6 +18,9 @@ import {
 } from '../src/lib/fairPlay';
 
 describe('fair play helpers', () => {
+  // The app's routes load the section with their pages.
+  beforeAll(() => loadMessageSection('fair-play'));
+
   it('lists the protocol’s report reasons, in its order', () => {
     expect([...REPORT_REASONS]).toEqual([...PROTOCOL_REASONS]);
   });

@@ -4,11 +4,16 @@
  *
  * - English (`locales/en.json`) is in the first page; every other language's messages are a chunk of their
  *   own, fetched only when that language is chosen (`setLanguage`).
+ * - Messages only lazily loaded pages use are sections of their own (`locales/<section>/<code>.json`, e.g.
+ *   `fair-play`: the fair-play and moderators' pages), one chunk per language, fetched by
+ *   `loadMessageSection` (the routes that need one await it before they render) and merged into the
+ *   language's messages; a language chosen later gets every section already asked for before it is shown.
  * - The language: the one chosen on the settings page, kept per browser (localStorage `klondike.language`),
  *   or else the first of the browser's languages (`navigator.languages`) that the app has, or else English.
  * - `<html lang>` always names the language shown.
  *
- * To add a language: a `locales/<code>.json` with exactly the keys of en.json (test/i18n.test.ts checks),
+ * To add a language: a `locales/<code>.json` with exactly the keys of en.json and a `locales/<section>/<code>.json`
+ * per section with exactly the keys of the section's en.json (test/i18n.test.ts checks), its loaders below,
  * its code and own name in `LANGUAGES`, and a plural rule in `PLURAL_RULES` if its plurals differ from
  * English's.
  */
@@ -126,8 +131,83 @@ export function browserLanguages(): readonly string[] {
 }
 
 /**
- * Shows the app in `language` (loading its messages first if needed) and sets `<html lang>`. A language whose
- * messages cannot be fetched (offline, a first visit) leaves the current one.
+ * A section of messages kept out of the main files, used only by pages that load on demand: `fair-play`
+ * (`fairPlay`, `moderation`: the fair-play and moderators' pages, report buttons, a player's standing) and
+ * `help` (`help`: the help page).
+ */
+export type MessageSection = 'fair-play' | 'help';
+
+/** A section file's messages (top-level keys of the app's messages, e.g. `{ fairPlay, moderation }`). */
+type SectionMessages = Record<string, unknown>;
+
+/** Loads a section's messages in a language (one chunk per section and language). */
+const sectionLoaders: Record<
+  MessageSection,
+  Record<Language, () => Promise<{ default: SectionMessages }>>
+> = {
+  'fair-play': {
+    en: () => import('./locales/fair-play/en.json'),
+    fr: () => import('./locales/fair-play/fr.json'),
+    de: () => import('./locales/fair-play/de.json'),
+    es: () => import('./locales/fair-play/es.json'),
+  },
+  help: {
+    en: () => import('./locales/help/en.json'),
+    fr: () => import('./locales/help/fr.json'),
+    de: () => import('./locales/help/de.json'),
+    es: () => import('./locales/help/es.json'),
+  },
+};
+
+/** The sections asked for so far (a newly chosen language gets them too). */
+const wantedSections = new Set<MessageSection>();
+/** Sections merged or being merged, by `<section>:<language>`: the load's promise (dropped if it failed). */
+const sectionLoads = new Map<string, Promise<void>>();
+
+/**
+ * Fetches `section` in `language` once and merges it into that language's messages (whose main file must be
+ * loaded already). Rejects if the chunk cannot be fetched (the next call tries again).
+ */
+function loadSectionIn(section: MessageSection, language: Language): Promise<void> {
+  const key = `${section}:${language}`;
+  let load = sectionLoads.get(key);
+  if (!load) {
+    load = sectionLoaders[section][language]().then((m) => {
+      i18n.global.mergeLocaleMessage(language, m.default);
+    });
+    load.catch(() => sectionLoads.delete(key));
+    sectionLoads.set(key, load);
+  }
+  return load;
+}
+
+/**
+ * Fetches `section` in `language`, and English's instead if that fails (vue-i18n falls back to English
+ * for the missing keys). Rejects only if English's cannot be fetched either.
+ */
+async function loadSectionOrEnglish(section: MessageSection, language: Language): Promise<void> {
+  try {
+    await loadSectionIn(section, language);
+  } catch (e) {
+    if (language === 'en') throw e;
+    await loadSectionIn(section, 'en');
+  }
+}
+
+/**
+ * Makes `section`'s messages available in the current language (and in every language chosen later):
+ * resolves once they are merged, at once if they already are. Rejects if neither the current language's
+ * chunk nor English's can be fetched (offline on a first visit: the page cannot load either).
+ */
+export function loadMessageSection(section: MessageSection): Promise<void> {
+  wantedSections.add(section);
+  return loadSectionOrEnglish(section, i18n.global.locale.value as Language);
+}
+
+/**
+ * Shows the app in `language` (loading its messages first if needed, with every section asked for so far)
+ * and sets `<html lang>`. A language whose main messages cannot be fetched (offline, a first visit) leaves
+ * the current one; a section that cannot be fetched is shown in English.
  */
 export async function setLanguage(language: Language): Promise<void> {
   if (language !== 'en' && !i18n.global.availableLocales.includes(language)) {
@@ -137,6 +217,11 @@ export async function setLanguage(language: Language): Promise<void> {
     } catch {
       return;
     }
+  }
+  try {
+    await Promise.all([...wantedSections].map((s) => loadSectionOrEnglish(s, language)));
+  } catch {
+    /* neither the language's section nor English's: the keys show until a page asks again */
   }
   i18n.global.locale.value = language;
   if (typeof document !== 'undefined') document.documentElement.lang = language;

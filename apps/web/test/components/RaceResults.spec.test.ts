@@ -5,8 +5,9 @@
  */
 import type { Race } from '@klondike/protocol';
 import { mount } from '@vue/test-utils';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import RaceResults from '../../src/components/race/RaceResults.vue';
+import { loadMessageSection } from '../../src/i18n';
 import type { RaceProgress, Racer } from '../../src/lib/race';
 
 function racer(name: string, placement: number, status: RaceProgress['status']): Racer {
@@ -67,6 +68,9 @@ const headline = (race: Race): string =>
     .text();
 
 describe('RaceResults', () => {
+  // RacePage's route loads the section with the page (src/router.ts).
+  beforeAll(() => loadMessageSection('fair-play'));
+
   it('a racer sharing first place reads that they came first, not that the other did', () => {
     const tied = [racer('Ann', 1, 'resigned'), racer('Bob', 1, 'resigned')];
     expect(headline(finished(tied, 'id-Bob'))).toBe('You came first!');

@@ -13,13 +13,14 @@
  * - the audit log pages with "older" from the last page's cursor.
  */
 import { flushPromises, mount } from '@vue/test-utils';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { nextTick } from 'vue';
 import { createMemoryHistory } from 'vue-router';
 import FairPlayStatus from '../../src/components/FairPlayStatus.vue';
 import NavLinks from '../../src/components/NavLinks.vue';
 import ReportDialog from '../../src/components/ReportDialog.vue';
 import { useNotify } from '../../src/composables/useNotify';
+import { loadMessageSection } from '../../src/i18n';
 import { usePlayer } from '../../src/composables/usePlayer';
 import { loadSchemas } from '../../src/lib/schemas';
 import ModerationPage from '../../src/pages/ModerationPage.vue';
@@ -78,6 +79,9 @@ async function router() {
   await r.isReady();
   return r;
 }
+
+// The components are mounted without their routes, which load the section in the app.
+beforeAll(() => loadMessageSection('fair-play'));
 
 beforeEach(async () => {
   await loadSchemas();

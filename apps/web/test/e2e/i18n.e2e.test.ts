@@ -2,7 +2,9 @@
  * Browser test of issue 12's languages (item 7), on a desktop (1366×768) and a phone (390×844, touch): a
  * browser whose language is French gets the table and the settings page in French (and `<html lang="fr">`);
  * choosing German on the settings page changes the text at once, and the choice stays after a reload and on
- * the table; a browser whose language the app does not have gets English.
+ * the table; a browser whose language the app does not have gets English; the pages whose messages load with
+ * them (src/i18n message sections: fair play, help) show their language's text, never a raw key, on a first
+ * load and after the language is changed with the section already loaded.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -61,6 +63,35 @@ describe.skipIf(SKIP !== null)(`browser: languages${SKIP ? ` (skipped: ${SKIP})`
     await page.goto(`${server.url}/settings`);
     await page.getByTestId('settings-page').waitFor({ timeout: 20_000 });
   };
+
+  /** The page's text, with any message key shown raw (`fairPlay.page.title`) instead of its text. */
+  const rawKeys = async (page: Page): Promise<string[]> =>
+    ((await page.locator('#app').textContent()) ?? '').match(/\b(?:fairPlay|moderation|help)\.[\w.-]+/g) ??
+    [];
+
+  it('desktop: the fair-play and help pages load their messages in French, then in German when chosen', async () => {
+    await withPage(SCREEN_SIZES[0], 'fr-FR', async (page) => {
+      await page.goto(`${server.url}/fair-play`);
+      await page.getByTestId('fair-play-page').waitFor({ timeout: 20_000 });
+      expect(await heading(page)).toBe('Fair-play');
+      expect(await rawKeys(page)).toEqual([]);
+      await page.getByTestId('fair-play-page').getByRole('link', { name: 'Comment jouer' }).click();
+      await page.getByTestId('help-page').waitFor({ timeout: 20_000 });
+      expect(await heading(page)).toBe('Comment jouer');
+      expect(await page.getByTestId('fair-play-link').textContent()).toContain('Les règles du fair-play');
+      expect(await rawKeys(page)).toEqual([]);
+      // Both sections are loaded in French; German is chosen in the app (no reload) and the help page is back.
+      await page.getByTestId('nav-settings').click();
+      await page.getByTestId('settings-page').waitFor({ timeout: 20_000 });
+      await page.getByTestId('language').selectOption('de');
+      await expect.poll(() => heading(page), { timeout: 10_000 }).toBe('Einstellungen');
+      await page.goBack();
+      await page.getByTestId('help-page').waitFor({ timeout: 20_000 });
+      expect(await heading(page)).toBe('So wird gespielt');
+      expect(await page.getByTestId('fair-play-link').textContent()).toContain('Die Fair-Play-Regeln');
+      expect(await rawKeys(page)).toEqual([]);
+    });
+  }, 90_000);
 
   for (const size of SCREEN_SIZES) {
     it(`${size.name}: a French browser gets the table and the settings page in French`, async () => {
