@@ -5,10 +5,10 @@
  * bot account at machine speed gets its row and no speed flag (bots may be fast). The account rules read
  * the players' earlier games: three fast games of one human flag the account (`repeated-signals`), and a
  * bot that found the hidden winning branch every time is flagged for `hidden-knowledge`. A second pass writes
- * nothing more (idempotent: one row a game, one flag per player, reason and game). The log's times come from
- * the app's injectable clock.
+ * nothing more (idempotent: one row a game, one flag per player, reason and game). The moderators' queue lists
+ * the flagged human with its signals. The log's times come from the app's injectable clock.
  */
-import { GameResponseSchema, PlayerCreatedSchema } from '@klondike/protocol';
+import { GameResponseSchema, ModQueueSchema, PlayerCreatedSchema } from '@klondike/protocol';
 import type { Move } from '@klondike/rules';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -155,6 +155,35 @@ describeEachDatabase('fair-play flags of rated games', (db) => {
     });
     const speed = flags.find((f) => f.reason === 'machine-speed');
     expect(speed).toMatchObject({ closedAt: null, evidence: { moves: 40, medianGapMs: 40, kind: 'daily' } });
+  });
+
+  it("the moderators' queue lists the machine-speed human with its flags and its game's signals", async () => {
+    players.mod = PlayerCreatedSchema.parse(await post('/api/players', undefined, { name: 'Warden' }));
+    await app.prisma.moderator.create({ data: { playerId: players.mod.id, grantedBy: 'cli' } });
+    const r = await app.inject({
+      method: 'GET',
+      url: '/api/mod/queue',
+      headers: { authorization: `Bearer ${players.mod.token}` },
+    });
+    expect(r.statusCode, r.body).toBe(200);
+    const queue = ModQueueSchema.parse(r.json());
+    const fast = queue.entries.find((e) => e.player.id === players.fast?.id);
+    expect(fast?.flags.map((f) => f.reason)).toEqual(
+      expect.arrayContaining(['machine-speed', 'repeated-signals']),
+    );
+    expect(fast?.games.find((g) => g.gameId === gameOf.fast)).toMatchObject({
+      medianGapMs: 40,
+      fastShare: 1,
+      flags: expect.arrayContaining(['machine-speed']) as unknown,
+    });
+    // The human-paced player is not in the queue; a non-moderator may not read it.
+    expect(queue.entries.some((e) => e.player.id === players.slow?.id)).toBe(false);
+    const refused = await app.inject({
+      method: 'GET',
+      url: '/api/mod/queue',
+      headers: { authorization: `Bearer ${players.slow?.token ?? ''}` },
+    });
+    expect(refused.statusCode).toBe(403);
   });
 
   it('a second pass writes nothing more: one row a game, no duplicate flag', async () => {
