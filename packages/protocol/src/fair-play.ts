@@ -226,7 +226,10 @@ export const ModLogSchema = z
 const ModReasonSchema = z.string().trim().min(3).max(500);
 
 /** POST /api/mod/players/:id/mark, …/unmark, …/close and …/dismiss body. */
-export const ModReasonBodySchema = z.object({ reason: ModReasonSchema }).strict().meta({ id: 'ModReasonBody' });
+export const ModReasonBodySchema = z
+  .object({ reason: ModReasonSchema })
+  .strict()
+  .meta({ id: 'ModReasonBody' });
 
 /** POST /api/mod/players/:id/rename body: the new name and why. */
 export const ModRenameBodySchema = z

@@ -108,7 +108,13 @@ function attrArg(attrs: string, name: string): string | undefined {
 export const PARTIAL_INDEXES: readonly ExpectedIndex[] = [
   { table: 'Game', name: 'Game_compaction_idx', columns: ['endedAt'], unique: false, primary: false },
   { table: 'Game', name: 'Game_ranked_compaction_idx', columns: ['dailyId'], unique: false, primary: false },
-  { table: 'Report', name: 'Report_open_key', columns: ['reporterId', 'playerId'], unique: true, primary: false },
+  {
+    table: 'Report',
+    name: 'Report_open_key',
+    columns: ['reporterId', 'playerId'],
+    unique: true,
+    primary: false,
+  },
 ];
 
 /**
