@@ -13,3 +13,4 @@ export * from './ratings.js';
 export * from './pairing.js';
 export * from './arena.js';
 export * from './fair-play.js';
+export * from './status.js';

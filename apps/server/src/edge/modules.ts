@@ -7,7 +7,7 @@
  * games (`game-rooms`), solve (`solver`), players (`auth`), fairness (`fair-play`) and ratings need only
  * the infrastructure; daily needs game-rooms, solver and ratings; races needs fair-play, game-rooms, solver
  * and ratings; pairing needs races and ratings; arenas needs races, pairing and daily (`app.dailyJobs`);
- * maintenance needs game-rooms and races. The order also sets the order of the plugins' close hooks and
+ * maintenance needs game-rooms and races; status needs game-rooms, solver and daily. The order also sets the order of the plugins' close hooks and
  * of the paths in the OpenAPI document (so a change regenerates the client's types,
  * packages/client/src/generated/openapi.ts).
  */
@@ -22,6 +22,7 @@ import { playersModule } from '../features/players/module.js';
 import { racesModule } from '../features/races/module.js';
 import { ratingsModule } from '../features/ratings/module.js';
 import { solveModule } from '../features/solve/module.js';
+import { statusModule } from '../features/status/module.js';
 
 /** Every module of the server, in registration order. */
 export const MODULES: readonly FeatureModule[] = [
@@ -35,4 +36,5 @@ export const MODULES: readonly FeatureModule[] = [
   pairingModule,
   arenasModule,
   maintenanceModule,
+  statusModule,
 ];

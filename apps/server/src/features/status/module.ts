@@ -1,0 +1,11 @@
+/** The status feature (issue 58): the public status page's service and its route. */
+import type { FeatureModule } from '../../core/feature-module.js';
+import { statusPlugin } from './plugin.js';
+import { statusRoutes } from './routes.js';
+
+/** The status feature's module. */
+export const statusModule: FeatureModule = {
+  name: 'status',
+  plugin: statusPlugin,
+  routes: [statusRoutes],
+};
