@@ -36,35 +36,39 @@ export type StatusPart = z.infer<typeof StatusPartSchema>;
 export const IncidentImpactSchema = z.enum(['minor', 'major']);
 
 /** An incident the operator recorded: what happened, from when, until when (null: still open). */
-export const IncidentSchema = z.object({
-  id: z.string(),
-  title: z.string().min(1).max(200),
-  /** What players should know (optional, plain text). */
-  details: z.string().max(2000).nullable(),
-  impact: IncidentImpactSchema,
-  /** When it began, ISO-8601. */
-  startedAt: z.string(),
-  /** When it was resolved, ISO-8601, or null while open. */
-  resolvedAt: z.string().nullable(),
-});
+export const IncidentSchema = z
+  .object({
+    id: z.string(),
+    title: z.string().min(1).max(200),
+    /** What players should know (optional, plain text). */
+    details: z.string().max(2000).nullable(),
+    impact: IncidentImpactSchema,
+    /** When it began, ISO-8601. */
+    startedAt: z.string(),
+    /** When it was resolved, ISO-8601, or null while open. */
+    resolvedAt: z.string().nullable(),
+  })
+  .meta({ id: 'Incident' });
 export type Incident = z.infer<typeof IncidentSchema>;
 
 /** GET /api/status: the service's health by part, the worst of them, and the last incidents (newest first). */
-export const StatusResponseSchema = z.object({
-  /** The worst level of the parts. */
-  status: StatusLevelSchema,
-  parts: z.object({
-    moves: StatusPartSchema,
-    daily: StatusPartSchema,
-    races: StatusPartSchema,
-    solver: StatusPartSchema,
-    cluster: StatusPartSchema,
-  }),
-  /** Nodes seen alive in the last few heartbeats (1 for a node alone). */
-  nodes: z.number().int().min(0),
-  /** Open incidents, then the last resolved ones (at most 10 in all), newest first. */
-  incidents: z.array(IncidentSchema),
-  /** When the figures were read, ISO-8601. */
-  checkedAt: z.string(),
-});
+export const StatusResponseSchema = z
+  .object({
+    /** The worst level of the parts. */
+    status: StatusLevelSchema,
+    parts: z.object({
+      moves: StatusPartSchema,
+      daily: StatusPartSchema,
+      races: StatusPartSchema,
+      solver: StatusPartSchema,
+      cluster: StatusPartSchema,
+    }),
+    /** Nodes seen alive in the last few heartbeats (1 for a node alone). */
+    nodes: z.number().int().min(0),
+    /** Open incidents, then the last resolved ones (at most 10 in all), newest first. */
+    incidents: z.array(IncidentSchema),
+    /** When the figures were read, ISO-8601. */
+    checkedAt: z.string(),
+  })
+  .meta({ id: 'ServiceStatus' });
 export type StatusResponse = z.infer<typeof StatusResponseSchema>;

@@ -1659,6 +1659,49 @@ export interface components {
                 name: string;
             }[];
         };
+        Incident: {
+            id: string;
+            title: string;
+            details: string | null;
+            /** @enum {string} */
+            impact: "minor" | "major";
+            startedAt: string;
+            resolvedAt: string | null;
+        };
+        ServiceStatus: {
+            /** @enum {string} */
+            status: "up" | "degraded" | "down";
+            parts: {
+                moves: {
+                    /** @enum {string} */
+                    level: "up" | "degraded" | "down";
+                    reason: ("database" | "commit-queue" | "overloaded" | "daily-pending" | "redis" | "solver-failed" | "solver-busy") | null;
+                };
+                daily: {
+                    /** @enum {string} */
+                    level: "up" | "degraded" | "down";
+                    reason: ("database" | "commit-queue" | "overloaded" | "daily-pending" | "redis" | "solver-failed" | "solver-busy") | null;
+                };
+                races: {
+                    /** @enum {string} */
+                    level: "up" | "degraded" | "down";
+                    reason: ("database" | "commit-queue" | "overloaded" | "daily-pending" | "redis" | "solver-failed" | "solver-busy") | null;
+                };
+                solver: {
+                    /** @enum {string} */
+                    level: "up" | "degraded" | "down";
+                    reason: ("database" | "commit-queue" | "overloaded" | "daily-pending" | "redis" | "solver-failed" | "solver-busy") | null;
+                };
+                cluster: {
+                    /** @enum {string} */
+                    level: "up" | "degraded" | "down";
+                    reason: ("database" | "commit-queue" | "overloaded" | "daily-pending" | "redis" | "solver-failed" | "solver-busy") | null;
+                };
+            };
+            nodes: number;
+            incidents: components["schemas"]["Incident"][];
+            checkedAt: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -7786,48 +7829,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "up" | "degraded" | "down";
-                        parts: {
-                            moves: {
-                                /** @enum {string} */
-                                level: "up" | "degraded" | "down";
-                                reason: ("database" | "commit-queue" | "overloaded" | "daily-pending" | "redis" | "solver-failed" | "solver-busy") | null;
-                            };
-                            daily: {
-                                /** @enum {string} */
-                                level: "up" | "degraded" | "down";
-                                reason: ("database" | "commit-queue" | "overloaded" | "daily-pending" | "redis" | "solver-failed" | "solver-busy") | null;
-                            };
-                            races: {
-                                /** @enum {string} */
-                                level: "up" | "degraded" | "down";
-                                reason: ("database" | "commit-queue" | "overloaded" | "daily-pending" | "redis" | "solver-failed" | "solver-busy") | null;
-                            };
-                            solver: {
-                                /** @enum {string} */
-                                level: "up" | "degraded" | "down";
-                                reason: ("database" | "commit-queue" | "overloaded" | "daily-pending" | "redis" | "solver-failed" | "solver-busy") | null;
-                            };
-                            cluster: {
-                                /** @enum {string} */
-                                level: "up" | "degraded" | "down";
-                                reason: ("database" | "commit-queue" | "overloaded" | "daily-pending" | "redis" | "solver-failed" | "solver-busy") | null;
-                            };
-                        };
-                        nodes: number;
-                        incidents: {
-                            id: string;
-                            title: string;
-                            details: string | null;
-                            /** @enum {string} */
-                            impact: "minor" | "major";
-                            startedAt: string;
-                            resolvedAt: string | null;
-                        }[];
-                        checkedAt: string;
-                    };
+                    "application/json": components["schemas"]["ServiceStatus"];
                 };
             };
             /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
