@@ -136,6 +136,23 @@ describe('metrics listener', () => {
     }
   });
 
+  it('a client inventing URLs adds no series: unknown paths count as route `unmatched`', async () => {
+    const series = async () =>
+      ((await app.metrics.registry.getMetricsAsJSON()).find(
+        (f) => f.name === 'klondike_http_request_duration_seconds',
+      )?.values ?? []) as MetricValueWithName<string>[];
+    for (let i = 0; i < 20; i++) await app.inject({ method: 'GET', url: `/api/invented-${i}/x${i}` });
+    const after = await series();
+    const routes = new Set(after.map((s) => String(s.labels.route)));
+    expect(routes.has('unmatched')).toBe(true);
+    expect([...routes].some((r) => r.includes('invented'))).toBe(false);
+    const unmatched = after.find(
+      (s) =>
+        s.metricName === 'klondike_http_request_duration_seconds_count' && s.labels.route === 'unmatched',
+    );
+    expect(unmatched?.value).toBeGreaterThanOrEqual(20);
+  });
+
   it('answers 404 to any other path of the metrics port', async () => {
     expect((await fetch(`http://127.0.0.1:${server.port}/`)).status).toBe(404);
     expect((await fetch(`http://127.0.0.1:${server.port}/api/health`)).status).toBe(404);
