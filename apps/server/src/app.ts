@@ -63,9 +63,9 @@ function serverOptions(
               hop < hops
           )(config.trustProxy)
         : config.trustProxy,
-    // Request ids (infra/http/request-id.ts): a trusted proxy's X-Request-Id, else a UUID; logged as `reqId`.
+    // Request ids (infra/http/request-id.ts): a trusted proxy's X-Request-Id, else a UUID; logged as `reqId`
+    // (Fastify's default label).
     genReqId: requestIdGenerator(config.trustProxy),
-    requestIdLogLabel: 'reqId',
     bodyLimit: BODY_LIMIT,
     forceCloseConnections: true,
     // Opening the database may create it first (PGlite's initdb, migrations): seconds on a busy small box.
