@@ -51,6 +51,16 @@ export const IncidentSchema = z
   .meta({ id: 'Incident' });
 export type Incident = z.infer<typeof IncidentSchema>;
 
+/** POST /api/status/incidents body (the operator's route): a new open incident. */
+export const IncidentBodySchema = z
+  .object({
+    title: z.string().trim().min(1).max(200),
+    details: z.string().max(2000).optional(),
+    impact: IncidentImpactSchema.default('minor'),
+  })
+  .strict();
+export type IncidentBody = z.infer<typeof IncidentBodySchema>;
+
 /** GET /api/status: the service's health by part, the worst of them, and the last incidents (newest first). */
 export const StatusResponseSchema = z
   .object({

@@ -121,6 +121,8 @@ describe('configuration slices', () => {
         'raceCertifyMs',
         'ratedMinAccountAgeMs',
         'ratedMinFinishedGames',
+        // features/status/config.ts
+        'statusOperatorToken',
       ].sort(),
     );
   });

@@ -69,6 +69,11 @@ export class StatusService {
 
   constructor(private readonly opts: StatusServiceOptions) {}
 
+  /** The incidents' rows (the operator's routes write them). */
+  get repository(): StatusRepository {
+    return this.opts.repository;
+  }
+
   /** The status now (or as read less than CACHE_MS ago). Never rejects: a failed read is a `down` part. */
   status(): Promise<StatusResponse> {
     const now = this.opts.now();

@@ -3,7 +3,8 @@
  * part by part), and lists the incidents the operator records with the incident command. A player cannot
  * record one: the command runs on the operator's machine only, and the public route only reads.
  */
-import { StatusResponseSchema } from '@klondike/protocol';
+import { IncidentSchema, StatusResponseSchema } from '@klondike/protocol';
+import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { type StatusFigures, assessStatus } from '../../../src/features/status/assess.js';
 import { IncidentUsageError, runIncidentCommand } from '../../../src/features/status/incident-command.js';
@@ -159,6 +160,80 @@ describeEachDatabase('GET /api/status and the incident command', (db) => {
     } finally {
       await app.close();
       await db.cleanup();
+    }
+  });
+});
+
+describeEachDatabase("the operator's incident routes (STATUS_OPERATOR_TOKEN)", (db) => {
+  const TOKEN = 'operator-token-0123456789abcdef-0123456789';
+  const post = (app: FastifyInstance, url: string, token: string | undefined, payload: object = {}) =>
+    app.inject({
+      method: 'POST',
+      url,
+      payload,
+      headers: token === undefined ? {} : { 'x-operator-token': token },
+    });
+
+  it('with the token: records and resolves; the page lists it', async () => {
+    const app = await testApp(db, { config: { statusOperatorToken: TOKEN } });
+    try {
+      const made = await post(app, '/api/status/incidents', TOKEN, { title: 'Daily late', impact: 'major' });
+      expect(made.statusCode, made.body).toBe(201);
+      const incident = IncidentSchema.parse(made.json());
+      expect(incident).toMatchObject({
+        title: 'Daily late',
+        impact: 'major',
+        details: null,
+        resolvedAt: null,
+      });
+      const resolved = await post(app, `/api/status/incidents/${incident.id}/resolve`, TOKEN);
+      expect(resolved.statusCode, resolved.body).toBe(200);
+      expect(IncidentSchema.parse(resolved.json()).resolvedAt).not.toBeNull();
+      const status = StatusResponseSchema.parse(
+        (await app.inject({ method: 'GET', url: '/api/status' })).json(),
+      );
+      expect(status.incidents.map((i) => i.id)).toEqual([incident.id]);
+      expect((await post(app, '/api/status/incidents/nope/resolve', TOKEN)).statusCode).toBe(404);
+    } finally {
+      await app.close();
+      await db.cleanup();
+    }
+  });
+
+  it('a player without the token (none, wrong, a player token, or the setting unset) gets 404 and writes nothing', async () => {
+    for (const configured of [TOKEN, undefined]) {
+      const app = await testApp(db, { config: { statusOperatorToken: configured } });
+      try {
+        const player = await app.inject({
+          method: 'POST',
+          url: '/api/players',
+          payload: { name: 'Mallory' },
+        });
+        const bearer = player.json<{ token: string }>().token;
+        for (const token of [
+          undefined,
+          'x'.repeat(40),
+          TOKEN.slice(0, -1),
+          bearer,
+          ...(configured ? [] : [TOKEN]),
+        ]) {
+          const r = await post(app, '/api/status/incidents', token, { title: 'Fake outage' });
+          expect(r.statusCode, `${String(token)}: ${r.body}`).toBe(404);
+          // Not even the body's validation answers: a bad body looks the same as a good one.
+          expect((await post(app, '/api/status/incidents', token, { nonsense: 1 })).statusCode).toBe(404);
+        }
+        const withBearer = await app.inject({
+          method: 'POST',
+          url: '/api/status/incidents',
+          payload: { title: 'Fake outage' },
+          headers: { authorization: `Bearer ${bearer}` },
+        });
+        expect(withBearer.statusCode).toBe(404);
+        expect(await new StatusRepository(app.prisma).incidents()).toEqual([]);
+      } finally {
+        await app.close();
+        await db.cleanup();
+      }
     }
   });
 });
