@@ -1,7 +1,7 @@
 /**
  * `buildApp`: the whole server as a Fastify plugin tree, without `listen` (main.ts listens; tests inject).
  *
- * In order: the infrastructure's plugins (config → security → bus → db); every module's plugin, in the
+ * In order: the infrastructure's plugins (config → metrics → security → bus → db); every module's plugin, in the
  * order of edge/modules.ts, and the kinds of game the modules declare; the edge's plugins, which must come
  * before any route (rate-limit, which needs `auth`; websocket; swagger; web-client); the routes (health,
  * every module's, the socket). Failures and unknown paths are answered by edge/errors.ts.
@@ -23,6 +23,9 @@ import { securityPlugin } from './edge/plugins/security.js';
 import { staticPlugin } from './edge/plugins/static.js';
 import { websocketPlugin } from './edge/plugins/websocket.js';
 import { wsRoutes } from './edge/socket.js';
+import { metricsPlugin } from './edge/plugins/metrics.js';
+import { registerEdgeMetrics } from './edge/metrics.js';
+import { REQUEST_ID_HEADER, requestIdGenerator } from './infra/http/request-id.js';
 
 export { BODY_LIMIT } from './edge/errors.js';
 
@@ -60,6 +63,9 @@ function serverOptions(
               hop < hops
           )(config.trustProxy)
         : config.trustProxy,
+    // Request ids (infra/http/request-id.ts): a trusted proxy's X-Request-Id, else a UUID; logged as `reqId`
+    // (Fastify's default label).
+    genReqId: requestIdGenerator(config.trustProxy),
     bodyLimit: BODY_LIMIT,
     forceCloseConnections: true,
     // Opening the database may create it first (PGlite's initdb, migrations): seconds on a busy small box.
@@ -82,9 +88,15 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   // where the honest answer is 415 (issue 53).
   app.removeContentTypeParser('text/plain');
   app.setNotFoundHandler(notFoundHandler(config.webDist));
+  // Every answer names its request's id, so that a client's report can be found in the log.
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, req.id);
+    done();
+  });
 
   // The infrastructure.
   await app.register(configPlugin, { config, ...(options.now ? { now: options.now } : {}) });
+  await app.register(metricsPlugin);
   await app.register(securityPlugin);
   await app.register(busPlugin);
   await app.register(
@@ -94,6 +106,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   // The modules' services, then their kinds of game (a policy may use its feature's service).
   for (const module of MODULES) await app.register(module.plugin);
   for (const module of MODULES) if (module.games) app.gameKinds.declare(module.games(app));
+  registerEdgeMetrics(app);
   // The edge's plugins, before any route (the rate limit and the socket apply to routes registered after them).
   await app.register(rateLimitPlugin);
   await app.register(websocketPlugin);

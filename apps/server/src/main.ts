@@ -1,23 +1,25 @@
 /**
- * Entry point: builds the server and listens on HOST:PORT (see config.ts). SIGINT/SIGTERM close it
- * cleanly (queued writes finish, sockets close, the database closes) before the process exits.
+ * Entry point: builds the server and listens on HOST:PORT (see config.ts), and on METRICS_PORT the metrics
+ * listener when it is set (edge/metrics-server.ts). SIGINT/SIGTERM (and an uncaught error) stop it
+ * gracefully with a deadline (close-with-grace; SHUTDOWN_GRACE_MS): new requests are refused, queued writes
+ * finish, sockets close, the database closes; past the deadline the process exits with code 1 anyway, so
+ * that an orchestrator's stop (compose's `stop_grace_period`) never has to kill a node mid-write.
  */
+import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
+import { type MetricsServer, startMetricsServer } from './edge/metrics-server.js';
 
 const app = await buildApp();
-let closing = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    app.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        app.log.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  });
-}
+let metrics: MetricsServer | undefined;
+closeWithGrace({ delay: app.config.shutdownGraceMs, logger: app.log }, async ({ signal, err }) => {
+  if (err) app.log.error({ err }, 'stopping after an uncaught error');
+  app.log.info({ signal, graceMs: app.config.shutdownGraceMs }, 'shutting down');
+  await metrics?.close();
+  await app.close();
+  app.log.info('stopped');
+});
 await app.listen({ port: app.config.port, host: app.config.host });
+if (app.config.metricsPort !== undefined) {
+  metrics = await startMetricsServer(app, app.config.metricsPort, app.config.metricsHost);
+  app.log.info({ port: metrics.port }, 'metrics listening');
+}

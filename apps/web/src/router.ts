@@ -176,6 +176,12 @@ export function createAppRouter(history: RouterHistory = createWebHistory()): Ro
         meta: { layout: 'page', nav: null },
       },
       {
+        path: '/status',
+        name: 'status',
+        component: () => import('./pages/StatusPage.vue'),
+        meta: { layout: 'page', nav: null },
+      },
+      {
         path: '/:pathMatch(.*)*',
         name: 'not-found',
         component: () => import('./pages/NotFoundPage.vue'),

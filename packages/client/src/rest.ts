@@ -117,6 +117,11 @@ export class KlondikeClient {
     return unwrap(await this.api.GET('/api/health', {}));
   }
 
+  /** GET /api/status (`getStatus`): each part's health and the last incidents (docs/operations.md "Status page"). */
+  async getStatus(): Promise<Schemas['ServiceStatus']> {
+    return unwrap(await this.api.GET('/api/status', {}));
+  }
+
   /** POST /api/games (`createGame`): a new game (preset, options, deal number or deal). Errors: `bad-request`. */
   async createGame(body: CreateGameBody = {}): Promise<GameResponse> {
     return unwrap(await this.api.POST('/api/games', { body }));

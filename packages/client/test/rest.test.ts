@@ -30,6 +30,14 @@ describe('KlondikeClient (REST) against the real server', () => {
     await server.close();
   });
 
+  it('reads the service status (getStatus): every part, the nodes, the incidents', async () => {
+    const status = await client.getStatus();
+    expect(Object.keys(status.parts).sort()).toEqual(['cluster', 'daily', 'moves', 'races', 'solver']);
+    expect(status.parts.moves).toEqual({ level: 'up', reason: null });
+    expect(status.nodes).toBe(1);
+    expect(status.incidents).toEqual([]);
+  });
+
   it('plays a game: create, read, legal moves, move, undo, resign', async () => {
     expect(await client.getHealth()).toEqual({ status: 'ok' });
     const game = await client.createGame({ preset: 'classic-draw1', dealNumber: 617 });

@@ -14,3 +14,4 @@ export * from './pairing.js';
 export * from './arena.js';
 export * from './fair-play.js';
 export * from './review.js';
+export * from './status.js';

@@ -1,8 +1,10 @@
 /**
- * The server's configuration: the infrastructure's slice (infra/config.ts) and every module's
+ * The server's configuration: the infrastructure's slice (infra/config.ts), the operations slice
+ * (infra/metrics/config.ts) and every module's
  * (`FeatureModule.config`, each in its folder's `config.ts`), read from one environment.
  */
 import { type AppConfig, INFRA_CONFIG, loadConfigSlices } from '../infra/config.js';
+import { OPERATIONS_CONFIG } from '../infra/metrics/config.js';
 import { MODULES } from './modules.js';
 
 /**
@@ -10,5 +12,9 @@ import { MODULES } from './modules.js';
  * Errors: throws an Error naming every invalid variable (`invalid configuration: NAME: why; …`).
  */
 export function loadConfig(env: Record<string, string | undefined>): AppConfig {
-  return loadConfigSlices(env, [INFRA_CONFIG, ...MODULES.flatMap((m) => (m.config ? [m.config] : []))]);
+  return loadConfigSlices(env, [
+    INFRA_CONFIG,
+    OPERATIONS_CONFIG,
+    ...MODULES.flatMap((m) => (m.config ? [m.config] : [])),
+  ]);
 }

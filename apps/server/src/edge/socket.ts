@@ -49,7 +49,22 @@ export interface ConnectionDeps {
   readonly framesPerSecond: number;
   /** `auth` frames one connection may send (each may cost a database look-up; `rate-limited` beyond). */
   readonly maxAuthAttempts: number;
+  /** The node's socket counters (metrics), shared by every connection; default: counted nowhere. */
+  readonly stats?: SocketStats;
 }
+
+/** The sockets' running counts of one node (plain numbers: the frame path only adds one). */
+export interface SocketStats {
+  /** Connections open now. */
+  open: number;
+  /** Frames received since start. */
+  framesIn: number;
+  /** Frames sent since start. */
+  framesOut: number;
+}
+
+/** Counters nobody reads (a connection made without the node's). */
+const UNCOUNTED: SocketStats = { open: 0, framesIn: 0, framesOut: 0 };
 
 /** Close code for a connection cut for flooding (RFC 6455 1008: policy violation). */
 export const FLOOD_CLOSE_CODE = 1008;
@@ -75,6 +90,7 @@ export class Connection implements ChannelConnection, TokenHolder {
   private readonly credits: FrameCredits;
   private isClosed = false;
   private player: AuthedPlayer | null = null;
+  private readonly stats: SocketStats;
 
   /** Wraps an open socket. */
   constructor(
@@ -82,6 +98,8 @@ export class Connection implements ChannelConnection, TokenHolder {
     private readonly deps: ConnectionDeps,
   ) {
     this.credits = new FrameCredits(deps.framesPerSecond);
+    this.stats = deps.stats ?? UNCOUNTED;
+    this.stats.open++;
   }
 
   /** See `ChannelConnection.playerId`. */
@@ -101,6 +119,7 @@ export class Connection implements ChannelConnection, TokenHolder {
       this.socket.terminate();
       return;
     }
+    this.stats.framesOut++;
     this.socket.send(frame);
   }
 
@@ -115,6 +134,7 @@ export class Connection implements ChannelConnection, TokenHolder {
 
   /** Handles one incoming frame (size, rate, JSON and schema checks here; the rest queued in order). */
   onMessage(data: RawData): void {
+    this.stats.framesIn++;
     if (this.isClosed) return;
     const verdict = this.credits.take();
     if (verdict === 'flood') {
@@ -203,6 +223,7 @@ export class Connection implements ChannelConnection, TokenHolder {
   close(): void {
     if (this.isClosed) return;
     this.isClosed = true;
+    this.stats.open--;
     for (const session of this.sessions.values()) session.close();
     this.sessions.clear();
     this.stopRevocation?.();
@@ -222,17 +243,24 @@ export interface SocketRoutesOptions {
 // eslint-disable-next-line @typescript-eslint/require-await -- a `channelTable` throw must reach avvio as a rejection
 export const wsRoutes: FastifyPluginAsync<SocketRoutesOptions> = async (app, options) => {
   const channels = channelTable((options.channels ?? appChannels)(app));
+  const stats: SocketStats = { open: 0, framesIn: 0, framesOut: 0 };
+  app.metrics.gauge('websocket_connections', 'WebSocket connections open on this node.', () => stats.open);
+  app.metrics.counter('websocket_frames_received_total', 'WebSocket frames received.', () => stats.framesIn);
+  app.metrics.counter('websocket_frames_sent_total', 'WebSocket frames sent.', () => stats.framesOut);
   app.get('/api/ws', { websocket: true, schema: { hide: true } }, (socket, req) => {
+    // Every line a connection logs carries its id (the upgrade request's id, `reqId`, and `connId`).
+    const log = req.log.child({ connId: req.id });
     const conn = new Connection(socket, {
       channels,
       playerOfToken: app.playerOfToken,
       tokens: app.tokenRevocations,
-      log: req.log,
+      log,
+      stats,
       framesPerSecond: app.config.wsFramesPerSecond,
       maxAuthAttempts: app.config.wsMaxAuthAttempts,
     });
     socket.on('message', (data) => conn.onMessage(data));
     socket.on('close', () => conn.close());
-    socket.on('error', (err) => req.log.debug({ err }, 'websocket error'));
+    socket.on('error', (err) => log.debug({ err }, 'websocket error'));
   });
 };

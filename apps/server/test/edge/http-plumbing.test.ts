@@ -69,6 +69,7 @@ describe('HTTP plumbing', () => {
           '/api/races/{code}/ready',
           '/api/races/{code}/start',
           '/api/ready',
+          '/api/status',
           '/api/races/{code}/results',
           '/api/races/{code}/rematch',
           '/api/pairing',

@@ -39,6 +39,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_HEARTBEAT_MS: '10' })).toThrow(/NODE_HEARTBEAT_MS/);
   });
 
+  it('METRICS_PORT: unset or empty = no metrics listener; a port taken; METRICS_HOST, SHUTDOWN_GRACE_MS', () => {
+    expect(loadConfig({}).metricsPort).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: '' }).metricsPort).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: '9464' }).metricsPort).toBe(9464);
+    expect(() => loadConfig({ METRICS_PORT: '70000' })).toThrow(/METRICS_PORT/);
+    expect(loadConfig({}).metricsHost).toBe('0.0.0.0');
+    expect(loadConfig({}).shutdownGraceMs).toBe(10_000);
+    expect(loadConfig({ SHUTDOWN_GRACE_MS: '25000' }).shutdownGraceMs).toBe(25_000);
+    expect(() => loadConfig({ SHUTDOWN_GRACE_MS: 'soon' })).toThrow(/SHUTDOWN_GRACE_MS/);
+  });
+
   it('COMMIT_CONCURRENCY: unset or empty = the database decides (null); 1…16 taken; anything else refused', () => {
     expect(loadConfig({}).commitConcurrency).toBeNull();
     expect(loadConfig({ COMMIT_CONCURRENCY: '' }).commitConcurrency).toBeNull();
@@ -69,6 +80,10 @@ describe('configuration slices', () => {
         'wsMaxSubscriptions',
         'wsMaxAuthAttempts',
         'webDist',
+        // infra/metrics/config.ts
+        'metricsPort',
+        'metricsHost',
+        'shutdownGraceMs',
         // core/games/config.ts
         'maxLiveGames',
         'commitQueue',
@@ -117,6 +132,8 @@ describe('configuration slices', () => {
         'reviewVerdictMs',
         'reviewCache',
         'reviewPendingMax',
+        // features/status/config.ts
+        'statusOperatorToken',
       ].sort(),
     );
   });

@@ -1193,6 +1193,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Service status for players
+         * @description Whether each part (moves, daily, races, solver, the nodes together) is up, degraded or down, with a reason code, and the last incidents the operator recorded. Read at most every 2 s.
+         */
+        get: operations["getStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2077,6 +2097,49 @@ export interface components {
             /** @constant */
             status: "pending";
             retryAfterMs: number;
+        };
+        Incident: {
+            id: string;
+            title: string;
+            details: string | null;
+            /** @enum {string} */
+            impact: "minor" | "major";
+            startedAt: string;
+            resolvedAt: string | null;
+        };
+        ServiceStatus: {
+            /** @enum {string} */
+            status: "up" | "degraded" | "down";
+            parts: {
+                moves: {
+                    /** @enum {string} */
+                    level: "up" | "degraded" | "down";
+                    reason: ("database" | "commit-queue" | "overloaded" | "daily-pending" | "redis" | "solver-failed" | "solver-busy") | null;
+                };
+                daily: {
+                    /** @enum {string} */
+                    level: "up" | "degraded" | "down";
+                    reason: ("database" | "commit-queue" | "overloaded" | "daily-pending" | "redis" | "solver-failed" | "solver-busy") | null;
+                };
+                races: {
+                    /** @enum {string} */
+                    level: "up" | "degraded" | "down";
+                    reason: ("database" | "commit-queue" | "overloaded" | "daily-pending" | "redis" | "solver-failed" | "solver-busy") | null;
+                };
+                solver: {
+                    /** @enum {string} */
+                    level: "up" | "degraded" | "down";
+                    reason: ("database" | "commit-queue" | "overloaded" | "daily-pending" | "redis" | "solver-failed" | "solver-busy") | null;
+                };
+                cluster: {
+                    /** @enum {string} */
+                    level: "up" | "degraded" | "down";
+                    reason: ("database" | "commit-queue" | "overloaded" | "daily-pending" | "redis" | "solver-failed" | "solver-busy") | null;
+                };
+            };
+            nodes: number;
+            incidents: components["schemas"]["Incident"][];
+            checkedAt: string;
         };
     };
     responses: never;
@@ -10098,6 +10161,70 @@ export interface operations {
             };
             /** @description Unavailable for a moment: the service is busy or its database is away (`overloaded`, `solver-busy`, `commit-failed`, `unavailable`); nothing changed: retry after `Retry-After` seconds */
             503: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceStatus"];
+                };
+            };
+            /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
+            401: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate-limited`: retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
                     "RateLimit-Policy"?: string;

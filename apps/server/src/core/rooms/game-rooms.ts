@@ -110,6 +110,11 @@ export class GameRooms {
     return this.log.stats;
   }
 
+  /** The commit queue now: its depth, its bound and the `overloaded` refusals since start (metrics). */
+  get commitQueue(): MoveLog['queue'] {
+    return this.log.queue;
+  }
+
   /** Number of games in memory. */
   get size(): number {
     return this.directory.size;

@@ -29,6 +29,7 @@ import { gameOptionsOf } from '../../infra/db/game-options.js';
 import type { Actor, DailyRef, GameFacts, WireView } from './policies.js';
 import { StateFrameText } from './state-frame-text.js';
 import type { NewGameRecord, ReplayRecord, StoredGame } from './store.js';
+import type { CommitObserver } from './group-commit.js';
 
 /** GET /api/games/:id/replay response. */
 export type Replay = z.infer<typeof ReplaySchema>;
@@ -76,6 +77,8 @@ export interface GameRoomsOptions {
   readonly commitQueue?: number;
   /** Group-commit flushes in flight at once (default 1; PGlite runs one statement at a time anyway). */
   readonly commitConcurrency?: number;
+  /** Hears each stored action's commit latency (metrics on: edge/plugins/metrics.ts); default none. */
+  readonly commitObserver?: CommitObserver;
   /**
    * The bus to the other nodes (default: none). Every committed `state` frame is published on
    * `game:<id>`; a node whose sockets follow a game forwards the frames other nodes committed to them and

@@ -20,8 +20,9 @@ declare module 'fastify' {
 /** Registers the arena service. */
 export const arenasPlugin = fp(
   (app) => {
+    const repository = new ArenaRepository(app.prisma);
     const arenas = new ArenaService({
-      repository: new ArenaRepository(app.prisma),
+      repository,
       bus: app.bus,
       now: app.now,
       log: app.log,
@@ -38,6 +39,12 @@ export const arenasPlugin = fp(
       publicLimit: app.config.arenaPublicLimit,
     });
     app.decorate('arenas', arenas);
+    app.metrics.gaugeByLabel(
+      'arenas',
+      'Arenas by phase (`upcoming`, `running`), the whole cluster: read from the database at scrape time.',
+      'phase',
+      async () => Object.entries(await repository.countsAt(new Date(app.now()))),
+    );
     if (app.config.arenaSchedule) app.dailyJobs.add(() => arenas.makeSchedule());
     app.addHook('onReady', () => {
       void arenas.tick();
@@ -49,6 +56,6 @@ export const arenasPlugin = fp(
   {
     name: 'arenas',
     fastify: '5.x',
-    dependencies: ['config', 'db', 'bus', 'game-rooms', 'races', 'pairing', 'daily'],
+    dependencies: ['config', 'db', 'bus', 'metrics', 'game-rooms', 'races', 'pairing', 'daily'],
   },
 );

@@ -72,6 +72,15 @@ export interface TickResult {
 export class ArenaRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
+  /** Arenas not yet started and arenas under way at `now` (metrics: `klondike_arenas`). */
+  async countsAt(now: Date): Promise<{ upcoming: number; running: number }> {
+    const [upcoming, running] = await Promise.all([
+      this.prisma.arena.count({ where: { startsAt: { gt: now } } }),
+      this.prisma.arena.count({ where: { startsAt: { lte: now }, endsAt: { gt: now } } }),
+    ]);
+    return { upcoming, running };
+  }
+
   /** Stores a new arena. */
   async create(a: NewArena): Promise<void> {
     await this.prisma.arena.create({ data: { ...a } });

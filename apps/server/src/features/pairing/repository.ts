@@ -23,6 +23,16 @@ export interface EntryRow {
 export class PairingRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
+  /** Players waiting in each preset's pool (metrics: `klondike_pairing_pool_players`); presets without one are absent. */
+  async poolSizes(): Promise<[string, number][]> {
+    const rows = await this.prisma.pairingEntry.groupBy({
+      by: ['preset'],
+      where: { status: 'waiting' },
+      _count: { _all: true },
+    });
+    return rows.map((r) => [r.preset, r._count._all]);
+  }
+
   /** Player `playerId`'s row, or null. */
   entry(playerId: string): Promise<EntryRow | null> {
     return this.prisma.pairingEntry.findUnique({ where: { playerId } });

@@ -10,6 +10,7 @@
  */
 import fp from 'fastify-plugin';
 import { Piscina } from 'piscina';
+import type { Metrics } from '../../infra/metrics/registry.js';
 import { SolverScheduler } from './scheduler.js';
 import { BACKGROUND_THREAD_ENV, type SolverOutcome, type SolverPool, type SolverTask } from './task.js';
 
@@ -28,6 +29,34 @@ declare module 'fastify' {
 const WORKER_ENTRY = import.meta.url.endsWith('.ts')
   ? new URL('./worker.cjs', import.meta.url).href
   : new URL('./solver-worker.js', import.meta.url).href;
+
+/** Bucket upper bounds of a solver job's wait for its slot, seconds. */
+const SOLVER_WAIT_BUCKETS: readonly number[] = [0.001, 0.01, 0.05, 0.1, 0.5, 1, 5, 30, 120];
+
+/** The solver's figures: jobs queued and running by lane (read at scrape time), and their wait for a slot. */
+function registerSolverMetrics(metrics: Metrics, scheduler: SolverScheduler<SolverOutcome>): void {
+  metrics.gaugeByLabel('solver_jobs_queued', 'Solver jobs waiting for a slot, by lane.', 'lane', () => [
+    ['interactive', scheduler.queued - scheduler.queuedBackground],
+    ['background', scheduler.queuedBackground],
+  ]);
+  metrics.gaugeByLabel('solver_jobs_running', 'Solver jobs running, by lane.', 'lane', () => {
+    const running = scheduler.running();
+    return (['interactive', 'background'] as const).map((lane) => [
+      lane,
+      running.filter((j) => j.lane === lane).length,
+    ]);
+  });
+  if (!metrics.enabled) return;
+  const wait = metrics.histogram(
+    'solver_job_wait_seconds',
+    'Solver jobs by seconds waited for a slot, by lane.',
+    ['lane'],
+    SOLVER_WAIT_BUCKETS,
+  );
+  scheduler.observe((e) => {
+    if (e.type === 'start') wait.observe({ lane: e.lane }, e.waitedMs / 1000);
+  });
+}
 
 /** Registers the pool. */
 export const solverPlugin = fp(
@@ -94,10 +123,11 @@ export const solverPlugin = fp(
       observe: (listener) => scheduler.observe(listener),
     };
     app.decorate('solver', solver);
+    registerSolverMetrics(app.metrics, scheduler);
     app.addHook('onClose', async () => {
       await Promise.all(pools.map((p) => p.destroy()));
     });
     return Promise.resolve();
   },
-  { name: 'solver', fastify: '5.x', dependencies: ['config'] },
+  { name: 'solver', fastify: '5.x', dependencies: ['config', 'metrics'] },
 );

@@ -82,6 +82,8 @@ export interface SolverJobEvent {
   readonly label: string | undefined;
   /** `performance.now()` of the event, ms. */
   readonly at: number;
+  /** How long the job waited for its slot, ms (from `submit` to its start). */
+  readonly waitedMs: number;
 }
 
 /** A running job, as `running()` lists it. */
@@ -99,6 +101,8 @@ interface Waiting<T> {
   readonly run: (lane: SolverLane) => Promise<T>;
   readonly resolve: (value: T) => void;
   readonly reject: (error: unknown) => void;
+  /** `performance.now()` at `submit`, ms. */
+  readonly queuedAt: number;
 }
 
 interface Started {
@@ -177,7 +181,14 @@ export class SolverScheduler<T> {
     }
     if (client !== undefined) this.perClient.set(client, (this.perClient.get(client) ?? 0) + 1);
     return new Promise<T>((resolve, reject) => {
-      (this.queues.get(job.priority) as Waiting<T>[]).push({ id: this.nextId++, job, run, resolve, reject });
+      (this.queues.get(job.priority) as Waiting<T>[]).push({
+        id: this.nextId++,
+        job,
+        run,
+        resolve,
+        reject,
+        queuedAt: performance.now(),
+      });
       if (background) this.waitingBackground++;
       else this.waitingInteractive++;
       this.pump();
@@ -209,15 +220,17 @@ export class SolverScheduler<T> {
     }
   }
 
-  private emit(type: 'start' | 'end', w: Waiting<T>, lane: SolverLane): void {
+  private emit(type: 'start' | 'end', w: Waiting<T>, lane: SolverLane, startedAt: number): void {
     if (this.listeners.size === 0) return;
+    const at = performance.now();
     const e: SolverJobEvent = {
       type,
       id: w.id,
       priority: w.job.priority,
       lane,
       label: w.job.label,
-      at: performance.now(),
+      at,
+      waitedMs: startedAt - w.queuedAt,
     };
     for (const l of this.listeners) l(e);
   }
@@ -228,8 +241,9 @@ export class SolverScheduler<T> {
     else this.waitingInteractive--;
     if (lane === 'background') this.backgroundRunning++;
     else this.interactiveRunning++;
-    this.started.set(w.id, { job: w.job, lane, at: performance.now() });
-    this.emit('start', w, lane);
+    const startedAt = performance.now();
+    this.started.set(w.id, { job: w.job, lane, at: startedAt });
+    this.emit('start', w, lane, startedAt);
     const settle = (): void => {
       if (lane === 'background') this.backgroundRunning--;
       else this.interactiveRunning--;
@@ -240,7 +254,7 @@ export class SolverScheduler<T> {
         if (left <= 0) this.perClient.delete(client);
         else this.perClient.set(client, left);
       }
-      this.emit('end', w, lane);
+      this.emit('end', w, lane, startedAt);
       this.pump();
     };
     // The slot and the client's share are freed before the caller hears of the result.

@@ -112,7 +112,23 @@ export class RedisLease implements Lease {
  * holder keeps the duty at most.
  */
 export function clusterLease(bus: EventBus, prefix: string, name: string, ttlMs: number): Lease {
-  return bus instanceof RedisBus
-    ? new RedisLease(bus.commands, `${prefix}lease:${name}`, bus.nodeId, ttlMs)
-    : new LocalLease();
+  const lease =
+    bus instanceof RedisBus
+      ? new RedisLease(bus.commands, `${prefix}lease:${name}`, bus.nodeId, ttlMs)
+      : new LocalLease();
+  let leases = LEASES.get(bus);
+  if (leases === undefined) LEASES.set(bus, (leases = new Map<string, Lease>()));
+  leases.set(name, lease);
+  return lease;
+}
+
+/** The leases made on each bus (`clusterLease`), by name. */
+const LEASES = new WeakMap<EventBus, Map<string, Lease>>();
+
+/**
+ * The leases made on `bus` so far, by name (`daily-job`, `race-sweeper`): whether this node holds each is
+ * a metric (`klondike_lease_held`) and a part of the status page.
+ */
+export function leasesOf(bus: EventBus): ReadonlyMap<string, Lease> {
+  return LEASES.get(bus) ?? new Map();
 }
