@@ -13,6 +13,7 @@ import {
 } from './positions.js';
 import { solverAgreement } from './solver-agreement.js';
 import { thinkTime } from './think-time.js';
+import type { SignalsForFlags } from './thresholds.js';
 
 /** A logged action with its server time (ms since the epoch). */
 export type TimedAction = LoggedAction & { readonly at: number };
@@ -28,24 +29,28 @@ export interface GameToAnalyse {
 }
 
 /** The computed signals of one game (GameSignals without its identity, flags and time). */
-export interface GameAnalysis {
+export interface GameAnalysis extends SignalsForFlags {
   /** Moves counted for the think-time profile (auto-completion moves not counted). */
   readonly moves: number;
-  readonly medianGapMs: number | null;
-  readonly fastShare: number;
-  readonly gapVariation: number | null;
   /** Null: no verdict (or the solver-dependent signals were skipped). */
   readonly solverAgreement: number | null;
-  /** Moves the agreement was counted over. */
-  readonly agreementMoves: number;
-  readonly hiddenChoices: number;
-  readonly hiddenHits: number;
   /** Hits expected without hidden knowledge (hidden-knowledge.ts). */
   readonly expectedHits: number;
   /** Solves run and positions they generated. */
   readonly solves: number;
   readonly nodes: number;
 }
+
+/** The solver-dependent part of a game's signals when none was computed (no budget, or times only). */
+export const NO_SOLVER_SIGNALS = {
+  solverAgreement: null,
+  agreementMoves: 0,
+  hiddenChoices: 0,
+  hiddenHits: 0,
+  expectedHits: 0,
+  solves: 0,
+  nodes: 0,
+} as const satisfies Omit<GameAnalysis, 'moves' | 'medianGapMs' | 'fastShare' | 'gapVariation'>;
 
 /** Computes the signals of one game (see the module comment). */
 export function analyseGame(game: GameToAnalyse): GameAnalysis {
@@ -54,17 +59,7 @@ export function analyseGame(game: GameToAnalyse): GameAnalysis {
   game.log.forEach((e, i) => at.set(i, e.at));
   const time = thinkTime(played.map((p) => ({ at: at.get(p.index) ?? 0, auto: p.auto })));
   const budget = game.budget === undefined ? DEFAULT_SIGNAL_BUDGET : game.budget;
-  if (budget === false)
-    return {
-      ...time,
-      solverAgreement: null,
-      agreementMoves: 0,
-      hiddenChoices: 0,
-      hiddenHits: 0,
-      expectedHits: 0,
-      solves: 0,
-      nodes: 0,
-    };
+  if (budget === false) return { ...time, ...NO_SOLVER_SIGNALS };
   const solver = new PositionSolver(budget.nodesPerSolve);
   const agreement = solverAgreement(played, solver, budget.agreementSolves);
   const hidden = hiddenKnowledge(played, solver, budget.hiddenSolves);

@@ -11,7 +11,7 @@ import { MoveSchema } from '@klondike/protocol';
 import { type GameOptions, parseDeal } from '@klondike/rules';
 import { gameOptionsOf } from '../../infra/db/game-options.js';
 import type { SolverPool } from '../solve/task.js';
-import type { GameAnalysis, TimedAction } from './analysis.js';
+import { type GameAnalysis, NO_SOLVER_SIGNALS, type TimedAction } from './analysis.js';
 import { DEFAULT_SIGNAL_BUDGET } from './positions.js';
 import { thinkTime } from './think-time.js';
 import type { FlagRow, GameForSignals, SignalsRepository } from './repository.js';
@@ -55,16 +55,7 @@ export function timedLogOf(game: Pick<GameForSignals, 'log'>): TimedAction[] {
  */
 export function timesOnly(game: Pick<GameForSignals, 'log'>): GameAnalysis {
   const time = thinkTime(game.log.filter((e) => e.kind === 'move').map((e) => ({ at: e.at })));
-  return {
-    ...time,
-    solverAgreement: null,
-    agreementMoves: 0,
-    hiddenChoices: 0,
-    hiddenHits: 0,
-    expectedHits: 0,
-    solves: 0,
-    nodes: 0,
-  };
+  return { ...time, ...NO_SOLVER_SIGNALS };
 }
 
 /** Computes and stores the signals of ended rated games (see the module comment). */
