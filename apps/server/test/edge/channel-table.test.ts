@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { ClientFrameType, SocketChannel } from '../../src/core/feature-module.js';
 import { CLIENT_FRAME_TYPES, channelTable } from '../../src/edge/channel-table.js';
 import { wsRoutes } from '../../src/edge/socket.js';
+import { Metrics } from '../../src/infra/metrics/registry.js';
 
 /** A channel declaring `frames` whose sessions do nothing. */
 function channel(name: string, frames: readonly ClientFrameType[]): SocketChannel {
@@ -66,6 +67,8 @@ describe('the /api/ws route at start-up', () => {
   async function start(channels: readonly SocketChannel[]): Promise<void> {
     const app = Fastify({ logger: false });
     try {
+      // The route registers its connection gauges; a disabled registry (no METRICS_PORT) takes them.
+      app.decorate('metrics', new Metrics(false));
       await app.register(websocket);
       await app.register(wsRoutes, { channels: () => channels });
       await app.ready();
