@@ -2,7 +2,7 @@
  * Reviews of finished games (docs/review.md): who may see one, where it is computed and how long it is kept.
  *
  * A review may be shown exactly when the game's replay may (GameRooms.replay: a daily game once its day has
- * closed, a race game once its race has finished, any other game once it is won, resigned or blocked), so a
+ * closed, a race game once its race has finished, any other game once it is won or resigned), so a
  * review never tells more than the deal itself. It is computed once per node: the first request starts it
  * and answers `pending`; the solver's verdicts run in the background lane at the lowest CPU priority
  * (priority `review`, solve/scheduler.ts), never ahead of a hint; the finished review is kept in a
