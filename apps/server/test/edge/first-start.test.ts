@@ -42,26 +42,22 @@ describeEachDatabase('first start with the daily job on', (db) => {
     await db.cleanup();
   });
 
-  it("GET /api/daily answers today's two challenges within 2 s of a first start", async () => {
-    const t0 = performance.now();
+  // How fast these answer on a first start is a budget of `pnpm bench:first-start` (today's dailies, the
+  // archive's answers during the fill), not a timed assertion here: a loaded test machine says nothing of it.
+  it("GET /api/daily answers today's two challenges, certified, during a first start", async () => {
     const r = await app.inject({ method: 'GET', url: '/api/daily' });
-    const ms = performance.now() - t0;
     expect(r.statusCode, r.body).toBe(200);
     const today = DailyTodaySchema.parse(r.json());
     expect(today.challenges.map((c) => c.preset).sort()).toEqual(['classic-draw1', 'classic-draw3']);
     for (const c of today.challenges) expect(c.par).toBeGreaterThanOrEqual(52);
-    expect(ms).toBeLessThan(2000);
   });
 
-  it('GET /api/daily/archive answers within 1 s during the fill: what exists now, and how much is pending', async () => {
-    const t0 = performance.now();
+  it('GET /api/daily/archive answers during the fill: what exists now, and how much is pending', async () => {
     const r = await app.inject({ method: 'GET', url: '/api/daily/archive' });
-    const ms = performance.now() - t0;
     expect(r.statusCode, r.body).toBe(200);
     const archive = DailyArchiveSchema.parse(r.json());
     expect(archive.days.length + archive.pending).toBe(ARCHIVE_DAYS * 2);
     expect(archive.days.every((d) => d.closed)).toBe(true);
-    expect(ms).toBeLessThan(1000);
   });
 
   it("a casual game's hint starts while a background daily search is still running", async () => {
