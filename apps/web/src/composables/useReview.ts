@@ -16,7 +16,6 @@ const MAX_RETRY_MS = 5_000;
 /** Loads the review of `gameId` (null: nothing to load) and keeps asking while it is pending. */
 export function useReview(gameId: Ref<string | null>) {
   const review = shallowRef<GameReview | null>(null);
-  const pending = ref(false);
   const error = ref<string | null>(null);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let seq = 0;
@@ -27,17 +26,14 @@ export function useReview(gameId: Ref<string | null>) {
       if (mine !== seq) return;
       if (answer.status === 'done') {
         review.value = answer;
-        pending.value = false;
         return;
       }
-      pending.value = true;
       timer = setTimeout(
         () => void ask(id, mine),
         Math.min(MAX_RETRY_MS, Math.max(250, answer.retryAfterMs)),
       );
     } catch (e) {
       if (mine !== seq) return;
-      pending.value = false;
       error.value = loadErrorText(e, tr('review.unavailable'));
     }
   }
@@ -47,12 +43,8 @@ export function useReview(gameId: Ref<string | null>) {
     seq++;
     review.value = null;
     error.value = null;
-    pending.value = false;
     const id = gameId.value;
-    if (id !== null) {
-      pending.value = true;
-      void ask(id, seq);
-    }
+    if (id !== null) void ask(id, seq);
   }
 
   watch(gameId, load, { immediate: true });
@@ -60,5 +52,5 @@ export function useReview(gameId: Ref<string | null>) {
     seq++;
     clearTimeout(timer);
   });
-  return { review, pending, error, reload: load };
+  return { review, error, reload: load };
 }

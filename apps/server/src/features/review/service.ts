@@ -47,11 +47,6 @@ export class ReviewService {
     this.done = new LRUCache({ max: opts.cacheSize });
   }
 
-  /** Reviews being computed now on this node. */
-  get computing(): number {
-    return this.pending.size;
-  }
-
   /**
    * The review of game `id`, or `pending` while it is computed (a first request starts it).
    * Errors: `not-found`; `forbidden` while the game's deal may not be shown; `solver-busy` when
