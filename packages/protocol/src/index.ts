@@ -15,3 +15,4 @@ export * from './arena.js';
 export * from './fair-play.js';
 export * from './review.js';
 export * from './status.js';
+export * from './puzzles.js';
