@@ -36,7 +36,7 @@ const PRODUCES = [NDJSON_MEDIA_TYPE, 'application/json'];
 function lines<T extends z.ZodType>(schema: T, what: string): T {
   return schema.meta({
     description: `${what} (\`${NDJSON_MEDIA_TYPE}\`: one JSON object of this schema a line; an empty line is a keep-alive)`,
-  }) as T;
+  });
 }
 
 /** Registers the stream routes. */

@@ -11,8 +11,8 @@ import {
   LegalMovesResponseSchema,
   PairingStatusSchema,
   PlayerCreatedSchema,
-  type Move,
 } from '@klondike/protocol';
+import type { Move } from '@klondike/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DATABASE_URL, dropSchema, testSchemaName, withSchema } from '../../support/helpers.js';
 import { MULTI_NODE_SKIP, nodeApi, startClusterNode } from '../../support/multi-node-harness.js';

@@ -12,9 +12,8 @@ import {
   LegalMovesResponseSchema,
   PairingStatusSchema,
   type GameStreamLine,
-  type Move,
 } from '@klondike/protocol';
-import { hiddenCards } from '@klondike/rules';
+import { type Move, hiddenCards } from '@klondike/rules';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestDatabase, describeEachDatabase, leakedCards, testApp } from '../../support/helpers.js';
