@@ -27,7 +27,7 @@ type StateLine = Extract<GameStreamLine, { type: 'state' }>;
 describeEachDatabase('NDJSON streams', (db: TestDatabase) => {
   let app: FastifyInstance;
   let base: string;
-  const clock = T0;
+  let clock = T0;
   const readers: NdjsonReader[] = [];
 
   beforeAll(async () => {
@@ -263,6 +263,44 @@ describeEachDatabase('NDJSON streams', (db: TestDatabase) => {
       const theirs = await open(`/api/players/${p.id}/games/export`, token);
       await theirs.closed();
       expect(theirs.lines).toEqual([{ type: 'end', reason: 'done' }]);
+    }
+  });
+
+  it("once the day has closed, its attempts stream, and a stranger's export holds them (public replays)", async () => {
+    const p = await newPlayer(app, 'dly');
+    const stranger = await newPlayer(app, 'dls');
+    const attempt = await app.inject({
+      method: 'POST',
+      url: '/api/daily/2026-12-01/classic-draw1/attempt',
+      headers: { authorization: `Bearer ${p.token}` },
+    });
+    expect([200, 201]).toContain(attempt.statusCode);
+    const id = GameResponseSchema.parse(attempt.json()).id;
+    await play(id, p);
+    const before = await fetch(`${base}/api/stream/daily/2026-12-01/classic-draw1/games`);
+    expect(before.status).toBe(403);
+    await before.body?.cancel();
+
+    clock = Date.parse('2026-12-02T00:00:01Z'); // the day has closed: its replays are public
+    try {
+      const day = await open('/api/stream/daily/2026-12-01/classic-draw1/games');
+      await day.closed();
+      const lines = day.lines.map((l) => ExportStreamLineSchema.parse(l));
+      expect(lines.at(-1)).toEqual({ type: 'end', reason: 'done' });
+      const mine = lines.find((l) => l.type === 'game' && l.id === id);
+      expect(mine).toMatchObject({
+        kind: 'daily-ranked',
+        daily: { date: '2026-12-01', preset: 'classic-draw1' },
+      });
+      const theirs = await open(`/api/players/${p.id}/games/export`, stranger.token);
+      await theirs.closed();
+      const ids = theirs.lines.flatMap((l) => {
+        const line = ExportStreamLineSchema.parse(l);
+        return line.type === 'game' ? [line.id] : [];
+      });
+      expect(ids).toContain(id);
+    } finally {
+      clock = T0;
     }
   });
 
