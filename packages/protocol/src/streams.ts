@@ -58,8 +58,11 @@ export const StreamStateLineSchema = z
 export const StreamEndLineSchema = z
   .object({
     type: z.literal('end'),
-    /** Why: the game ended (`game-over`), or the server is shutting down (`shutdown`: reconnect with `since`). */
-    reason: z.enum(['game-over', 'shutdown', 'done']),
+    /**
+     * Why: the game ended (`game-over`), an export is complete (`done`), the server is shutting down
+     * (`shutdown`: reconnect, with `since` for a game), or the token of the events stream was revoked (`revoked`).
+     */
+    reason: z.enum(['game-over', 'done', 'shutdown', 'revoked']),
     gameId: GameIdSchema.optional(),
     version: z.number().int().min(0).optional(),
   })

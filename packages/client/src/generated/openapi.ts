@@ -1242,7 +1242,7 @@ export interface paths {
         };
         /**
          * The caller's events (NDJSON)
-         * @description An `open` line, then one line per event of the caller as it happens on any node: `paired` when a race was made for them (quick pairing, an arena). Never ends on its own (a `shutdown` end line when the server closes: reconnect). 401 without a token.
+         * @description An `open` line, then one line per event of the caller as it happens on any node: `paired` when a race was made for them (quick pairing, an arena). Never ends on its own (a `shutdown` end line when the server closes: reconnect; a `revoked` end line when the token is revoked). 401 without a token.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -2265,7 +2265,7 @@ export interface components {
             /** @constant */
             type: "end";
             /** @enum {string} */
-            reason: "game-over" | "shutdown" | "done";
+            reason: "game-over" | "done" | "shutdown" | "revoked";
             gameId?: string;
             version?: number;
         };

@@ -22,6 +22,7 @@ import { z } from 'zod';
 import { closesAt } from '../../infra/dates.js';
 import { ApiError } from '../../infra/errors.js';
 import { TOKEN_OPTIONAL, TOKEN_REQUIRED } from '../../infra/http/api-security.js';
+import { bearerToken, hashToken } from '../players/players.js';
 import { type ExportPager, writeExport } from './exports.js';
 import { openGameStream } from './game-stream.js';
 import type { NdjsonStream } from './ndjson.js';
@@ -121,7 +122,7 @@ export const streamRoutes: FastifyPluginAsyncZod = (app) => {
         description:
           'An `open` line, then one line per event of the caller as it happens on any node: `paired` when a ' +
           'race was made for them (quick pairing, an arena). Never ends on its own (a `shutdown` end line when ' +
-          'the server closes: reconnect). 401 without a token.',
+          'the server closes: reconnect; a `revoked` end line when the token is revoked). 401 without a token.',
         produces: PRODUCES,
         response: {
           200: lines(EventStreamLineSchema, 'the events stream'),
@@ -138,6 +139,15 @@ export const streamRoutes: FastifyPluginAsyncZod = (app) => {
       stream.line(JSON.stringify(EventStreamLineSchema.parse({ type: 'open', playerId: player.id })));
       const stop = app.pairing.listen(player.id, { send: (text) => stream.line(text) });
       stream.onClose(stop);
+      // A revoked token (rotation, sign-out everywhere, on any node) ends the stream at once.
+      const token = bearerToken(req.headers.authorization);
+      if (token !== undefined) {
+        const unregister = app.tokenRevocations.register(player.id, hashToken(token), {
+          revoked: () =>
+            stream.end(JSON.stringify(EventStreamLineSchema.parse({ type: 'end', reason: 'revoked' }))),
+        });
+        stream.onClose(unregister);
+      }
       return reply;
     },
   );

@@ -197,7 +197,7 @@ describeEachDatabase('NDJSON streams', (db: TestDatabase) => {
     }
   });
 
-  it('the events stream hears a pairing made for its player (quick pairing)', async () => {
+  it('the events stream hears a pairing made for its player (quick pairing), and ends when its token is revoked', async () => {
     const a = await newPlayer(app, 'evA');
     const b = await newPlayer(app, 'evB');
     const events = await open('/api/stream/events', a.token);
@@ -221,7 +221,15 @@ describeEachDatabase('NDJSON streams', (db: TestDatabase) => {
     expect(await events.next((l) => l.type === 'paired')).toEqual({ type: 'paired', code: paired.code });
     // Keep-alives flow while nothing happens.
     await events.until(() => events.keepAlives > 0);
-    events.close();
+    // Rotating the token (a revocation) ends the stream with a `revoked` line.
+    const rotated = await app.inject({
+      method: 'POST',
+      url: '/api/me/token',
+      headers: { authorization: `Bearer ${a.token}` },
+    });
+    expect(rotated.statusCode, rotated.body).toBe(200);
+    await events.closed();
+    expect(events.lines.at(-1)).toEqual({ type: 'end', reason: 'revoked' });
   });
 
   it("the export holds the player's finished games, and nothing a caller may not see", async () => {
