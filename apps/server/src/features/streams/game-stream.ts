@@ -85,9 +85,13 @@ export class GameStreamSubscriber implements Subscriber {
     const stream = this.stream;
     if (stream === null || this.ended) return;
     const head = headOf(frame);
-    if (head === null || head.version <= this.last) return; // old or repeated (another node's copy)
-    this.last = head.version;
-    stream.line(stateLine(frame));
+    if (head === null) return;
+    // An old or repeated frame (another node's copy) is not written again; but a reader already up to date
+    // with a game that has ended still gets its end.
+    if (head.version > this.last) {
+      this.last = head.version;
+      stream.line(stateLine(frame));
+    } else if (head.version < this.last) return;
     if (head.status === 'won' || head.status === 'resigned') {
       this.ended = true;
       stream.end(

@@ -104,6 +104,10 @@ describeEachDatabase('NDJSON streams', (db: TestDatabase) => {
     await stream.next((l) => l.type === 'state' && l.version === 6);
     await resign(id);
     await stream.closed();
+    // A reader already holding the last version of an ended game gets the end at once.
+    const late = await open(`/api/stream/games/${id}?since=7`);
+    await late.closed();
+    expect(late.lines).toEqual([{ type: 'end', reason: 'game-over', gameId: id, version: 7 }]);
 
     const lines = stream.lines.map((l) => GameStreamLineSchema.parse(l));
     const states = lines.filter((l): l is StateLine => l.type === 'state');
