@@ -223,6 +223,10 @@ describeEachDatabase('NDJSON streams', (db: TestDatabase) => {
     expect(paired.status).toBe('paired');
     if (paired.status !== 'paired') return;
     expect(await events.next((l) => l.type === 'paired')).toEqual({ type: 'paired', code: paired.code });
+    // The race is on: its games are not public yet.
+    const early = await fetch(`${base}/api/stream/races/${paired.code}/games`);
+    expect(early.status).toBe(403);
+    expect(ErrorBodySchema.parse(await early.json()).error.code).toBe('forbidden');
     // Keep-alives flow while nothing happens.
     await events.until(() => events.keepAlives > 0);
     // Rotating the token (a revocation) ends the stream with a `revoked` line.
