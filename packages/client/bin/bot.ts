@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * An example bot built on @klondike/client: it plays casual games over the WebSocket with a simple strategy
  * of its own, reading only what any player sees (the view: face-up cards, counts of hidden ones). It never

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * Checks a closed daily, or a finished race, end to end from a server's public answers (src/verify.ts,
  * src/verify-race.ts, docs/fairness.md):

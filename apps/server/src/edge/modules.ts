@@ -8,7 +8,7 @@
  * the infrastructure; daily needs game-rooms, solver and ratings; races needs fair-play, game-rooms, solver
  * and ratings; pairing needs races and ratings; arenas needs races, pairing and daily (`app.dailyJobs`);
  * maintenance needs game-rooms and races; moderation needs auth; review needs game-rooms and solver; status
- * needs game-rooms, solver and daily; signals needs the solver, and comes last so that it closes first (its
+ * needs game-rooms, solver and daily; streams needs game-rooms, auth and pairing; signals needs the solver, and comes last so that it closes first (its
  * running pass still uses the solver's threads). The order also sets the order of the plugins' close hooks and
  * of the paths in the OpenAPI document (so a change regenerates the client's types,
  * packages/client/src/generated/openapi.ts).
@@ -28,6 +28,7 @@ import { reviewModule } from '../features/review/module.js';
 import { signalsModule } from '../features/signals/module.js';
 import { solveModule } from '../features/solve/module.js';
 import { statusModule } from '../features/status/module.js';
+import { streamsModule } from '../features/streams/module.js';
 
 /** Every module of the server, in registration order. */
 export const MODULES: readonly FeatureModule[] = [
@@ -44,5 +45,6 @@ export const MODULES: readonly FeatureModule[] = [
   moderationModule,
   reviewModule,
   statusModule,
+  streamsModule,
   signalsModule,
 ];

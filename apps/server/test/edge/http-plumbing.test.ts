@@ -96,6 +96,11 @@ describe('HTTP plumbing', () => {
           '/api/mod/players/{id}/dismiss',
           '/api/mod/appeals/{id}/decide',
           '/api/mod/log',
+          '/api/stream/games/{id}',
+          '/api/stream/events',
+          '/api/stream/races/{code}/games',
+          '/api/stream/daily/{date}/{preset}/games',
+          '/api/players/{id}/games/export',
         ].sort(),
       );
       expect(Object.keys(openapi.paths['/api/games/{id}/moves'] ?? {})).toEqual(['post']);

@@ -40,6 +40,7 @@ const EXPORTED = [
   'klondike_daily_backfilling',
   'klondike_pairing_pool_players',
   'klondike_arenas',
+  'klondike_streams_open',
 ];
 
 /** The `klondike_` metric names an expression reads (a histogram's `_bucket`/`_count`/`_sum` → its family). */

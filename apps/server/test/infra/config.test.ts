@@ -134,6 +134,10 @@ describe('configuration slices', () => {
         'reviewPendingMax',
         // features/status/config.ts
         'statusOperatorToken',
+        // features/streams/config.ts
+        'streamKeepAliveMs',
+        'streamMaxPerClient',
+        'streamMaxBufferBytes',
       ].sort(),
     );
   });

@@ -1213,6 +1213,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/stream/games/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A game's states as they happen (NDJSON)
+         * @description The `state` frames of the socket, one a line, on any node: the current state first, then one per action, then an `end` line once the game is won or resigned. With `since` (a version the reader holds) it starts with an `action` line for each action after it, then the first newer `state`. Who may read the game is as for GET /api/games/:id (a daily game of an open day: its player only). A `shutdown` end line: reconnect with `since`. 429 past the open streams of a client.
+         */
+        get: operations["streamGame"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stream/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's events (NDJSON)
+         * @description An `open` line, then one line per event of the caller as it happens on any node: `paired` when a race was made for them (quick pairing, an arena). Never ends on its own (a `shutdown` end line when the server closes: reconnect; a `revoked` end line when the token is revoked). 401 without a token.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stream/races/{code}/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A finished race's games (NDJSON)
+         * @description One `game` line per racer's game (its facts, its replay and its actions in the compact notation), then an `end` line. 403 until the race has finished (its replays are public then).
+         */
+        get: operations["streamRaceGames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stream/daily/{date}/{preset}/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A closed day's ranked attempts (NDJSON)
+         * @description One `game` line per ranked attempt of the daily (people and bots), then an `end` line. 403 while the day is open; 404 for a daily that was never made.
+         */
+        get: operations["streamDailyGames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/players/{id}/games/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's finished games (NDJSON)
+         * @description One `game` line per game of the player whose replay is open — races once finished, ranked attempts once their day has closed — and, for the player themself (their token), their casual and practice games once won or resigned; then an `end` line. Nobody sees a game still being played or a day still open. 404 for an unknown player.
+         */
+        get: operations["exportPlayerGames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2141,6 +2241,71 @@ export interface components {
             incidents: components["schemas"]["Incident"][];
             checkedAt: string;
         };
+        StreamActionLine: {
+            /** @constant */
+            type: "action";
+            gameId: string;
+            version: number;
+            /** @enum {string} */
+            action: "move" | "undo" | "resign";
+            move?: components["schemas"]["Move"];
+            notation: string;
+        };
+        StreamStateLine: {
+            /** @constant */
+            type: "state";
+            gameId: string;
+            version: number;
+            view: components["schemas"]["PlayerView"];
+            /** @enum {string} */
+            cause: "subscribe" | "move" | "undo" | "resign";
+            move?: components["schemas"]["Move"];
+        };
+        StreamEndLine: {
+            /** @constant */
+            type: "end";
+            /** @enum {string} */
+            reason: "game-over" | "done" | "shutdown" | "revoked";
+            gameId?: string;
+            version?: number;
+        };
+        /** @description One line of a game stream (application/x-ndjson). */
+        GameStreamLine: components["schemas"]["StreamActionLine"] | components["schemas"]["StreamStateLine"] | components["schemas"]["StreamEndLine"];
+        /** @description One line of the events stream (application/x-ndjson). */
+        EventStreamLine: {
+            /** @constant */
+            type: "open";
+            playerId: string;
+        } | {
+            /** @constant */
+            type: "paired";
+            code: string;
+        } | components["schemas"]["StreamEndLine"];
+        ExportedGameLine: {
+            /** @constant */
+            type: "game";
+            id: string;
+            /** @enum {string} */
+            kind: "casual" | "daily-ranked" | "daily-practice" | "race";
+            /** @enum {string} */
+            status: "playing" | "won" | "blocked" | "resigned";
+            score: number;
+            moves: number;
+            createdAt: string;
+            endedAt: string | null;
+            daily: {
+                date: string;
+                /** @enum {string} */
+                preset: "classic-draw1" | "classic-draw3";
+            } | null;
+            race: {
+                code: string;
+            } | null;
+            replay: components["schemas"]["Replay"];
+            notation: string;
+        };
+        /** @description One line of a games export (application/x-ndjson). */
+        ExportStreamLine: components["schemas"]["ExportedGameLine"] | components["schemas"]["StreamEndLine"];
     };
     responses: never;
     parameters: never;
@@ -10225,6 +10390,620 @@ export interface operations {
             };
             /** @description `rate-limited`: retry after `Retry-After` seconds */
             429: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamGame: {
+        parameters: {
+            query?: {
+                /** @description The version the reader already holds: the stream then starts with the actions after it, and its first `state` line is the first one newer than it. */
+                since?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the game stream (`application/x-ndjson`: one JSON object of this schema a line; an empty line is a keep-alive) */
+            200: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["GameStreamLine"];
+                };
+            };
+            /** @description `bad-request`: the body, path or query does not match its schema */
+            400: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
+            401: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden` (not yours, or not yet public) or `deal-embargoed` */
+            403: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not-found` */
+            404: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate-limited`: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment: the service is busy or its database is away (`overloaded`, `solver-busy`, `commit-failed`, `unavailable`); nothing changed: retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the events stream (`application/x-ndjson`: one JSON object of this schema a line; an empty line is a keep-alive) */
+            200: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["EventStreamLine"];
+                };
+            };
+            /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
+            401: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate-limited`: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment: the service is busy or its database is away (`overloaded`, `solver-busy`, `commit-failed`, `unavailable`); nothing changed: retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamRaceGames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the games (`application/x-ndjson`: one JSON object of this schema a line; an empty line is a keep-alive) */
+            200: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["ExportStreamLine"];
+                };
+            };
+            /** @description `bad-request`: the body, path or query does not match its schema */
+            400: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
+            401: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden` (not yours, or not yet public) or `deal-embargoed` */
+            403: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not-found` */
+            404: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate-limited`: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment: the service is busy or its database is away (`overloaded`, `solver-busy`, `commit-failed`, `unavailable`); nothing changed: retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamDailyGames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                date: string;
+                preset: "classic-draw1" | "classic-draw3";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the games (`application/x-ndjson`: one JSON object of this schema a line; an empty line is a keep-alive) */
+            200: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["ExportStreamLine"];
+                };
+            };
+            /** @description `bad-request`: the body, path or query does not match its schema */
+            400: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
+            401: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden` (not yours, or not yet public) or `deal-embargoed` */
+            403: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not-found` */
+            404: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate-limited`: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment: the service is busy or its database is away (`overloaded`, `solver-busy`, `commit-failed`, `unavailable`); nothing changed: retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportPlayerGames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the games (`application/x-ndjson`: one JSON object of this schema a line; an empty line is a keep-alive) */
+            200: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["ExportStreamLine"];
+                };
+            };
+            /** @description `bad-request`: the body, path or query does not match its schema */
+            400: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
+            401: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not-found` */
+            404: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate-limited`: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment: the service is busy or its database is away (`overloaded`, `solver-busy`, `commit-failed`, `unavailable`); nothing changed: retry after `Retry-After` seconds */
+            503: {
                 headers: {
                     /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
                     "RateLimit-Policy"?: string;

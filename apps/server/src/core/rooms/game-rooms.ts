@@ -24,7 +24,7 @@
  * actions from that player only. A kind may also settle a game without an action (`settle`: a daily's
  * attempt when its day closes).
  */
-import { type CreateGameBody, type GameResponse, type StateResponse } from '@klondike/protocol';
+import { type CreateGameBody, type GameResponse, MoveSchema, type StateResponse } from '@klondike/protocol';
 import {
   type Deal,
   type GameAction,
@@ -245,6 +245,31 @@ export class GameRooms {
     const room = await this.sync.current(id);
     await this.checkRead(room, actor, this.now());
     await join(this.ctx, room, subscriber);
+  }
+
+  /**
+   * The logged actions of game `id` after version `since`, oldest first, and the stored version: what a
+   * resumed stream replays before its live frames (features/streams). A move names piles and a count only,
+   * never a card (what every `state` frame's `move` already shows). The read rule of the game's kind is
+   * checked for `actor`. Errors: `not-found`; the kind's read refusals (`unauthorized`, `forbidden`).
+   */
+  async actionsSince(
+    id: string,
+    since: number,
+    actor: Actor = null,
+  ): Promise<{ version: number; actions: { version: number; action: GameAction['type']; move?: Move }[] }> {
+    const room = await this.sync.current(id);
+    await this.checkRead(room, actor, this.now());
+    const stored = await this.store.load(id);
+    if (stored === null) throw new ApiError('not-found', `no game ${id}`);
+    const actions = stored.log
+      .filter((e) => e.seq > since)
+      .map((e) =>
+        e.kind === 'move'
+          ? { version: e.seq, action: 'move' as const, move: MoveSchema.parse(e.move) }
+          : { version: e.seq, action: e.kind },
+      );
+    return { version: stored.version, actions };
   }
 
   /** Removes a subscriber from a game (no error when it was not subscribed). */

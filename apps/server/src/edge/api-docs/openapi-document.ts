@@ -9,6 +9,7 @@
  * - 429 and 503 answers carry `Retry-After`; every answer of a rate-limited route carries the RateLimit
  *   headers (IETF draft-ietf-httpapi-ratelimit-headers, as @fastify/rate-limit sends them).
  * - Each answer's description says what its status means in this API (instead of "Default Response").
+ * - A stream route's 2xx answer is `application/x-ndjson` only, its other answers JSON only.
  * - Request and response examples of the main operations (api-examples.ts) go into their media types.
  * - Components no operation reaches are dropped (the zod provider emits an input and an output variant of
  *   every registered schema; most are used one way only).
@@ -103,6 +104,22 @@ function operations(doc: OpenApiDocument): { path: string; method: string; op: O
   return out;
 }
 
+/** The media type of the NDJSON streams (docs/api.md "Streams"). */
+const NDJSON = 'application/x-ndjson';
+
+/**
+ * A stream route `produces` NDJSON and JSON (its errors come before the stream starts): its 2xx answer is
+ * documented as the NDJSON stream only, every other answer as JSON only.
+ */
+function splitStreamMedia(op: OperationObject): void {
+  for (const [status, r] of Object.entries(op.responses ?? {})) {
+    const content = r.content;
+    if (content?.[NDJSON] === undefined || content['application/json'] === undefined) continue;
+    if (status.startsWith('2')) delete content['application/json'];
+    else delete content[NDJSON];
+  }
+}
+
 /** Adds the responses and headers every /api operation has (see the module comment). */
 function addCommonResponses(path: string, op: OperationObject): void {
   const rateLimited = op[NO_RATE_LIMIT] !== true;
@@ -185,6 +202,7 @@ function pruneUnusedSchemas(doc: OpenApiDocument): void {
 export function finishOpenApiDocument<T extends OpenApiDocument>(doc: T): T {
   const byId = new Map<string, OperationObject>();
   for (const { path, op } of operations(doc)) {
+    splitStreamMedia(op);
     addCommonResponses(path, op);
     if (op.operationId !== undefined) byId.set(op.operationId, op);
   }

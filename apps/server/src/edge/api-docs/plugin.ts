@@ -54,6 +54,11 @@ export const swaggerPlugin = fp(
             name: 'moderation',
             description: 'Moderators only (403 for others): the queue, marks, the audit log',
           },
+          {
+            name: 'streams',
+            description:
+              'NDJSON over HTTP (application/x-ndjson): a game live, your events, exports of games',
+          },
           { name: 'health', description: 'Liveness and readiness' },
         ],
       },

@@ -70,6 +70,7 @@ describe('metrics listener', () => {
       klondike_pairing_pool_players: 'GAUGE',
       klondike_arenas: 'GAUGE',
       klondike_races_live: 'GAUGE',
+      klondike_streams_open: 'GAUGE',
       process_cpu_seconds_total: 'COUNTER',
       nodejs_eventloop_lag_seconds: 'GAUGE',
     };
