@@ -194,6 +194,7 @@ export class PuzzlesRepository {
   async nearest(
     rating: number,
     opts: { playerId?: string; theme?: PuzzleTheme; exclude?: readonly string[] },
+    db: Db = this.prisma,
   ): Promise<PuzzleRow | null> {
     const theme =
       opts.theme === undefined
@@ -212,13 +213,13 @@ export class PuzzlesRepository {
       const window = Number.isFinite(w)
         ? Prisma.sql`AND p.rating BETWEEN ${rating - w} AND ${rating + w}`
         : Prisma.empty;
-      const rows = await this.prisma.$queryRaw<{ id: string }[]>`
+      const rows = await db.$queryRaw<{ id: string }[]>`
         SELECT p.id FROM "Puzzle" p
          WHERE TRUE ${window} ${theme} ${mine} ${exclude}
          ORDER BY ABS(p.rating - ${rating}), p.id
          LIMIT 1`;
       const id = rows[0]?.id;
-      if (id !== undefined) return this.puzzle(id);
+      if (id !== undefined) return this.puzzle(id, db);
     }
     return null;
   }
