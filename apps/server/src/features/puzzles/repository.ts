@@ -53,6 +53,9 @@ export interface BestRunRow {
 
 type Db = PrismaClient | Prisma.TransactionClient;
 
+/** The open transaction of `updateRun`, for reads inside it (PGlite has one connection). */
+export type RunTransaction = Prisma.TransactionClient;
+
 const themesOf = (j: unknown): PuzzleTheme[] =>
   Array.isArray(j)
     ? j.filter((t): t is PuzzleTheme => (PUZZLE_THEMES as readonly unknown[]).includes(t))

@@ -23,7 +23,6 @@ import {
 import { type GameAction, type Move, parseDeal } from '@klondike/rules';
 import { randomBytes } from 'node:crypto';
 import type { Replay } from '../../core/rooms/room.js';
-import type { Prisma } from '../../generated/prisma/client.js';
 import { startOfDate, utcDate } from '../../infra/dates.js';
 import { ApiError } from '../../infra/errors.js';
 import type { Rated } from '../ratings/glicko2.js';
@@ -31,7 +30,7 @@ import type { SolverPool } from '../solve/task.js';
 import { isCorrect, puzzleOf } from './answers.js';
 import type { GenerationLimits } from './generation.js';
 import { NEW_PUZZLE_PLAYER, rateAttempt, startRating } from './rating.js';
-import type { PuzzlesRepository, RunRow } from './repository.js';
+import type { PuzzlesRepository, RunRow, RunTransaction } from './repository.js';
 
 /** Only games created this recently are looked for (ms): 30 days. */
 export const PUZZLES_LOOKBACK_MS = 30 * 86_400_000;
@@ -270,7 +269,7 @@ export class PuzzlesService {
   private async runPuzzle(
     answered: number,
     served: readonly string[],
-    db?: Prisma.TransactionClient,
+    db?: RunTransaction,
   ): Promise<string | null> {
     const p = await this.opts.repository.nearest(
       RUN_START_RATING + RUN_STEP * answered,
