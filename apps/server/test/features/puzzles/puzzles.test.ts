@@ -36,6 +36,7 @@ import { solve } from '@klondike/solver';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPosition, type StoredPosition } from '../../../src/features/puzzles/position.js';
+import { PuzzlesRepository } from '../../../src/features/puzzles/repository.js';
 import { type WsClient, describeEachDatabase, leakedCards, prng, testApp } from '../../support/helpers.js';
 import { botGame } from '../../support/puzzle-players.js';
 import {
@@ -208,8 +209,17 @@ describeEachDatabase('puzzles', (db) => {
   });
 
   it('a pass cuts the won games only: never an open daily, an unfinished race or a game in play', async () => {
+    const jobs: { priority: string; lane: string }[] = [];
+    const stop = app.solver.observe((e) => {
+      if (e.type === 'start') jobs.push({ priority: e.priority, lane: e.lane });
+    });
     const written = await app.puzzles.sweep();
+    stop();
     expect(written).toBeGreaterThanOrEqual(WON_DEALS.length);
+    // One background job a game, at priority `puzzles`: the cutting runs on a solver thread.
+    expect(jobs.filter((j) => j.priority === 'puzzles')).toEqual(
+      won.map(() => ({ priority: 'puzzles', lane: 'background' })),
+    );
     const scanned = (await app.prisma.puzzleScan.findMany()).map((s) => s.gameId).sort();
     expect(scanned).toEqual([...won].sort());
     const sources = new Set((await app.prisma.puzzle.findMany()).map((p) => p.gameId));
@@ -388,6 +398,13 @@ describeEachDatabase('puzzles', (db) => {
     expect(b.puzzle.id).toBe(a.puzzle.id);
     expect(a.date).toBe(new Date(now()).toISOString().slice(0, 10));
     expect(await app.prisma.puzzleDaily.findMany()).toEqual([{ date: a.date, puzzleId: a.puzzle.id }]);
+    // Two nodes choosing another day's puzzle at once store one choice, and both answer it.
+    const nodes = [new PuzzlesRepository(app.prisma), new PuzzlesRepository(app.prisma)];
+    const [x, y] = await Promise.all(nodes.map((n) => n.daily('2099-01-01')));
+    expect(x?.id).toBeDefined();
+    expect(y?.id).toBe(x?.id);
+    expect(x?.id).not.toBe(a.puzzle.id);
+    expect(await app.prisma.puzzleDaily.count({ where: { date: '2099-01-01' } })).toBe(1);
   });
 
   it('the profile: rating, attempts, history and themes', async () => {
@@ -502,6 +519,20 @@ describeEachDatabase('puzzles', (db) => {
       );
     });
 
+    it('two answers to one puzzle at once: one is taken, the other refused as no longer current', async () => {
+      const run = PuzzleRunSchema.parse((await call(app, 'POST', '/api/puzzles/runs', { as: carol })).json());
+      const payload = { puzzleId: run.puzzle?.id, moves: await solutionOf(run.puzzle) };
+      const both = await Promise.all([
+        call(app, 'POST', `/api/puzzles/runs/${run.id}/answer`, { as: carol, payload }),
+        call(app, 'POST', `/api/puzzles/runs/${run.id}/answer`, { as: carol, payload }),
+      ]);
+      expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+      const read = PuzzleRunSchema.parse(
+        (await call(app, 'GET', `/api/puzzles/runs/${run.id}`, { as: carol })).json(),
+      );
+      expect(read).toMatchObject({ solved: 1, wrong: 0 });
+    });
+
     it("the board keeps each player's best finished run; bots are flagged; an open run is not on it", async () => {
       // alice's second run scores 0 (one wrong answer, then the clock runs out).
       const second = PuzzleRunSchema.parse(
@@ -556,7 +587,15 @@ describeEachDatabase('puzzles', (db) => {
   });
 
   it('once the day has closed and the race has finished, their games are cut', async () => {
+    const sock = clients[0];
+    if (sock === undefined) throw new Error('no race socket');
     await call(app, 'POST', `/api/games/${raceGames[1]}/resign`, { as: carol, payload: {} });
+    // The race ends after the resignation's commit: its frame says when.
+    await sock.waitFor(
+      isRace((x) => x.status === 'finished'),
+      0,
+      20_000,
+    );
     expect(RaceSchema.parse((await call(app, 'GET', `/api/races/${raceCode}`)).json()).status).toBe(
       'finished',
     );
