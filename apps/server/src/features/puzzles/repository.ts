@@ -317,22 +317,22 @@ export class PuzzlesRepository {
   async daily(date: string): Promise<PuzzleRow | null> {
     const stored = await this.prisma.puzzleDaily.findUnique({ where: { date } });
     if (stored === null) {
-      // Never a puzzle that was a puzzle of the day before; among the rest, one picked by the date.
-      const n = await this.prisma.$queryRaw<{ n: bigint }[]>`
-        SELECT COUNT(*) AS n FROM "Puzzle" p WHERE NOT EXISTS (SELECT 1 FROM "PuzzleDaily" d WHERE d."puzzleId" = p.id)`;
-      const count = Number(n[0]?.n ?? 0);
-      const pool = count > 0;
-      let offset = 0;
-      for (const ch of date) offset = (offset * 31 + ch.charCodeAt(0)) % 1_000_003;
-      const rows = pool
-        ? await this.prisma.$queryRaw<{ id: string }[]>`
-            SELECT p.id FROM "Puzzle" p
-             WHERE NOT EXISTS (SELECT 1 FROM "PuzzleDaily" d WHERE d."puzzleId" = p.id)
-             ORDER BY p.id OFFSET ${offset % count} LIMIT 1`
-        : await this.prisma.$queryRaw<{ id: string }[]>`SELECT p.id FROM "Puzzle" p ORDER BY p.id LIMIT 1`;
-      const id = rows[0]?.id;
-      if (id === undefined) return null;
-      await this.prisma.puzzleDaily.createMany({ data: [{ date, puzzleId: id }], skipDuplicates: true });
+      // Preferably a puzzle that was never a puzzle of the day; among them, one picked by the date. One
+      // statement (one snapshot) counts and picks, so a choice stored meanwhile by another node cannot leave
+      // the pick past the end of the list.
+      let hash = 0;
+      for (const ch of date) hash = (hash * 31 + ch.charCodeAt(0)) % 1_000_003;
+      const pick = (fresh: boolean) => this.prisma.$queryRaw<{ id: string }[]>`
+        SELECT t.id FROM (
+          SELECT p.id, ROW_NUMBER() OVER (ORDER BY p.id) - 1 AS k, COUNT(*) OVER () AS n
+            FROM "Puzzle" p
+           WHERE ${fresh ? Prisma.sql`NOT EXISTS (SELECT 1 FROM "PuzzleDaily" d WHERE d."puzzleId" = p.id)` : Prisma.sql`TRUE`}
+        ) t
+        WHERE t.k = ${hash} % t.n`;
+      const fresh = await pick(true);
+      const id = (fresh.length > 0 ? fresh : await pick(false))[0]?.id;
+      if (id !== undefined)
+        await this.prisma.puzzleDaily.createMany({ data: [{ date, puzzleId: id }], skipDuplicates: true });
     }
     const chosen = await this.prisma.puzzleDaily.findUnique({ where: { date } });
     return chosen === null ? null : this.puzzle(chosen.puzzleId);
