@@ -101,6 +101,15 @@ describe('HTTP plumbing', () => {
           '/api/stream/races/{code}/games',
           '/api/stream/daily/{date}/{preset}/games',
           '/api/players/{id}/games/export',
+          '/api/puzzles/next',
+          '/api/puzzles/daily',
+          '/api/puzzles/me',
+          '/api/puzzles/runs',
+          '/api/puzzles/runs/board',
+          '/api/puzzles/runs/{id}',
+          '/api/puzzles/runs/{id}/answer',
+          '/api/puzzles/{id}',
+          '/api/puzzles/{id}/attempt',
         ].sort(),
       );
       expect(Object.keys(openapi.paths['/api/games/{id}/moves'] ?? {})).toEqual(['post']);

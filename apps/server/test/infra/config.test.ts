@@ -138,6 +138,14 @@ describe('configuration slices', () => {
         'streamKeepAliveMs',
         'streamMaxPerClient',
         'streamMaxBufferBytes',
+        // features/puzzles/config.ts
+        'puzzlesSweepMs',
+        'puzzlesBatch',
+        'puzzlesMaxUnseen',
+        'puzzlesPerGame',
+        'puzzlesSolveNodes',
+        'puzzlesMaxSolves',
+        'puzzlesMinimalNodes',
       ].sort(),
     );
   });
