@@ -16,3 +16,4 @@ export * from './fair-play.js';
 export * from './review.js';
 export * from './status.js';
 export * from './puzzles.js';
+export * from './tokens.js';

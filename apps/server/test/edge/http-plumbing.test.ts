@@ -96,6 +96,8 @@ describe('HTTP plumbing', () => {
           '/api/mod/players/{id}/dismiss',
           '/api/mod/appeals/{id}/decide',
           '/api/mod/log',
+          '/api/tokens',
+          '/api/tokens/{id}',
         ].sort(),
       );
       expect(Object.keys(openapi.paths['/api/games/{id}/moves'] ?? {})).toEqual(['post']);

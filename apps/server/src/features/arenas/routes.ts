@@ -13,7 +13,7 @@ import {
 } from '@klondike/protocol';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiError } from '../../infra/errors.js';
-import { TOKEN_OPTIONAL, TOKEN_REQUIRED } from '../../infra/http/api-security.js';
+import { tokenRequired, tokenOptional } from '../../infra/http/api-security.js';
 import { requirePlayer } from '../players/plugin.js';
 
 const errors = (...codes: (400 | 401 | 403 | 404 | 409 | 429)[]) =>
@@ -26,7 +26,7 @@ export const arenaRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'listArenas',
-        security: TOKEN_OPTIONAL,
+        security: tokenOptional('read'),
         tags: ['arenas'],
         summary: 'Upcoming, running and recently finished arenas',
         description: 'Invite-only arenas are listed to their creator and players only.',
@@ -41,7 +41,7 @@ export const arenaRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'createArena',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('arena:play'),
         tags: ['arenas'],
         summary: 'Create an arena (needs a token)',
         description:
@@ -59,7 +59,7 @@ export const arenaRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'getArena',
-        security: TOKEN_OPTIONAL,
+        security: tokenOptional('read'),
         tags: ['arenas'],
         summary: 'An arena: status, standings, the caller, the podium once finished',
         description:
@@ -77,7 +77,7 @@ export const arenaRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'joinArena',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('arena:play'),
         tags: ['arenas'],
         summary: 'Join an arena, or come back from a pause (needs a token)',
         description:
@@ -96,7 +96,7 @@ export const arenaRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'leaveArena',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('arena:play'),
         tags: ['arenas'],
         summary: 'Pause: no new pairings (needs a token); a race under way still counts',
         params: ArenaParamsSchema,
@@ -111,7 +111,7 @@ export const arenaRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'berserkArena',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('arena:play'),
         tags: ['arenas'],
         summary: 'Go berserk in your arena race, before its countdown ends (needs a token)',
         description:

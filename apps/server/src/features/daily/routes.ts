@@ -17,7 +17,7 @@ import {
   LeaderboardSchema,
 } from '@klondike/protocol';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { PUBLIC, TOKEN_OPTIONAL, TOKEN_REQUIRED } from '../../infra/http/api-security.js';
+import { PUBLIC, tokenRequired, tokenOptional } from '../../infra/http/api-security.js';
 import { requirePlayer } from '../players/plugin.js';
 import { resultDistribution } from '../players/stats.js';
 import { openDataRoutes } from './open-data-routes.js';
@@ -35,7 +35,7 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'getDailyChallenges',
-        security: TOKEN_OPTIONAL,
+        security: tokenOptional('read'),
         tags: ['daily'],
         summary: "Today's daily challenges and tomorrow's commitments",
         description:
@@ -56,7 +56,7 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'getDailyArchive',
-        security: TOKEN_OPTIONAL,
+        security: tokenOptional('read'),
         tags: ['daily'],
         summary: 'The closed dailies of the last days, newest first',
         response: { 200: DailyArchiveSchema, ...errors(401) },
@@ -92,7 +92,7 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'startDailyAttempt',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('daily:play'),
         tags: ['daily'],
         summary: "Start the caller's one ranked attempt at today's daily",
         description:
@@ -112,7 +112,7 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'startDailyPractice',
-        security: TOKEN_OPTIONAL,
+        security: tokenOptional('game:play'),
         tags: ['daily'],
         summary: "An unranked practice game of a daily's deal",
         description:
@@ -131,7 +131,7 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'getDailyLeaderboard',
-        security: TOKEN_OPTIONAL,
+        security: tokenOptional('read'),
         tags: ['daily'],
         summary: "A daily's leaderboard",
         description:
@@ -164,7 +164,7 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'getDailyFairPlay',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('read'),
         tags: ['daily'],
         summary: "Fair-play signals of the caller's own ranked result",
         description:

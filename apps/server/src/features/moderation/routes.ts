@@ -25,7 +25,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError } from '../../infra/errors.js';
-import { PUBLIC, TOKEN_REQUIRED } from '../../infra/http/api-security.js';
+import { PUBLIC, tokenRequired } from '../../infra/http/api-security.js';
 import { requirePlayer } from '../players/plugin.js';
 
 const errors = (...codes: (400 | 401 | 403 | 404 | 409 | 429)[]) =>
@@ -49,7 +49,7 @@ export const fairPlayRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'createReport',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('report:write'),
         tags: ['fair-play'],
         summary: 'Report a player to the moderators',
         description:
@@ -82,7 +82,7 @@ export const fairPlayRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'getMyFairPlay',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('read'),
         tags: ['fair-play'],
         summary: "The caller's fair-play standing: their mark, its appeal, whether they may appeal",
         response: { 200: FairPlayStandingSchema, ...errors(401) },
@@ -96,7 +96,7 @@ export const fairPlayRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'createAppeal',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('report:write'),
         tags: ['fair-play'],
         summary: "Appeal against the caller's mark (once per mark)",
         description:
@@ -135,7 +135,7 @@ export const modRoutes: FastifyPluginAsyncZod = (app) => {
     if (!(await service.isModerator(player.id)))
       throw new ApiError('forbidden', 'this is for moderators only');
   });
-  const mod = { security: TOKEN_REQUIRED, tags: ['moderation'] };
+  const mod = { security: tokenRequired('account'), tags: ['moderation'] };
 
   app.get(
     '/api/mod/queue',
