@@ -5,34 +5,15 @@
  * declares the one scope it needs (403 `missing-scope` without it).
  */
 import { z } from 'zod';
+import { SCOPES, type Scope } from './constants.js';
+import { NextCursorSchema, pageQuery } from './pagination.js';
 import type { GameKind } from './game.js';
 
-/**
- * The scopes a personal access token may be given:
- * - `read`: every read that needs a token (the caller, their games, their standing) and every socket
- *   subscription;
- * - `game:play`: create, move, undo and resign games (REST and socket), hints and solves of one's games;
- * - `daily:play`: start a ranked daily attempt and play it (with `game:play`);
- * - `race:play`: create, join and play races, enter pairing (moves also need `game:play`);
- * - `arena:play`: create, join, leave and berserk in arenas;
- * - `puzzle:play`: play puzzles;
- * - `profile:write`: rename the player and change their settings;
- * - `report:write`: report players and appeal a mark.
- */
-export const SCOPES = [
-  'read',
-  'game:play',
-  'daily:play',
-  'race:play',
-  'arena:play',
-  'puzzle:play',
-  'profile:write',
-  'report:write',
-] as const;
+export { SCOPES } from './constants.js';
 
 /** One grantable scope. */
 export const ScopeSchema = z.enum(SCOPES);
-export type Scope = z.infer<typeof ScopeSchema>;
+export type { Scope } from './constants.js';
 
 /**
  * The scope of the account itself: tokens (make, list, revoke), rotation, sign-out everywhere, sign-in links,
@@ -88,7 +69,7 @@ export type CreatedAccessToken = z.infer<typeof CreatedAccessTokenSchema>;
 
 /** GET /api/tokens: the caller's personal access tokens, newest first. */
 export const AccessTokenListSchema = z
-  .object({ tokens: z.array(AccessTokenSchema) })
+  .object({ tokens: z.array(AccessTokenSchema), nextCursor: NextCursorSchema })
   .meta({ id: 'AccessTokenList' });
 export type AccessTokenList = z.infer<typeof AccessTokenListSchema>;
 
@@ -102,6 +83,9 @@ export const GAME_KIND_SCOPES = {
   'daily-ranked': 'daily:play',
   race: 'race:play',
 } as const satisfies Record<GameKind, Scope>;
+
+/** GET /api/tokens query: a page, newest first. */
+export const AccessTokenListQuerySchema = z.object(pageQuery(50, 50));
 
 /** DELETE /api/tokens/:id: the token revoked. */
 export const RevokedAccessTokenSchema = z

@@ -3,6 +3,7 @@
  * a player token; reading does not. Live standings: `arena-subscribe` on /api/ws (edge/socket.ts).
  */
 import {
+  ArenaListQuerySchema,
   ArenaListSchema,
   ArenaParamsSchema,
   ArenaSchema,
@@ -14,6 +15,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiError } from '../../infra/errors.js';
 import { tokenRequired, tokenOptional } from '../../infra/http/api-security.js';
+import { slicePage } from '../../infra/http/pagination.js';
 import { requirePlayer } from '../players/plugin.js';
 
 const errors = (...codes: (400 | 401 | 403 | 404 | 409 | 429)[]) =>
@@ -29,11 +31,24 @@ export const arenaRoutes: FastifyPluginAsyncZod = (app) => {
         security: tokenOptional('read'),
         tags: ['arenas'],
         summary: 'Upcoming, running and recently finished arenas',
-        description: 'Invite-only arenas are listed to their creator and players only.',
-        response: { 200: ArenaListSchema, ...errors(401, 429) },
+        description:
+          'Invite-only arenas are listed to their creator and players only. `limit` and `cursor` page the ' +
+          'finished arenas; the first page also lists every upcoming and running one, later pages none.',
+        querystring: ArenaListQuerySchema,
+        response: { 200: ArenaListSchema, ...errors(400, 401, 429) },
       },
     },
-    async (req) => app.arenas.list(req.player?.id ?? null),
+    async (req) => {
+      const list = await app.arenas.list(req.player?.id ?? null);
+      const { page, nextCursor } = slicePage('arenas', list.finished, req.query);
+      const first = req.query.cursor === undefined;
+      return {
+        upcoming: first ? list.upcoming : [],
+        running: first ? list.running : [],
+        finished: page,
+        nextCursor,
+      };
+    },
   );
 
   app.post(

@@ -15,6 +15,7 @@ import {
   ModLogQuerySchema,
   ModLogSchema,
   ModPlayerViewSchema,
+  ModQueueQuerySchema,
   ModQueueSchema,
   ModReasonBodySchema,
   ModRenameBodySchema,
@@ -26,6 +27,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError } from '../../infra/errors.js';
 import { PUBLIC, tokenRequired } from '../../infra/http/api-security.js';
+import { decodeCursor, encodeCursor, slicePage } from '../../infra/http/pagination.js';
 import { requirePlayer } from '../players/plugin.js';
 
 const errors = (...codes: (400 | 401 | 403 | 404 | 409 | 429)[]) =>
@@ -144,10 +146,15 @@ export const modRoutes: FastifyPluginAsyncZod = (app) => {
         ...mod,
         operationId: 'getModQueue',
         summary: 'The queue: flagged, reported and appealing players with their evidence',
-        response: { 200: ModQueueSchema, ...errors(401, 403) },
+        querystring: ModQueueQuerySchema,
+        response: { 200: ModQueueSchema, ...errors(400, 401, 403) },
       },
     },
-    async () => service.queue(),
+    async (req) => {
+      const queue = await service.queue();
+      const { page, nextCursor } = slicePage('mod-queue', queue.entries, req.query);
+      return { entries: page, nextCursor };
+    },
   );
 
   app.get(
@@ -269,7 +276,12 @@ export const modRoutes: FastifyPluginAsyncZod = (app) => {
         response: { 200: ModLogSchema, ...errors(400, 401, 403) },
       },
     },
-    async (req) => service.log(req.query.before, req.query.limit),
+    async (req) => {
+      const q = req.query;
+      const before = q.cursor !== undefined ? decodeCursor('mod-log', q.cursor) : q.before;
+      const log = await service.log(before, q.limit);
+      return { ...log, nextCursor: log.next === null ? null : encodeCursor('mod-log', log.next) };
+    },
   );
   return Promise.resolve();
 };

@@ -6,6 +6,7 @@
  */
 import {
   AccessTokenIdSchema,
+  AccessTokenListQuerySchema,
   AccessTokenListSchema,
   CreateAccessTokenBodySchema,
   CreatedAccessTokenSchema,
@@ -15,6 +16,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { tokenRequired } from '../../infra/http/api-security.js';
+import { slicePage } from '../../infra/http/pagination.js';
 import { createAccessToken, deleteAccessToken, listAccessTokens } from './access-tokens.js';
 import { requirePlayer } from './plugin.js';
 
@@ -56,10 +58,15 @@ export const accessTokenRoutes: FastifyPluginAsyncZod = (app) => {
         summary: "The caller's personal access tokens (never the tokens themselves)",
         description:
           'Name, scopes, when made, when it expires, when last used (to the minute), newest first.',
-        response: { 200: AccessTokenListSchema, ...errors(401, 403) },
+        querystring: AccessTokenListQuerySchema,
+        response: { 200: AccessTokenListSchema, ...errors(400, 401, 403) },
       },
     },
-    async (req) => ({ tokens: await listAccessTokens(rows, requirePlayer(req).id) }),
+    async (req) => {
+      const all = await listAccessTokens(rows, requirePlayer(req).id);
+      const { page, nextCursor } = slicePage('tokens', all, req.query);
+      return { tokens: page, nextCursor };
+    },
   );
 
   app.delete(
