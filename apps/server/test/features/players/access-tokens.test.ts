@@ -364,6 +364,16 @@ describeEachDatabase('personal access tokens', (db) => {
           expect(known, `${method} ${path}`).toContain(scopes[0]);
         }
       }
+    // Every client frame's AsyncAPI operation names its scope too.
+    const asyncapi = (await call('GET', '/docs/asyncapi.json')).json<{
+      operations: Record<string, { action: string; 'x-scope'?: unknown }>;
+    }>();
+    const received = Object.entries(asyncapi.operations).filter(([, op]) => op.action === 'receive');
+    expect(received.length).toBeGreaterThan(5);
+    for (const [id, op] of received) expect(op['x-scope'], id).not.toBeUndefined();
+    expect(asyncapi.operations.playMove?.['x-scope']).toBe('game:play');
+    expect(asyncapi.operations.subscribeGame?.['x-scope']).toBe('read');
+    expect(asyncapi.operations.authenticate?.['x-scope']).toBeNull();
     const tokens = doc.paths['/api/tokens'];
     expect(tokens?.post?.security).toEqual([{ bearerAuth: ['account'] }]);
   });
