@@ -18,6 +18,7 @@ import { MODULES } from './edge/modules.js';
 import { busPlugin } from './edge/plugins/bus.js';
 import { configPlugin } from './edge/plugins/config.js';
 import { dbPlugin } from './edge/plugins/db.js';
+import { paginationPlugin } from './edge/plugins/pagination.js';
 import { rateLimitPlugin } from './edge/plugins/rate-limit.js';
 import { securityPlugin } from './edge/plugins/security.js';
 import { staticPlugin } from './edge/plugins/static.js';
@@ -109,6 +110,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   registerEdgeMetrics(app);
   // The edge's plugins, before any route (the rate limit and the socket apply to routes registered after them).
   await app.register(rateLimitPlugin);
+  await app.register(paginationPlugin);
   await app.register(websocketPlugin);
   await app.register(swaggerPlugin);
   await app.register(staticPlugin);

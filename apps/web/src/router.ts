@@ -145,6 +145,12 @@ export function createAppRouter(history: RouterHistory = createWebHistory()): Ro
         meta: { layout: 'page', nav: null },
       },
       {
+        path: '/settings/tokens',
+        name: 'tokens',
+        component: withMessages(() => import('./pages/TokensPage.vue'), 'tokens'),
+        meta: { layout: 'page', nav: null },
+      },
+      {
         path: '/help',
         name: 'help',
         component: withMessages(() => import('./pages/HelpPage.vue'), 'help', 'fair-play'),

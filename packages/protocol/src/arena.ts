@@ -4,6 +4,7 @@
  * (after two wins in a row), and a won berserk race adds 1.
  */
 import { z } from 'zod';
+import { NextCursorSchema, pageQuery } from './pagination.js';
 import { PlayerIdSchema, deceptiveNameProblem } from './daily.js';
 import { PairingPresetSchema } from './pairing.js';
 import { RaceCodeSchema } from './refs.js';
@@ -118,8 +119,15 @@ export const ArenaListSchema = z
     upcoming: z.array(ArenaSummarySchema),
     running: z.array(ArenaSummarySchema),
     finished: z.array(ArenaSummarySchema),
+    nextCursor: NextCursorSchema,
   })
   .meta({ id: 'ArenaList' });
+
+/**
+ * GET /api/arenas query: a page of the finished arenas (newest first); the first page also lists every
+ * upcoming and running one, later pages none.
+ */
+export const ArenaListQuerySchema = z.object(pageQuery(20, 100));
 
 /** WebSocket client frames of arenas (in ClientFrameSchema). */
 export const ArenaClientFrameSchemas = [

@@ -48,3 +48,28 @@ export const DEFAULT_SETTINGS = {
   motion: 'system',
   autoFoundation: false,
 } as const satisfies { [K in keyof typeof SETTING_VALUES]: unknown };
+
+/**
+ * The scopes a personal access token may be given:
+ * - `read`: every read that needs a token (the caller, their games, their standing) and every socket
+ *   subscription;
+ * - `game:play`: create, move, undo and resign games (REST and socket), hints and solves of one's games;
+ * - `daily:play`: start a ranked daily attempt and play it (with `game:play`);
+ * - `race:play`: create, join and play races, enter pairing (moves also need `game:play`);
+ * - `arena:play`: create, join, leave and berserk in arenas;
+ * - `puzzle:play`: play puzzles;
+ * - `profile:write`: rename the player and change their settings;
+ * - `report:write`: report players and appeal a mark.
+ */
+export const SCOPES = [
+  'read',
+  'game:play',
+  'daily:play',
+  'race:play',
+  'arena:play',
+  'puzzle:play',
+  'profile:write',
+  'report:write',
+] as const;
+/** One grantable scope of a personal access token. */
+export type Scope = (typeof SCOPES)[number];

@@ -3,6 +3,7 @@
  * and leaderboards"). Shared by server (validation, OpenAPI) and web client (parsing).
  */
 import { z } from 'zod';
+import { DeprecatedOffsetSchema, NextCursorSchema, pageQuery } from './pagination.js';
 import { GameIdSchema, MoveSchema, PresetSchema, GameOptionsSchema } from './game.js';
 import { DailyPresetSchema, DateSchema } from './refs.js';
 import { SettingsPatchSchema } from './settings.js';
@@ -283,6 +284,7 @@ export const DailyTodaySchema = z
  */
 export const DailyArchiveSchema = z.object({
   days: z.array(DailyChallengeSchema),
+  nextCursor: NextCursorSchema,
   pending: z.number().int().min(0),
 });
 
@@ -349,8 +351,8 @@ export const LeaderboardEntrySchema = z.object({
  */
 export const LeaderboardQuerySchema = z.object({
   board: BoardSchema.default('humans'),
-  offset: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  ...pageQuery(20, 100),
+  offset: DeprecatedOffsetSchema,
   around: z.literal('me').optional(),
   /** `provisional`: also list the rows of accounts created on the daily's date (left out by default). */
   include: z.literal('provisional').optional(),
@@ -407,6 +409,7 @@ export const LeaderboardSchema = z
     offset: z.number().int().min(0),
     limit: z.number().int().min(1),
     entries: z.array(LeaderboardEntrySchema),
+    nextCursor: NextCursorSchema,
     /** The caller's own row, when a player token is sent and the caller has finished. */
     me: LeaderboardEntrySchema.nullable(),
     /** The distribution of the board's results and where the caller stands. */
@@ -415,11 +418,15 @@ export const LeaderboardSchema = z
   .meta({ id: 'Leaderboard' });
 
 /** GET /api/leaderboard query: the human board (default) or the bot board. */
-export const AllTimeLeaderboardQuerySchema = z.object({ board: BoardSchema.default('humans') });
+export const AllTimeLeaderboardQuerySchema = z.object({
+  board: BoardSchema.default('humans'),
+  ...pageQuery(100, 100),
+});
 
 /** GET /api/leaderboard → all-time: wins, win rate, streaks, best time per preset. */
 export const AllTimeLeaderboardSchema = z.object({
   board: BoardSchema,
+  nextCursor: NextCursorSchema,
   entries: z.array(
     PlayerStatsSchema.extend({
       rank: z.number().int().min(1),
@@ -529,8 +536,15 @@ export const ExportListSchema = z
     /** The licence of every file: CC0 1.0 (public domain dedication). */
     license: z.literal('CC0-1.0'),
     files: z.array(ExportFileSchema),
+    nextCursor: NextCursorSchema,
   })
   .meta({ id: 'ExportList' });
+
+/**
+ * GET /api/exports and GET /api/daily/archive query: a page, newest first. The default page holds the whole
+ * list of clients written before pagination (up to 1000 rows).
+ */
+export const DayListQuerySchema = z.object(pageQuery(1000, 1000));
 
 /** Path params of GET /api/exports/:date. */
 export const ExportParamsSchema = z.object({ date: DateSchema });

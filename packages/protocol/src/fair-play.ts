@@ -4,6 +4,7 @@
  * and the published figures.
  */
 import { z } from 'zod';
+import { NextCursorSchema, pageQuery } from './pagination.js';
 import { PlayerIdSchema, PlayerNameSchema } from './daily.js';
 import { GameIdSchema } from './game.js';
 
@@ -184,7 +185,9 @@ export const ModQueueEntrySchema = z
   .meta({ id: 'ModQueueEntry' });
 
 /** GET /api/mod/queue: players with an open flag, report or appeal, the oldest waiting first. */
-export const ModQueueSchema = z.object({ entries: z.array(ModQueueEntrySchema) }).meta({ id: 'ModQueue' });
+export const ModQueueSchema = z
+  .object({ entries: z.array(ModQueueEntrySchema), nextCursor: NextCursorSchema })
+  .meta({ id: 'ModQueue' });
 
 /** One action of the moderators' audit log. */
 export const ModActionSchema = z
@@ -213,13 +216,26 @@ export const ModPlayerViewSchema = ModQueueEntrySchema.extend({
 
 /** GET /api/mod/log query: a page of the log, newest first, before a cursor (an action id). */
 export const ModLogQuerySchema = z.object({
-  before: z.coerce.number().int().positive().optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  before: z.coerce
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .meta({ deprecated: true, description: 'Deprecated: an action id to list before. Use `cursor`.' }),
+  ...pageQuery(50, 200),
 });
+
+/** GET /api/mod/queue query: a page of the queue (the default: the whole queue, at most 100). */
+export const ModQueueQuerySchema = z.object(pageQuery(100, 100));
 
 /** GET /api/mod/log: a page of the audit log, newest first; `next` is the cursor of the next page. */
 export const ModLogSchema = z
-  .object({ entries: z.array(ModActionSchema), next: z.number().int().nullable() })
+  .object({
+    entries: z.array(ModActionSchema),
+    /** Deprecated: the `before` of the next page. Use `nextCursor`. */
+    next: z.number().int().nullable(),
+    nextCursor: NextCursorSchema,
+  })
   .meta({ id: 'ModLog' });
 
 /** A moderator's reason for an action (shown in the log). */

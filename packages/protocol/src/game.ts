@@ -123,6 +123,7 @@ export const API_ERROR_CODES = [
   'forbidden',
   'unauthorized',
   'unknown-token',
+  'missing-scope',
   'conflict',
   'stale-version',
   'illegal-move',
@@ -149,6 +150,8 @@ export const API_ERROR_STATUS = {
   unauthorized: 401,
   /** A bearer token was sent but names no player (never issued, rotated, or signed out everywhere). */
   'unknown-token': 401,
+  /** A personal access token without the scope the operation or frame needs; the message names it. */
+  'missing-scope': 403,
   conflict: 409,
   'stale-version': 409,
   'illegal-move': 422,

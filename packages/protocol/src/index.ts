@@ -17,3 +17,5 @@ export * from './review.js';
 export * from './status.js';
 export * from './puzzles.js';
 export * from './streams.js';
+export * from './tokens.js';
+export * from './pagination.js';

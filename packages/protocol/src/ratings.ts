@@ -3,6 +3,7 @@
  * in the same pools' names but only against their own kind (`board`).
  */
 import { z } from 'zod';
+import { DeprecatedOffsetSchema, NextCursorSchema, pageQuery } from './pagination.js';
 import { BoardSchema, PlayerIdSchema } from './daily.js';
 import { DateSchema } from './refs.js';
 
@@ -59,8 +60,8 @@ export const RatingPoolParamsSchema = z.object({ pool: RatingPoolSchema });
 /** GET /api/ratings/:pool query: a page of one board; provisional ratings are left out unless asked for. */
 export const RatingLeaderboardQuerySchema = z
   .object({
-    offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
-    limit: z.coerce.number().int().min(1).max(100).default(50),
+    ...pageQuery(50, 100),
+    offset: DeprecatedOffsetSchema,
     include: z.enum(['provisional']).optional(),
     board: BoardSchema.default('humans'),
   })
@@ -75,6 +76,7 @@ export const RatingLeaderboardSchema = z
     total: z.number().int().min(0),
     offset: z.number().int().min(0),
     limit: z.number().int().min(1),
+    nextCursor: NextCursorSchema,
     entries: z.array(
       PlayerRatingSchema.extend({
         rank: z.number().int().min(1),

@@ -4,7 +4,7 @@
  * (`edge/socket.ts`) keeps rate, size, parse, order and auth, and hands each frame to the channel that
  * declared its type.
  */
-import type { ClientFrame, GameKind, ServerFrame } from '@klondike/protocol';
+import type { ClientFrame, GameKind, RequiredScope, ServerFrame } from '@klondike/protocol';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ConfigSlice } from '../infra/config.js';
 import type { KindRows } from '../infra/db/game-store.js';
@@ -30,6 +30,12 @@ export type ClientFrameOf<T extends ClientFrameType> = {
 export interface ChannelConnection extends Subscriber {
   /** The player the connection authenticated as (`auth` frame), or null. */
   readonly playerId: string | null;
+  /**
+   * The scopes of the personal access token the connection authenticated with; null or absent: a sign-in
+   * token or none (no limit). The transport checks each frame's declared scope; a channel passes these on where an
+   * action needs more (a game kind's scope, `GameRooms.act`).
+   */
+  readonly scopes?: ReadonlySet<string> | null;
   /** True once the socket has closed: a channel checks it after each await and undoes what it just did. */
   readonly closed: boolean;
   /** Serialises and sends one frame (dropped when the socket is closed). */
@@ -79,9 +85,18 @@ export type GameKinds = Partial<Readonly<Record<GameKind, GameKindSpec>>>;
 /** A server frame's `type` (protocol's ServerFrameSchema). */
 export type ServerFrameType = ServerFrame['type'];
 
-/** How a client frame is documented: its operation id, summary, and the frames that answer it. */
+/**
+ * How a client frame is documented: its operation id, summary, the frames that answer it, and the scope a
+ * personal access token needs to send it.
+ */
 export interface ClientFrameDoc {
   readonly operationId: string;
+  /**
+   * The scope the frame needs (docs/api.md "Tokens and scopes"): a connection authenticated with a personal
+   * access token without it gets a `missing-scope` error frame; null: none (`auth`, `ping`). The transport
+   * (edge/socket.ts) enforces it and the AsyncAPI document shows it (`x-scope`).
+   */
+  readonly scope: RequiredScope | null;
   readonly summary: string;
   readonly description?: string;
   /** The server frames answering this one (an `error` frame can always answer instead). */

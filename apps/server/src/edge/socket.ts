@@ -14,9 +14,12 @@
  *   error frame; `rate-limited` after `maxAuthAttempts`); every channel's session hears it (`authed`). When
  *   that token is revoked (rotation, sign-out everywhere; on any node) the connection gets an
  *   `unknown-token` error frame and is closed with TOKEN_REVOKED_CLOSE_CODE; frames still queued are dropped.
+ * - A connection authenticated with a personal access token sends only the frames whose declared scope
+ *   (`ClientFrameDoc.scope`) the token holds (`missing-scope` error frame otherwise); once the token has
+ *   expired, its next frame gets `unknown-token` and the socket is closed with TOKEN_REVOKED_CLOSE_CODE.
  * - When the socket closes, every channel's session releases what it holds (`close`).
  */
-import type { ClientFrame, ServerFrame } from '@klondike/protocol';
+import { ACCOUNT_SCOPE, type ClientFrame, type RequiredScope, type ServerFrame } from '@klondike/protocol';
 import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import type {
@@ -26,9 +29,11 @@ import type {
   SocketChannel,
 } from '../core/feature-module.js';
 import { ApiError, apiErrorOf } from '../infra/errors.js';
+import { PUBLIC, checkScope } from '../infra/http/api-security.js';
+import { expired } from '../features/players/access-tokens.js';
 import { type AuthedPlayer, hashToken } from '../features/players/players.js';
 import type { TokenHolder, TokenRevocations } from '../features/players/token-revocation.js';
-import { appChannels } from './channels.js';
+import { appChannels, appFrameScopes } from './channels.js';
 import { type ChannelTable, channelTable } from './channel-table.js';
 import { FrameCredits } from './frame-credits.js';
 import { type ErrorFrameRefs, errorFrame, readFrame, refsOf } from './frames.js';
@@ -51,6 +56,13 @@ export interface ConnectionDeps {
   readonly maxAuthAttempts: number;
   /** The node's socket counters (metrics), shared by every connection; default: counted nowhere. */
   readonly stats?: SocketStats;
+  /**
+   * The scope each client frame type needs from a personal access token (its `ClientFrameDoc.scope`,
+   * edge/channels.ts `appFrameScopes`); a type missing here needs `account` (no personal token sends it).
+   */
+  readonly frameScopes?: ReadonlyMap<ClientFrameType, RequiredScope | null>;
+  /** The clock, ms since the epoch (a personal token's expiry); default `Date.now`. */
+  readonly now?: () => number;
 }
 
 /** The sockets' running counts of one node (plain numbers: the frame path only adds one). */
@@ -105,6 +117,11 @@ export class Connection implements ChannelConnection, TokenHolder {
   /** See `ChannelConnection.playerId`. */
   get playerId(): string | null {
     return this.player?.id ?? null;
+  }
+
+  /** See `ChannelConnection.scopes`. */
+  get scopes(): ReadonlySet<string> | null {
+    return this.player?.access?.scopes ?? null;
   }
 
   /** See `ChannelConnection.closed`: queued frames are then dropped, late subscriptions undone. */
@@ -175,6 +192,15 @@ export class Connection implements ChannelConnection, TokenHolder {
       if (frame.type === 'ping') this.sendFrame({ type: 'pong' });
       else if (frame.type === 'auth') await this.auth(frame.token);
       else {
+        const access = this.player?.access;
+        if (access !== undefined) {
+          if (expired(access, (this.deps.now ?? Date.now)())) {
+            this.revoked('this token has expired: make a new one');
+            return;
+          }
+          const scope = this.deps.frameScopes?.get(frame.type);
+          if (scope !== null) checkScope(access.scopes, scope ?? ACCOUNT_SCOPE);
+        }
         const channel = this.deps.channels.byFrame.get(frame.type);
         if (channel === undefined) throw new Error(`no socket channel handles "${frame.type}"`);
         await this.session(channel).handle(frame);
@@ -210,11 +236,9 @@ export class Connection implements ChannelConnection, TokenHolder {
   }
 
   /** See `TokenHolder.revoked`: says so in an error frame and closes the socket (4401). */
-  revoked(): void {
+  revoked(message = 'this token was revoked (signed out, rotated or deleted): sign in again'): void {
     if (this.isClosed) return;
-    this.error(
-      new ApiError('unknown-token', 'this token was revoked (signed out or rotated): sign in again'),
-    );
+    this.error(new ApiError('unknown-token', message));
     this.socket.close(TOKEN_REVOKED_CLOSE_CODE, 'token-revoked');
     this.close();
   }
@@ -234,6 +258,8 @@ export class Connection implements ChannelConnection, TokenHolder {
 export interface SocketRoutesOptions {
   /** Builds the channels from the app's decorations (default: edge/channels.ts `appChannels`). */
   readonly channels?: (app: FastifyInstance) => readonly SocketChannel[];
+  /** The scope of each client frame type (default: edge/channels.ts `appFrameScopes`). */
+  readonly frameScopes?: ReadonlyMap<ClientFrameType, RequiredScope | null>;
 }
 
 /**
@@ -243,11 +269,13 @@ export interface SocketRoutesOptions {
 // eslint-disable-next-line @typescript-eslint/require-await -- a `channelTable` throw must reach avvio as a rejection
 export const wsRoutes: FastifyPluginAsync<SocketRoutesOptions> = async (app, options) => {
   const channels = channelTable((options.channels ?? appChannels)(app));
+  const frameScopes = options.frameScopes ?? appFrameScopes();
   const stats: SocketStats = { open: 0, framesIn: 0, framesOut: 0 };
   app.metrics.gauge('websocket_connections', 'WebSocket connections open on this node.', () => stats.open);
   app.metrics.counter('websocket_frames_received_total', 'WebSocket frames received.', () => stats.framesIn);
   app.metrics.counter('websocket_frames_sent_total', 'WebSocket frames sent.', () => stats.framesOut);
-  app.get('/api/ws', { websocket: true, schema: { hide: true } }, (socket, req) => {
+  // Public: the socket authenticates in-band (`auth`), and each frame's scope is checked there.
+  app.get('/api/ws', { websocket: true, schema: { hide: true, security: PUBLIC } }, (socket, req) => {
     // Every line a connection logs carries its id (the upgrade request's id, `reqId`, and `connId`).
     const log = req.log.child({ connId: req.id });
     const conn = new Connection(socket, {
@@ -258,6 +286,8 @@ export const wsRoutes: FastifyPluginAsync<SocketRoutesOptions> = async (app, opt
       stats,
       framesPerSecond: app.config.wsFramesPerSecond,
       maxAuthAttempts: app.config.wsMaxAuthAttempts,
+      frameScopes,
+      now: app.now,
     });
     socket.on('message', (data) => conn.onMessage(data));
     socket.on('close', () => conn.close());

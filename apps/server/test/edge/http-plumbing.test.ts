@@ -110,6 +110,8 @@ describe('HTTP plumbing', () => {
           '/api/puzzles/runs/{id}/answer',
           '/api/puzzles/{id}',
           '/api/puzzles/{id}/attempt',
+          '/api/tokens',
+          '/api/tokens/{id}',
         ].sort(),
       );
       expect(Object.keys(openapi.paths['/api/games/{id}/moves'] ?? {})).toEqual(['post']);

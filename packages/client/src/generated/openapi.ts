@@ -452,6 +452,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's personal access tokens (never the tokens themselves)
+         * @description Name, scopes, when made, when it expires, when last used (to the minute), newest first.
+         */
+        get: operations["listAccessTokens"];
+        put?: never;
+        /**
+         * Make a personal access token with scopes
+         * @description A named token for a script, a bot or a CI job, holding only `scopes` (docs/api.md "Tokens and scopes"), until `expiresAt` (at most a year ahead) or until revoked. The `token` is shown this once; only its SHA-256 is kept. Needs the sign-in token (403 `missing-scope` with a personal one); 409 beyond 50 tokens.
+         */
+        post: operations["createAccessToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a personal access token
+         * @description The token stops working at once: REST answers 401 `unknown-token`, and every socket authenticated with it, on any node, gets an `unknown-token` error frame and is closed with code 4401 within a second. 404 for a token the caller does not hold.
+         */
+        delete: operations["revokeAccessToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/ratings/{pool}": {
         parameters: {
             query?: never;
@@ -553,7 +597,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The closed dailies of the last days, newest first */
+        /**
+         * The closed dailies of the last days, newest first
+         * @description `limit` and `cursor` page it.
+         */
         get: operations["getDailyArchive"];
         put?: never;
         post?: never;
@@ -632,7 +679,7 @@ export interface paths {
         };
         /**
          * A daily's leaderboard
-         * @description Winners first, then score (high first), time, moves, finishing time. `offset`/`limit` page it; `around=me` (token needed) returns the page holding the caller's row. Rows of accounts created on the daily's date are provisional and left out unless `include=provisional`. `board=bots` shows the bot board: bot accounts are ranked there and never on the human board (default `humans`). `distribution`: a histogram of the board's winning times and the share of the other finished attempts the caller beat.
+         * @description Winners first, then score (high first), time, moves, finishing time. `limit` and `cursor` page it (`offset` is deprecated); `around=me` (token needed) returns the page holding the caller's row. Rows of accounts created on the daily's date are provisional and left out unless `include=provisional`. `board=bots` shows the bot board: bot accounts are ranked there and never on the human board (default `humans`). `distribution`: a histogram of the board's winning times and the share of the other finished attempts the caller beat.
          */
         get: operations["getDailyLeaderboard"];
         put?: never;
@@ -672,7 +719,7 @@ export interface paths {
         };
         /**
          * All-time leaderboard: wins, win rate, streaks, best times
-         * @description People by default; `board=bots` ranks the bot accounts (never mixed).
+         * @description People by default; `board=bots` ranks the bot accounts (never mixed). `limit` and `cursor` page it.
          */
         get: operations["getAllTimeLeaderboard"];
         put?: never;
@@ -851,7 +898,7 @@ export interface paths {
         };
         /**
          * Upcoming, running and recently finished arenas
-         * @description Invite-only arenas are listed to their creator and players only.
+         * @description Invite-only arenas are listed to their creator and players only. `limit` and `cursor` page the finished arenas; the first page also lists every upcoming and running one, later pages none.
          */
         get: operations["listArenas"];
         put?: never;
@@ -1555,6 +1602,12 @@ export interface components {
             outcome: "granted" | "denied";
             answer: string;
         };
+        CreateAccessTokenBodyInput: {
+            name: string;
+            scopes: ("read" | "game:play" | "daily:play" | "race:play" | "arena:play" | "puzzle:play" | "profile:write" | "report:write")[];
+            /** Format: date-time */
+            expiresAt?: string;
+        };
         /** @description draw | recycle | last-pass (R16: in place of a redeal, then one card per draw) | move {from,to,count} */
         Move: {
             /** @constant */
@@ -1622,7 +1675,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "bad-request" | "not-found" | "forbidden" | "unauthorized" | "unknown-token" | "conflict" | "stale-version" | "illegal-move" | "rate-limited" | "frame-too-large" | "body-too-large" | "bad-media-type" | "not-subscribed" | "solver-busy" | "unavailable" | "deal-embargoed" | "overloaded" | "commit-failed" | "internal";
+                code: "bad-request" | "not-found" | "forbidden" | "unauthorized" | "unknown-token" | "missing-scope" | "conflict" | "stale-version" | "illegal-move" | "rate-limited" | "frame-too-large" | "body-too-large" | "bad-media-type" | "not-subscribed" | "solver-busy" | "unavailable" | "deal-embargoed" | "overloaded" | "commit-failed" | "internal";
                 message: string;
                 version?: number;
                 /** @enum {string} */
@@ -1858,6 +1911,8 @@ export interface components {
                 gameId: string;
                 provisional: boolean;
             }[];
+            /** @description Pass as `cursor` for the next page (also in the `Link` header, rel="next"); null on the last page. */
+            nextCursor: string | null;
             me: {
                 rank: number;
                 playerId: string;
@@ -1924,6 +1979,8 @@ export interface components {
                 bytes: number;
                 games: number;
             }[];
+            /** @description Pass as `cursor` for the next page (also in the `Link` header, rel="next"); null on the last page. */
+            nextCursor: string | null;
         };
         Race: {
             code: string;
@@ -2087,6 +2144,8 @@ export interface components {
                 scheduled: boolean;
                 official: boolean;
             }[];
+            /** @description Pass as `cursor` for the next page (also in the `Link` header, rel="next"); null on the last page. */
+            nextCursor: string | null;
         };
         PlayerStatistics: {
             id: string;
@@ -2196,6 +2255,8 @@ export interface components {
             total: number;
             offset: number;
             limit: number;
+            /** @description Pass as `cursor` for the next page (also in the `Link` header, rel="next"); null on the last page. */
+            nextCursor: string | null;
             entries: {
                 rating: number;
                 deviation: number;
@@ -2291,6 +2352,8 @@ export interface components {
         };
         ModQueue: {
             entries: components["schemas"]["ModQueueEntry"][];
+            /** @description Pass as `cursor` for the next page (also in the `Link` header, rel="next"); null on the last page. */
+            nextCursor: string | null;
         };
         ModAction: {
             id: number;
@@ -2318,6 +2381,8 @@ export interface components {
         ModLog: {
             entries: components["schemas"]["ModAction"][];
             next: number | null;
+            /** @description Pass as `cursor` for the next page (also in the `Link` header, rel="next"); null on the last page. */
+            nextCursor: string | null;
         };
         MarkResult: {
             playerId: string;
@@ -2581,6 +2646,33 @@ export interface components {
         };
         /** @description One line of a games export (application/x-ndjson). */
         ExportStreamLine: components["schemas"]["ExportedGameLine"] | components["schemas"]["StreamEndLine"];
+        AccessToken: {
+            id: string;
+            name: string;
+            scopes: ("read" | "game:play" | "daily:play" | "race:play" | "arena:play" | "puzzle:play" | "profile:write" | "report:write")[];
+            createdAt: string;
+            expiresAt: string | null;
+            lastUsedAt: string | null;
+        };
+        CreatedAccessToken: {
+            id: string;
+            name: string;
+            scopes: ("read" | "game:play" | "daily:play" | "race:play" | "arena:play" | "puzzle:play" | "profile:write" | "report:write")[];
+            createdAt: string;
+            expiresAt: string | null;
+            lastUsedAt: string | null;
+            token: string;
+        };
+        AccessTokenList: {
+            tokens: components["schemas"]["AccessToken"][];
+            /** @description Pass as `cursor` for the next page (also in the `Link` header, rel="next"); null on the last page. */
+            nextCursor: string | null;
+        };
+        RevokedAccessToken: {
+            id: string;
+            /** @constant */
+            revoked: true;
+        };
     };
     responses: never;
     parameters: never;
@@ -5462,11 +5554,389 @@ export interface operations {
             };
         };
     };
+    listAccessTokens: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The previous page's `nextCursor`, unchanged (opaque; 400 for anything else). */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessTokenList"];
+                };
+            };
+            /** @description `bad-request`: the body, path or query does not match its schema */
+            400: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
+            401: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden` (not yours, or not yet public) or `deal-embargoed` */
+            403: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate-limited`: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAccessToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAccessTokenBodyInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedAccessToken"];
+                };
+            };
+            /** @description `bad-request`: the body, path or query does not match its schema */
+            400: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
+            401: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden` (not yours, or not yet public) or `deal-embargoed` */
+            403: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `stale-version` (with the current `version`), `conflict` or `not-subscribed` */
+            409: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `body-too-large`: the body is over 16 KiB; nothing was read or changed */
+            413: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `bad-media-type`: the body is not `application/json`; nothing was read or changed */
+            415: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate-limited`: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeAccessToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevokedAccessToken"];
+                };
+            };
+            /** @description `bad-request`: the body, path or query does not match its schema */
+            400: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
+            401: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden` (not yours, or not yet public) or `deal-embargoed` */
+            403: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not-found` */
+            404: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate-limited`: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getRatingLeaderboard: {
         parameters: {
             query?: {
-                offset?: number;
                 limit?: number;
+                /** @description The previous page's `nextCursor`, unchanged (opaque; 400 for anything else). */
+                cursor?: string;
+                /**
+                 * @deprecated
+                 * @description Deprecated: rows to skip. Use `cursor` (wins when both are sent).
+                 */
+                offset?: number;
                 include?: "provisional";
                 board?: "humans" | "bots";
             };
@@ -5652,7 +6122,11 @@ export interface operations {
     };
     listDailyExports: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                /** @description The previous page's `nextCursor`, unchanged (opaque; 400 for anything else). */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5674,6 +6148,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ExportList"];
+                };
+            };
+            /** @description `bad-request`: the body, path or query does not match its schema */
+            400: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
@@ -5884,7 +6375,11 @@ export interface operations {
     };
     getDailyArchive: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                /** @description The previous page's `nextCursor`, unchanged (opaque; 400 for anything else). */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5930,8 +6425,27 @@ export interface operations {
                                 after: number;
                             } | null;
                         }[];
+                        /** @description Pass as `cursor` for the next page (also in the `Link` header, rel="next"); null on the last page. */
+                        nextCursor: string | null;
                         pending: number;
                     };
+                };
+            };
+            /** @description `bad-request`: the body, path or query does not match its schema */
+            400: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
@@ -6330,8 +6844,14 @@ export interface operations {
         parameters: {
             query?: {
                 board?: "humans" | "bots";
-                offset?: number;
                 limit?: number;
+                /** @description The previous page's `nextCursor`, unchanged (opaque; 400 for anything else). */
+                cursor?: string;
+                /**
+                 * @deprecated
+                 * @description Deprecated: rows to skip. Use `cursor` (wins when both are sent).
+                 */
+                offset?: number;
                 around?: "me";
                 include?: "provisional";
             };
@@ -6572,6 +7092,9 @@ export interface operations {
         parameters: {
             query?: {
                 board?: "humans" | "bots";
+                limit?: number;
+                /** @description The previous page's `nextCursor`, unchanged (opaque; 400 for anything else). */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -6596,6 +7119,8 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         board: "humans" | "bots";
+                        /** @description Pass as `cursor` for the next page (also in the `Link` header, rel="next"); null on the last page. */
+                        nextCursor: string | null;
                         entries: {
                             played: number;
                             wins: number;
@@ -7981,7 +8506,11 @@ export interface operations {
     };
     listArenas: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                /** @description The previous page's `nextCursor`, unchanged (opaque; 400 for anything else). */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8003,6 +8532,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ArenaList"];
+                };
+            };
+            /** @description `bad-request`: the body, path or query does not match its schema */
+            400: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
@@ -9138,7 +9684,11 @@ export interface operations {
     };
     getModQueue: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                /** @description The previous page's `nextCursor`, unchanged (opaque; 400 for anything else). */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -9160,6 +9710,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ModQueue"];
+                };
+            };
+            /** @description `bad-request`: the body, path or query does not match its schema */
+            400: {
+                headers: {
+                    /** @description The quota of this route: `<requests>;w=<window seconds>` (e.g. `600;w=60`) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests allowed in the current window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description `unauthorized` (this needs a player token) or `unknown-token` (the token sent is unknown or revoked) */
@@ -10369,8 +10936,14 @@ export interface operations {
     getModLog: {
         parameters: {
             query?: {
+                /**
+                 * @deprecated
+                 * @description Deprecated: an action id to list before. Use `cursor`.
+                 */
                 before?: number;
                 limit?: number;
+                /** @description The previous page's `nextCursor`, unchanged (opaque; 400 for anything else). */
+                cursor?: string;
             };
             header?: never;
             path?: never;

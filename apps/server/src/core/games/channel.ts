@@ -67,6 +67,7 @@ class GameSession implements ChannelSession<GameFrameType> {
           expectedVersion: frame.version,
           origin: { subscriber: conn, ...(requestId !== undefined ? { requestId } : {}) },
           actor: conn.playerId,
+          scopes: conn.scopes,
         });
         return;
       }

@@ -9,6 +9,7 @@ export const GAME_FRAMES: FrameDocs = {
   client: {
     subscribe: {
       operationId: 'subscribeGame',
+      scope: 'read',
       summary: "Subscribe to a game's states",
       description:
         'Answered with a `state` frame (cause `subscribe`) at the current version: also the resync after a ' +
@@ -18,11 +19,13 @@ export const GAME_FRAMES: FrameDocs = {
     },
     unsubscribe: {
       operationId: 'unsubscribeGame',
+      scope: 'read',
       summary: "Stop receiving a game's states",
       replies: [],
     },
     move: {
       operationId: 'playMove',
+      scope: 'game:play',
       summary: 'Make a move at the version last seen',
       description:
         'Needs a subscription (`not-subscribed` otherwise). Ends in a `state` frame to every subscriber (the ' +
@@ -32,11 +35,13 @@ export const GAME_FRAMES: FrameDocs = {
     },
     undo: {
       operationId: 'undoMove',
+      scope: 'game:play',
       summary: 'Undo the last move (at the current version)',
       replies: ['state'],
     },
     resign: {
       operationId: 'resignGame',
+      scope: 'game:play',
       summary: 'Resign the game (at the current version)',
       replies: ['state'],
     },

@@ -19,7 +19,7 @@ import {
   VersionBodySchema,
 } from '@klondike/protocol';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { PUBLIC, TOKEN_OPTIONAL } from '../../infra/http/api-security.js';
+import { PUBLIC, tokenOptional } from '../../infra/http/api-security.js';
 
 const errors = (...codes: (400 | 401 | 403 | 404 | 409 | 422 | 429 | 503)[]) =>
   Object.fromEntries(codes.map((c) => [c, ErrorBodySchema]));
@@ -31,7 +31,7 @@ export const gameRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'createGame',
-        security: TOKEN_OPTIONAL,
+        security: tokenOptional('game:play'),
         tags: ['games'],
         summary: 'Create a game',
         description:
@@ -64,7 +64,7 @@ export const gameRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'getGame',
-        security: TOKEN_OPTIONAL,
+        security: tokenOptional('read'),
         tags: ['games'],
         summary: 'A game as its player sees it',
         params: GameParamsSchema,
@@ -79,7 +79,7 @@ export const gameRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'playMove',
-        security: TOKEN_OPTIONAL,
+        security: tokenOptional('game:play'),
         tags: ['games'],
         summary: 'Make a move',
         description:
@@ -93,7 +93,11 @@ export const gameRoutes: FastifyPluginAsyncZod = (app) => {
       app.rooms.act(
         req.params.id,
         { type: 'move', move: req.body.move },
-        { expectedVersion: req.body.version, actor: req.player?.id ?? null },
+        {
+          expectedVersion: req.body.version,
+          actor: req.player?.id ?? null,
+          scopes: req.player?.access?.scopes,
+        },
       ),
   );
 
@@ -102,7 +106,7 @@ export const gameRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'undoMove',
-        security: TOKEN_OPTIONAL,
+        security: tokenOptional('game:play'),
         tags: ['games'],
         summary: 'Undo the last move',
         description: 'With `version`, refused with 409 unless it is the current version.',
@@ -115,7 +119,11 @@ export const gameRoutes: FastifyPluginAsyncZod = (app) => {
       app.rooms.act(
         req.params.id,
         { type: 'undo' },
-        { expectedVersion: req.body?.version, actor: req.player?.id ?? null },
+        {
+          expectedVersion: req.body?.version,
+          actor: req.player?.id ?? null,
+          scopes: req.player?.access?.scopes,
+        },
       ),
   );
 
@@ -124,7 +132,7 @@ export const gameRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'resignGame',
-        security: TOKEN_OPTIONAL,
+        security: tokenOptional('game:play'),
         tags: ['games'],
         summary: 'Resign the game',
         description: 'With `version`, refused with 409 unless it is the current version.',
@@ -137,7 +145,11 @@ export const gameRoutes: FastifyPluginAsyncZod = (app) => {
       app.rooms.act(
         req.params.id,
         { type: 'resign' },
-        { expectedVersion: req.body?.version, actor: req.player?.id ?? null },
+        {
+          expectedVersion: req.body?.version,
+          actor: req.player?.id ?? null,
+          scopes: req.player?.access?.scopes,
+        },
       ),
   );
 
@@ -146,7 +158,7 @@ export const gameRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'listLegalMoves',
-        security: TOKEN_OPTIONAL,
+        security: tokenOptional('read'),
         tags: ['games'],
         summary: 'Every legal move now',
         params: GameParamsSchema,

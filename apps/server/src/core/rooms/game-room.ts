@@ -14,9 +14,10 @@
  * The room does not know where the other rooms live or how nodes hear each other: it is handed a
  * `RoomContext` (game-rooms.ts builds it) whose `peers` are the cluster sync (cluster-sync.ts).
  */
-import type { StateResponse } from '@klondike/protocol';
+import { GAME_KIND_SCOPES, type StateResponse } from '@klondike/protocol';
 import { type GameAction, applyAction, currentScore, playerView } from '@klondike/rules';
 import { ApiError } from '../../infra/errors.js';
+import { checkScope } from '../../infra/http/api-security.js';
 import type { MoveLog } from './group-commit.js';
 import type { Actor, GameFacts, GamePolicy, ResultRow, WireView } from './policies.js';
 import {
@@ -96,7 +97,7 @@ export async function act(
     const found = ctx.peers.room(id);
     const room = found instanceof Promise ? await found : found;
     // 3. Authorise: an owned game takes its player's actions only.
-    checkOwner(room, options.actor ?? null);
+    checkOwner(room, options.actor ?? null, options.scopes);
     const policy = ctx.policy(room);
     let at = 0;
     let ended = false;
@@ -234,8 +235,13 @@ export function exclusive<T>(room: Room, fn: () => Promise<T>): Promise<T> {
   return run;
 }
 
-/** A game created for a player takes actions only from that player. Errors: `unauthorized`, `forbidden`. */
-export function checkOwner(room: Room, actor: Actor): void {
+/**
+ * A game created for a player takes actions only from that player; a personal access token (`scopes`) also
+ * needs the scope of the game's kind (protocol's GAME_KIND_SCOPES: a ranked daily `daily:play`, a race
+ * `race:play`). Errors: `unauthorized`, `forbidden`, `missing-scope`.
+ */
+export function checkOwner(room: Room, actor: Actor, scopes?: ReadonlySet<string> | null): void {
+  checkScope(scopes, GAME_KIND_SCOPES[room.kind]);
   if (room.owner === null) return;
   if (actor === null)
     throw new ApiError('unauthorized', "this game belongs to a player: send that player's token");

@@ -62,6 +62,11 @@ export interface ActOptions {
   readonly origin?: WriteOrigin;
   /** Who is acting (null or absent: anonymous). */
   readonly actor?: Actor;
+  /**
+   * The scopes of the actor's personal access token (null or absent: a sign-in token or anonymous, no
+   * limit): the game's kind needs its scope (game-room.ts `checkOwner`).
+   */
+  readonly scopes?: ReadonlySet<string> | null;
 }
 
 /** Options of `GameRooms`. */

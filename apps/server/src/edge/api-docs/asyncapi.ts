@@ -32,6 +32,7 @@ const CONNECTION_FRAMES: FrameDocs = {
   client: {
     auth: {
       operationId: 'authenticate',
+      scope: null,
       summary: 'Identify the connection as a player',
       description:
         'The player token of `POST /api/players` (browsers cannot set an Authorization header on a WebSocket). ' +
@@ -40,7 +41,7 @@ const CONNECTION_FRAMES: FrameDocs = {
         'A connection may send `WS_MAX_AUTH_ATTEMPTS` (5) of them.',
       replies: ['authed'],
     },
-    ping: { operationId: 'ping', summary: 'Keep-alive', replies: ['pong'] },
+    ping: { operationId: 'ping', scope: null, summary: 'Keep-alive', replies: ['pong'] },
   },
   server: {
     error: {
@@ -200,8 +201,14 @@ export function asyncApiDocument(
       action: 'receive',
       channel,
       security: NO_TRANSPORT_SECURITY,
+      // The scope a personal access token needs to send this frame (docs/api.md "Tokens and scopes").
+      'x-scope': d.scope,
       summary: d.summary,
-      ...(d.description !== undefined ? { description: d.description } : {}),
+      description:
+        (d.description !== undefined ? `${d.description}\n\n` : '') +
+        (d.scope === null
+          ? 'Needs no scope.'
+          : `Scope: \`${d.scope}\` (a connection authenticated with a personal access token without it gets a \`missing-scope\` error frame).`),
       messages: [inChannel(type)],
       ...(d.replies.length > 0
         ? { reply: { channel, messages: [...d.replies, 'error'].map(inChannel) } }
@@ -231,8 +238,11 @@ export function asyncApiDocument(
         'on the answer to a write. The REST half of the API is the OpenAPI document at `/docs/json`.\n\n' +
         'Close codes: `1008` the connection flooded frames past its budget; `1009` a frame larger than the ' +
         'hard limit; `1012` the server is restarting: reconnect and `subscribe` again at the version you hold; ' +
-        '`4401` the token sent with `auth` was revoked (rotated, or the player signed out everywhere), after an ' +
-        '`unknown-token` error frame: sign in again.',
+        '`4401` the token sent with `auth` was revoked (rotated, deleted, or the player signed out everywhere) or ' +
+        'has expired, after an `unknown-token` error frame: sign in again.\n\n' +
+        'Scopes: `auth` accepts a sign-in token (every frame) or a personal access token (`POST /api/tokens`), ' +
+        'which may send only the frames whose scope it holds; each receive operation names its scope ' +
+        '(`x-scope`, and in its description).',
       license: { name: API_LICENSE.name, url: API_LICENSE.url },
       contact: API_CONTACT,
     },

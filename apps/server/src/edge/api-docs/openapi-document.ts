@@ -196,6 +196,16 @@ function pruneUnusedSchemas(doc: OpenApiDocument): void {
 }
 
 /**
+ * A query parameter whose schema says `deprecated` (protocol's DeprecatedOffsetSchema: the old `offset` of
+ * the list routes) is marked deprecated as a parameter too, where Swagger UI and generators look for it.
+ */
+function markDeprecatedParameters(op: OperationObject): void {
+  if (!Array.isArray(op.parameters)) return;
+  for (const p of op.parameters as { schema?: { deprecated?: unknown }; deprecated?: boolean }[])
+    if (p.schema?.deprecated === true) p.deprecated = true;
+}
+
+/**
  * Finishes the document in place and returns it. Errors: throws when an example names an operation, a body
  * or an answer the document does not have (a renamed route: fix api-examples.ts).
  */
@@ -204,6 +214,7 @@ export function finishOpenApiDocument<T extends OpenApiDocument>(doc: T): T {
   for (const { path, op } of operations(doc)) {
     splitStreamMedia(op);
     addCommonResponses(path, op);
+    markDeprecatedParameters(op);
     if (op.operationId !== undefined) byId.set(op.operationId, op);
   }
   for (const [id, examples] of Object.entries(API_EXAMPLES)) {

@@ -9,6 +9,7 @@ export const ARENA_FRAMES: FrameDocs = {
   client: {
     'arena-subscribe': {
       operationId: 'subscribeArena',
+      scope: 'read',
       summary: "Follow an arena's standings live",
       description:
         'Answered with an `arena` frame, then one on every change of its standings or status. After `auth`, ' +
@@ -17,6 +18,7 @@ export const ARENA_FRAMES: FrameDocs = {
     },
     'arena-unsubscribe': {
       operationId: 'unsubscribeArena',
+      scope: 'read',
       summary: 'Stop following an arena',
       replies: [],
     },

@@ -3,6 +3,7 @@
  * a player token; reading does not. Live standings: `arena-subscribe` on /api/ws (edge/socket.ts).
  */
 import {
+  ArenaListQuerySchema,
   ArenaListSchema,
   ArenaParamsSchema,
   ArenaSchema,
@@ -13,7 +14,8 @@ import {
 } from '@klondike/protocol';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiError } from '../../infra/errors.js';
-import { TOKEN_OPTIONAL, TOKEN_REQUIRED } from '../../infra/http/api-security.js';
+import { tokenRequired, tokenOptional } from '../../infra/http/api-security.js';
+import { slicePage } from '../../infra/http/pagination.js';
 import { requirePlayer } from '../players/plugin.js';
 
 const errors = (...codes: (400 | 401 | 403 | 404 | 409 | 429)[]) =>
@@ -26,14 +28,27 @@ export const arenaRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'listArenas',
-        security: TOKEN_OPTIONAL,
+        security: tokenOptional('read'),
         tags: ['arenas'],
         summary: 'Upcoming, running and recently finished arenas',
-        description: 'Invite-only arenas are listed to their creator and players only.',
-        response: { 200: ArenaListSchema, ...errors(401, 429) },
+        description:
+          'Invite-only arenas are listed to their creator and players only. `limit` and `cursor` page the ' +
+          'finished arenas; the first page also lists every upcoming and running one, later pages none.',
+        querystring: ArenaListQuerySchema,
+        response: { 200: ArenaListSchema, ...errors(400, 401, 429) },
       },
     },
-    async (req) => app.arenas.list(req.player?.id ?? null),
+    async (req) => {
+      const list = await app.arenas.list(req.player?.id ?? null);
+      const { page, nextCursor } = slicePage('arenas', list.finished, req.query);
+      const first = req.query.cursor === undefined;
+      return {
+        upcoming: first ? list.upcoming : [],
+        running: first ? list.running : [],
+        finished: page,
+        nextCursor,
+      };
+    },
   );
 
   app.post(
@@ -41,7 +56,7 @@ export const arenaRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'createArena',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('arena:play'),
         tags: ['arenas'],
         summary: 'Create an arena (needs a token)',
         description:
@@ -59,7 +74,7 @@ export const arenaRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'getArena',
-        security: TOKEN_OPTIONAL,
+        security: tokenOptional('read'),
         tags: ['arenas'],
         summary: 'An arena: status, standings, the caller, the podium once finished',
         description:
@@ -77,7 +92,7 @@ export const arenaRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'joinArena',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('arena:play'),
         tags: ['arenas'],
         summary: 'Join an arena, or come back from a pause (needs a token)',
         description:
@@ -96,7 +111,7 @@ export const arenaRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'leaveArena',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('arena:play'),
         tags: ['arenas'],
         summary: 'Pause: no new pairings (needs a token); a race under way still counts',
         params: ArenaParamsSchema,
@@ -111,7 +126,7 @@ export const arenaRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'berserkArena',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('arena:play'),
         tags: ['arenas'],
         summary: 'Go berserk in your arena race, before its countdown ends (needs a token)',
         description:

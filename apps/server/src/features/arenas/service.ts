@@ -146,6 +146,7 @@ export class ArenaService {
       upcoming: open.filter((a) => statusOf(a, t) === 'upcoming').map(summary),
       running: open.filter((a) => statusOf(a, t) === 'running').map(summary),
       finished: finished.map(summary),
+      nextCursor: null, // the whole list: the route pages it
     };
   }
 

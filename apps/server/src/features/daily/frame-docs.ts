@@ -9,6 +9,7 @@ export const DAILY_FRAMES: FrameDocs = {
   client: {
     'watch-leaderboard': {
       operationId: 'watchLeaderboard',
+      scope: 'read',
       summary: "Watch a daily's leaderboard while its day is open",
       description:
         'Answered with a `leaderboard` frame (the current row count), then one whenever a row is added.',

@@ -123,6 +123,7 @@ export async function leaderboardPage(
   return {
     date: row.date,
     preset,
+    nextCursor: null, // set by the route (infra/http/pagination.ts)
     board,
     par: row.par,
     parProven: row.parProven,
@@ -144,7 +145,7 @@ export function pageOffset(
 ): number {
   return query.around === 'me' && myRank !== null
     ? Math.floor((myRank - 1) / query.limit) * query.limit
-    : query.offset;
+    : (query.offset ?? 0);
 }
 
 /** What the live leaderboards need. */

@@ -3,10 +3,16 @@
  * gzip-compressed NDJSON under CC0, each served with its SHA-256. Public: the same for everyone.
  */
 import { Readable } from 'node:stream';
-import { ErrorBodySchema, ExportListSchema, ExportParamsSchema } from '@klondike/protocol';
+import {
+  DayListQuerySchema,
+  ErrorBodySchema,
+  ExportListSchema,
+  ExportParamsSchema,
+} from '@klondike/protocol';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { PUBLIC } from '../../infra/http/api-security.js';
+import { slicePage } from '../../infra/http/pagination.js';
 
 /** Bytes of the file per chunk of the response stream. */
 const CHUNK_BYTES = 64 * 1024;
@@ -25,10 +31,15 @@ export const openDataRoutes: FastifyPluginAsyncZod = (app) => {
           "One file per closed day: that day's ranked attempts (people and bots), gzip-compressed NDJSON, one " +
           'game a line (docs/data.md). Each file is made once its day has settled; `sha256` is that of the bytes ' +
           'served by `url`.',
-        response: { 200: ExportListSchema, 401: ErrorBodySchema },
+        querystring: DayListQuerySchema,
+        response: { 200: ExportListSchema, 400: ErrorBodySchema, 401: ErrorBodySchema },
       },
     },
-    async () => app.daily.exportList(),
+    async (req) => {
+      const list = await app.daily.exportList();
+      const { page, nextCursor } = slicePage('exports', list.files, req.query);
+      return { ...list, files: page, nextCursor };
+    },
   );
 
   app.get(

@@ -100,6 +100,7 @@ export async function allTimeLeaderboard(
   const stats = statsFromRows(rows, ids, today);
   return {
     board,
+    nextCursor: null, // the whole board: the route pages it
     entries: ranked.map((r, i) => {
       const s = stats.get(r.id);
       if (!s) throw new Error('stats missing');

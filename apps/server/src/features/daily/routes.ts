@@ -7,6 +7,7 @@ import {
   AllTimeLeaderboardQuerySchema,
   AllTimeLeaderboardSchema,
   DailyArchiveSchema,
+  DayListQuerySchema,
   DailyParamsSchema,
   DailyRevealSchema,
   DailyTodaySchema,
@@ -17,7 +18,8 @@ import {
   LeaderboardSchema,
 } from '@klondike/protocol';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { PUBLIC, TOKEN_OPTIONAL, TOKEN_REQUIRED } from '../../infra/http/api-security.js';
+import { PUBLIC, tokenRequired, tokenOptional } from '../../infra/http/api-security.js';
+import { nextCursor, pageStart, slicePage } from '../../infra/http/pagination.js';
 import { requirePlayer } from '../players/plugin.js';
 import { resultDistribution } from '../players/stats.js';
 import { openDataRoutes } from './open-data-routes.js';
@@ -35,7 +37,7 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'getDailyChallenges',
-        security: TOKEN_OPTIONAL,
+        security: tokenOptional('read'),
         tags: ['daily'],
         summary: "Today's daily challenges and tomorrow's commitments",
         description:
@@ -56,15 +58,18 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'getDailyArchive',
-        security: TOKEN_OPTIONAL,
+        security: tokenOptional('read'),
         tags: ['daily'],
         summary: 'The closed dailies of the last days, newest first',
-        response: { 200: DailyArchiveSchema, ...errors(401) },
+        description: '`limit` and `cursor` page it.',
+        querystring: DayListQuerySchema,
+        response: { 200: DailyArchiveSchema, ...errors(400, 401) },
       },
     },
     async (req) => {
       const v = await app.daily.archiveView(req.player);
-      return { ...v, days: await app.ratings.annotateDailies(v.days, req.player?.id ?? null) };
+      const { page, nextCursor } = slicePage('daily-archive', v.days, req.query);
+      return { ...v, days: await app.ratings.annotateDailies(page, req.player?.id ?? null), nextCursor };
     },
   );
 
@@ -92,7 +97,7 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'startDailyAttempt',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('daily:play'),
         tags: ['daily'],
         summary: "Start the caller's one ranked attempt at today's daily",
         description:
@@ -112,7 +117,7 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'startDailyPractice',
-        security: TOKEN_OPTIONAL,
+        security: tokenOptional('game:play'),
         tags: ['daily'],
         summary: "An unranked practice game of a daily's deal",
         description:
@@ -131,11 +136,12 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'getDailyLeaderboard',
-        security: TOKEN_OPTIONAL,
+        security: tokenOptional('read'),
         tags: ['daily'],
         summary: "A daily's leaderboard",
         description:
-          'Winners first, then score (high first), time, moves, finishing time. `offset`/`limit` page it; ' +
+          'Winners first, then score (high first), time, moves, finishing time. `limit` and `cursor` page it ' +
+          '(`offset` is deprecated); ' +
           "`around=me` (token needed) returns the page holding the caller's row. Rows of accounts created on the " +
           "daily's date are provisional and left out unless `include=provisional`. `board=bots` shows the bot " +
           'board: bot accounts are ranked there and never on the human board (default `humans`). `distribution`: a ' +
@@ -146,7 +152,13 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const board = await app.daily.leaderboard(req.params.date, req.params.preset, req.query, req.player);
+      const offset = pageStart('daily-leaderboard', req.query);
+      const board = await app.daily.leaderboard(
+        req.params.date,
+        req.params.preset,
+        { ...req.query, offset },
+        req.player,
+      );
       const distribution = await resultDistribution(
         stats,
         board.date,
@@ -155,7 +167,8 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
         req.query.include === 'provisional',
         board.me,
       );
-      return { ...board, distribution };
+      const next = nextCursor('daily-leaderboard', board.offset, board.entries.length, board.total);
+      return { ...board, distribution, nextCursor: next };
     },
   );
 
@@ -164,7 +177,7 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'getDailyFairPlay',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('read'),
         tags: ['daily'],
         summary: "Fair-play signals of the caller's own ranked result",
         description:
@@ -185,11 +198,16 @@ export const dailyRoutes: FastifyPluginAsyncZod = async (app) => {
         security: PUBLIC,
         tags: ['daily'],
         summary: 'All-time leaderboard: wins, win rate, streaks, best times',
-        description: 'People by default; `board=bots` ranks the bot accounts (never mixed).',
+        description:
+          'People by default; `board=bots` ranks the bot accounts (never mixed). `limit` and `cursor` page it.',
         querystring: AllTimeLeaderboardQuerySchema,
         response: { 200: AllTimeLeaderboardSchema, ...errors(400, 401) },
       },
     },
-    async (req) => app.daily.allTime(req.query.board),
+    async (req) => {
+      const all = await app.daily.allTime(req.query.board);
+      const { page, nextCursor } = slicePage('all-time', all.entries, req.query);
+      return { ...all, entries: page, nextCursor };
+    },
   );
 };

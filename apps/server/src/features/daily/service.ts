@@ -239,7 +239,8 @@ export class DailyService {
     const pending = dates.length * DAILY_PRESETS.length - stored.length;
     if (pending > 0) this.schedule.startFill();
     const rows = stored.sort((a, b) => b.date.localeCompare(a.date) || a.preset.localeCompare(b.preset));
-    return { days: await this.challenges(rows, player), pending };
+    // The whole list: the route pages it (infra/http/pagination.ts).
+    return { days: await this.challenges(rows, player), pending, nextCursor: null };
   }
 
   private async challenges(rows: DailyRow[], player: AuthedPlayer | null): Promise<DailyChallenge[]> {
@@ -267,7 +268,11 @@ export class DailyService {
   async exportList(): Promise<ExportList> {
     await this.exported();
     const rows = await this.opts.exports.list();
-    return { license: EXPORT_LICENSE, files: rows.map((r) => ({ ...r, url: `/api/exports/${r.date}` })) };
+    return {
+      license: EXPORT_LICENSE,
+      files: rows.map((r) => ({ ...r, url: `/api/exports/${r.date}` })),
+      nextCursor: null, // the whole list: the route pages it
+    };
   }
 
   /**

@@ -436,6 +436,7 @@ export class ModerationRepository {
       if (set.count === 0)
         return (await tx.player.count({ where: { id: playerId } })) > 0 ? 'conflict' : 'missing';
       const tokens = await tx.playerToken.deleteMany({ where: { playerId } });
+      await tx.accessToken.deleteMany({ where: { playerId } });
       await tx.transferCode.deleteMany({ where: { playerId } });
       await logAction(tx, actor, 'close', playerId, { devices: tokens.count });
       return { devices: tokens.count };

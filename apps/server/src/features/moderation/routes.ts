@@ -15,6 +15,7 @@ import {
   ModLogQuerySchema,
   ModLogSchema,
   ModPlayerViewSchema,
+  ModQueueQuerySchema,
   ModQueueSchema,
   ModReasonBodySchema,
   ModRenameBodySchema,
@@ -25,7 +26,8 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError } from '../../infra/errors.js';
-import { PUBLIC, TOKEN_REQUIRED } from '../../infra/http/api-security.js';
+import { PUBLIC, tokenRequired } from '../../infra/http/api-security.js';
+import { decodeCursor, encodeCursor, slicePage } from '../../infra/http/pagination.js';
 import { requirePlayer } from '../players/plugin.js';
 
 const errors = (...codes: (400 | 401 | 403 | 404 | 409 | 429)[]) =>
@@ -49,7 +51,7 @@ export const fairPlayRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'createReport',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('report:write'),
         tags: ['fair-play'],
         summary: 'Report a player to the moderators',
         description:
@@ -82,7 +84,7 @@ export const fairPlayRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'getMyFairPlay',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('read'),
         tags: ['fair-play'],
         summary: "The caller's fair-play standing: their mark, its appeal, whether they may appeal",
         response: { 200: FairPlayStandingSchema, ...errors(401) },
@@ -96,7 +98,7 @@ export const fairPlayRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'createAppeal',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('report:write'),
         tags: ['fair-play'],
         summary: "Appeal against the caller's mark (once per mark)",
         description:
@@ -135,7 +137,7 @@ export const modRoutes: FastifyPluginAsyncZod = (app) => {
     if (!(await service.isModerator(player.id)))
       throw new ApiError('forbidden', 'this is for moderators only');
   });
-  const mod = { security: TOKEN_REQUIRED, tags: ['moderation'] };
+  const mod = { security: tokenRequired('account'), tags: ['moderation'] };
 
   app.get(
     '/api/mod/queue',
@@ -144,10 +146,15 @@ export const modRoutes: FastifyPluginAsyncZod = (app) => {
         ...mod,
         operationId: 'getModQueue',
         summary: 'The queue: flagged, reported and appealing players with their evidence',
-        response: { 200: ModQueueSchema, ...errors(401, 403) },
+        querystring: ModQueueQuerySchema,
+        response: { 200: ModQueueSchema, ...errors(400, 401, 403) },
       },
     },
-    async () => service.queue(),
+    async (req) => {
+      const queue = await service.queue();
+      const { page, nextCursor } = slicePage('mod-queue', queue.entries, req.query);
+      return { entries: page, nextCursor };
+    },
   );
 
   app.get(
@@ -269,7 +276,12 @@ export const modRoutes: FastifyPluginAsyncZod = (app) => {
         response: { 200: ModLogSchema, ...errors(400, 401, 403) },
       },
     },
-    async (req) => service.log(req.query.before, req.query.limit),
+    async (req) => {
+      const q = req.query;
+      const before = q.cursor !== undefined ? decodeCursor('mod-log', q.cursor) : q.before;
+      const log = await service.log(before, q.limit);
+      return { ...log, nextCursor: log.next === null ? null : encodeCursor('mod-log', log.next) };
+    },
   );
   return Promise.resolve();
 };

@@ -4,7 +4,7 @@
  */
 import { ErrorBodySchema, PairingBodySchema, PairingStatusSchema } from '@klondike/protocol';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { TOKEN_REQUIRED } from '../../infra/http/api-security.js';
+import { tokenRequired } from '../../infra/http/api-security.js';
 import { requirePlayer } from '../players/plugin.js';
 
 const errors = (...codes: (400 | 401 | 409 | 429)[]) =>
@@ -17,7 +17,7 @@ export const pairingRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'enterPairing',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('race:play'),
         tags: ['races'],
         summary: 'Wait for a quick rated race (needs a token)',
         description:
@@ -36,7 +36,7 @@ export const pairingRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'getPairing',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('read'),
         tags: ['races'],
         summary: 'Where the caller stands in the pairing pools (needs a token)',
         response: { 200: PairingStatusSchema, ...errors(401, 429) },
@@ -50,7 +50,7 @@ export const pairingRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'leavePairing',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('race:play'),
         tags: ['races'],
         summary: 'Leave the pairing pool (needs a token)',
         description:

@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import confusables from 'unicode-confusables';
-import { SettingsPatchSchema, type SettingsPatch } from '@klondike/protocol';
+import { SettingsPatchSchema, type Scope, type SettingsPatch } from '@klondike/protocol';
 import { ApiError } from '../../infra/errors.js';
 import type { PlayerRepository } from './repository.js';
 
@@ -15,6 +15,18 @@ export interface AuthedPlayer {
   readonly name: string;
   /** A bot account: ranked on the bot boards only, races only other bots, its own per-token rate limit. */
   readonly bot: boolean;
+  /**
+   * Set when the request or connection came with a personal access token (players/access-tokens.ts): its
+   * id, scopes and expiry. Absent: the player's sign-in token, with every scope.
+   */
+  readonly access?: AccessGrant;
+}
+
+/** What a personal access token allows: its scopes, until `expiresAt` (ms since the epoch; null: no end). */
+export interface AccessGrant {
+  readonly tokenId: string;
+  readonly scopes: ReadonlySet<Scope>;
+  readonly expiresAt: number | null;
 }
 
 /** A new player id: 16 URL-safe characters (96 random bits). */

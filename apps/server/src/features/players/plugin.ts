@@ -7,10 +7,18 @@
  * (through another node: within TOKEN_CACHE_MS). A token rotation or sign-out is a revocation
  * (`app.tokenRevocations`, players/token-revocation.ts): every node forgets the player's cached tokens and
  * closes the sockets authenticated with a revoked token as soon as the bus brings it.
+ *
+ * A personal access token (players/access-tokens.ts) identifies its player too, with a grant: the route's
+ * declared scope (infra/http/api-security.ts `routeScope`) must be among its scopes, or the request is
+ * refused with 403 `missing-scope`; an expired one is refused like an unknown token (401). Revoking one
+ * (DELETE /api/tokens/:id) goes through the same revocation path as a rotation.
  */
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../../infra/errors.js';
+import { checkScope, routeScope } from '../../infra/http/api-security.js';
+import { AccessTokenRepository } from './access-token-repository.js';
+import { LastUse, expired, playerByAccessToken } from './access-tokens.js';
 import { type AuthedPlayer, bearerToken, fillNameSkeletons, playerByToken } from './players.js';
 import { PlayerRepository } from './repository.js';
 import { StatsRepository } from './stats-repository.js';
@@ -35,6 +43,8 @@ declare module 'fastify' {
     playerRows: PlayerRepository;
     /** The rows of players' statistics and histories (plugin `auth`; players/stats-repository.ts). */
     playerStats: StatsRepository;
+    /** The rows of personal access tokens (plugin `auth`; players/access-token-repository.ts). */
+    accessTokens: AccessTokenRepository;
   }
   interface FastifyRequest {
     /** The player whose bearer token the request carries, or null (plugin `auth`). */
@@ -57,7 +67,23 @@ export const authPlugin = fp(
     const players = new PlayerRepository(app.prisma);
     app.decorate('playerRows', players);
     app.decorate('playerStats', new StatsRepository(app.prisma));
-    const revocations = new TokenRevocations(app.bus, cache, players, (err) =>
+    const accessTokens = new AccessTokenRepository(app.prisma);
+    app.decorate('accessTokens', accessTokens);
+    const live = {
+      // Sign-in tokens and personal tokens alike (a bus outage may have hidden either's revocation).
+      liveTokenHashes: async (hashes: readonly string[]): Promise<Set<string>> => {
+        const [signIn, personal] = await Promise.all([
+          players.liveTokenHashes(hashes),
+          accessTokens.liveHashes(hashes, new Date(app.now())),
+        ]);
+        return new Set([...signIn, ...personal]);
+      },
+    };
+    const lastUse = new LastUse(
+      (id, at) => accessTokens.touch(id, at),
+      (err) => app.log.warn({ err }, 'recording a personal token’s last use failed'),
+    );
+    const revocations = new TokenRevocations(app.bus, cache, live, (err) =>
       app.log.warn({ err }, 'checking the sockets’ tokens after the bus came back failed'),
     );
     app.decorate('tokenRevocations', revocations);
@@ -78,15 +104,22 @@ export const authPlugin = fp(
     });
     app.addHook('preClose', () => filling);
     /**
-     * The player of a token, from the cache or else the database (and then cached unless a revocation was
-     * heard meanwhile), or null.
+     * The player of a token (a sign-in token, else a personal access token), from the cache or else the
+     * database (and then cached unless a revocation was heard meanwhile), or null; null as well for a
+     * personal token expired by now, cached or not. A personal token's use is recorded (`LastUse`).
      */
     const resolve = async (token: string): Promise<AuthedPlayer | null> => {
-      const cached = cache.get(token);
-      if (cached !== undefined) return cached;
-      const generation = cache.generation;
-      const player = await playerByToken(players, token);
-      if (player !== null) cache.set(token, player, generation);
+      const now = app.now();
+      let player = cache.get(token) ?? null;
+      if (player === null) {
+        const generation = cache.generation;
+        player =
+          (await playerByToken(players, token)) ?? (await playerByAccessToken(accessTokens, token, now));
+        if (player !== null) cache.set(token, player, generation);
+      }
+      if (player?.access === undefined) return player;
+      if (expired(player.access, now)) return null;
+      lastUse.seen(player.access.tokenId, now);
       return player;
     };
     app.decorate('playerOfToken', resolve);
@@ -100,6 +133,11 @@ export const authPlugin = fp(
       if (token === undefined) return;
       const player = await resolve(token);
       if (player === null) throw new ApiError('unknown-token', 'unknown player token');
+      // A personal token needs the scope the route declares (api-security.ts); a sign-in token has all.
+      if (player.access !== undefined && !req.is404) {
+        const scope = routeScope(req.routeOptions.schema?.security);
+        if (scope !== null) checkScope(player.access.scopes, scope);
+      }
       req.player = player;
     });
     return Promise.resolve();

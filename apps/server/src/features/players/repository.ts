@@ -146,6 +146,7 @@ export class PlayerRepository {
     const [tokens] = await this.prisma.$transaction([
       this.prisma.playerToken.deleteMany({ where: { playerId } }),
       this.prisma.transferCode.deleteMany({ where: { playerId } }),
+      this.prisma.accessToken.deleteMany({ where: { playerId } }),
     ]);
     return tokens.count;
   }

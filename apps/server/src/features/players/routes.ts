@@ -18,7 +18,7 @@ import {
   TransferSchema,
 } from '@klondike/protocol';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { PUBLIC, TOKEN_REQUIRED } from '../../infra/http/api-security.js';
+import { PUBLIC, tokenRequired } from '../../infra/http/api-security.js';
 import { z } from 'zod';
 import {
   bearerToken,
@@ -72,7 +72,7 @@ export const playerRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'getMe',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('read'),
         tags: ['players'],
         summary: 'The caller (needs the token)',
         response: { 200: MeSchema, ...errors(401, 404) },
@@ -86,7 +86,7 @@ export const playerRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'updateMe',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('profile:write'),
         tags: ['players'],
         summary: 'Rename the caller and/or change their settings',
         description:
@@ -113,7 +113,7 @@ export const playerRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'getCurrentGame',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('read'),
         tags: ['players'],
         summary: "The caller's unfinished game they acted on last (needs the token)",
         description:
@@ -133,7 +133,7 @@ export const playerRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'createTransferCode',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('account'),
         tags: ['players'],
         summary: 'A sign-in link for another device',
         description:
@@ -170,7 +170,7 @@ export const playerRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'rotateToken',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('account'),
         tags: ['players'],
         summary: 'Rotate the token',
         description:
@@ -194,7 +194,7 @@ export const playerRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'signOutEverywhere',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('account'),
         tags: ['players'],
         summary: 'Sign out every device',
         description:

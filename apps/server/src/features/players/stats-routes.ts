@@ -10,7 +10,7 @@ import {
   PlayerStatisticsSchema,
 } from '@klondike/protocol';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { PUBLIC, TOKEN_REQUIRED } from '../../infra/http/api-security.js';
+import { PUBLIC, tokenRequired } from '../../infra/http/api-security.js';
 import { z } from 'zod';
 import { ApiError } from '../../infra/errors.js';
 import { requirePlayer } from './plugin.js';
@@ -47,7 +47,7 @@ export const statsRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'listPlayerGames',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('read'),
         tags: ['players'],
         summary: "A player's finished games, newest first (the player's own token only)",
         description:

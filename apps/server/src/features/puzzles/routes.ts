@@ -19,7 +19,7 @@ import {
   PuzzleSchema,
 } from '@klondike/protocol';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { PUBLIC, TOKEN_OPTIONAL, TOKEN_REQUIRED } from '../../infra/http/api-security.js';
+import { PUBLIC, tokenOptional, tokenRequired } from '../../infra/http/api-security.js';
 import { requirePlayer } from '../players/plugin.js';
 
 const TAGS = ['puzzles'];
@@ -32,7 +32,7 @@ export const puzzlesRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'getNextPuzzle',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('puzzle:play'),
         tags: TAGS,
         summary: "A puzzle near the caller's puzzle rating that they have not attempted",
         description:
@@ -64,7 +64,7 @@ export const puzzlesRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'getPuzzleProfile',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('read'),
         tags: TAGS,
         summary: "The caller's puzzle rating, its history, results by theme and best timed runs",
         response: { 200: PuzzleProfileSchema, 401: ErrorBodySchema },
@@ -78,7 +78,7 @@ export const puzzlesRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'startPuzzleRun',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('puzzle:play'),
         tags: TAGS,
         summary: 'Starts a timed run: PUZZLE_RUN_MS by the server clock, and its first puzzle',
         description: '404 `not-found` while there is no puzzle at all.',
@@ -93,7 +93,7 @@ export const puzzlesRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'getPuzzleRunBoard',
-        security: TOKEN_OPTIONAL,
+        security: tokenOptional('read'),
         tags: TAGS,
         summary: "The timed runs' board of today (UTC) or of all time: each player's best finished run",
         description: "Bots are listed with `bot: true`; with a token, `me` is the caller's own row.",
@@ -109,7 +109,7 @@ export const puzzlesRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'getPuzzleRun',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('read'),
         tags: TAGS,
         summary: "The caller's own timed run as it stands by the server clock",
         description: "403 `forbidden` for another player's run.",
@@ -131,7 +131,7 @@ export const puzzlesRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'answerPuzzleRun',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('puzzle:play'),
         tags: TAGS,
         summary: "An answer to the caller's run's current puzzle",
         description:
@@ -173,7 +173,7 @@ export const puzzlesRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'attemptPuzzle',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('puzzle:play'),
         tags: TAGS,
         summary: 'An attempt at a puzzle: the verdict, the solution, and the rating changes',
         description:

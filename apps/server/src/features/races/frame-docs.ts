@@ -9,6 +9,7 @@ export const RACE_FRAMES: FrameDocs = {
   client: {
     'race-subscribe': {
       operationId: 'subscribeRace',
+      scope: 'read',
       summary: "Join a race room's live channel",
       description:
         'As its racer when the connection has sent `auth` as one, else as a spectator. Answered with a `race` ' +
@@ -18,6 +19,7 @@ export const RACE_FRAMES: FrameDocs = {
     },
     'race-unsubscribe': {
       operationId: 'unsubscribeRace',
+      scope: 'read',
       summary: "Leave a race room's live channel",
       replies: [],
     },

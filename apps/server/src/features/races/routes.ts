@@ -13,7 +13,7 @@ import {
   ReadyBodySchema,
 } from '@klondike/protocol';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { PUBLIC, TOKEN_OPTIONAL, TOKEN_REQUIRED } from '../../infra/http/api-security.js';
+import { PUBLIC, tokenRequired, tokenOptional } from '../../infra/http/api-security.js';
 import { requirePlayer } from '../players/plugin.js';
 
 const errors = (...codes: (400 | 401 | 403 | 404 | 409 | 429 | 503)[]) =>
@@ -29,7 +29,7 @@ export const raceRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'createRace',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('race:play'),
         tags: ['races'],
         summary: 'Create a race room (needs a token)',
         description:
@@ -50,7 +50,7 @@ export const raceRoutes: FastifyPluginAsyncZod = (app) => {
       config: { rateLimit: lookupLimit },
       schema: {
         operationId: 'getRace',
-        security: TOKEN_OPTIONAL,
+        security: tokenOptional('read'),
         tags: ['races'],
         summary: 'A race room as the caller sees it (token optional: spectators)',
         params: RaceParamsSchema,
@@ -66,7 +66,7 @@ export const raceRoutes: FastifyPluginAsyncZod = (app) => {
       config: { rateLimit: lookupLimit },
       schema: {
         operationId: 'joinRace',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('race:play'),
         tags: ['races'],
         summary: 'Take a seat (needs a token)',
         description:
@@ -85,7 +85,7 @@ export const raceRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'setRaceReady',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('race:play'),
         tags: ['races'],
         summary: 'Set your ready flag (a racer)',
         description: 'When every seat is taken and everyone is ready, the countdown begins.',
@@ -102,7 +102,7 @@ export const raceRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'startRace',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('race:play'),
         tags: ['races'],
         summary: 'Start the countdown (the host; at least 2 racers)',
         params: RaceParamsSchema,
@@ -134,7 +134,7 @@ export const raceRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'rematchRace',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('race:play'),
         tags: ['races'],
         summary: 'A new room with the same racers and a new deal of the same kind (a racer)',
         description:

@@ -13,6 +13,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { PUBLIC } from '../../infra/http/api-security.js';
+import { nextCursor, pageStart } from '../../infra/http/pagination.js';
 
 export const ratingRoutes: FastifyPluginAsyncZod = (app) => {
   app.get(
@@ -30,13 +31,15 @@ export const ratingRoutes: FastifyPluginAsyncZod = (app) => {
     },
     async (req) => {
       const q = req.query;
+      const offset = pageStart('ratings', q);
       const page = await app.ratings.leaderboard(req.params.pool, {
-        offset: q.offset,
+        offset,
         limit: q.limit,
         includeProvisional: q.include === 'provisional',
         board: q.board,
       });
-      return { pool: req.params.pool, board: q.board, offset: q.offset, limit: q.limit, ...page };
+      const next = nextCursor('ratings', offset, page.entries.length, page.total);
+      return { pool: req.params.pool, board: q.board, offset, limit: q.limit, ...page, nextCursor: next };
     },
   );
 

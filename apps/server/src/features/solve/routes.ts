@@ -15,7 +15,7 @@ import {
 } from '@klondike/protocol';
 import { DEFAULT_PRESET, dealFromNumber, parseDeal, resolveOptions } from '@klondike/rules';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { TOKEN_OPTIONAL } from '../../infra/http/api-security.js';
+import { tokenOptional } from '../../infra/http/api-security.js';
 import { SOLVER_WINDOW_MS } from './allowance.js';
 import { ApiError } from '../../infra/errors.js';
 import { KnownLines } from './known-lines.js';
@@ -57,7 +57,7 @@ export const solveRoutes: FastifyPluginAsyncZod = (app) => {
       onRequest: app.solverAllowance,
       schema: {
         operationId: 'solveDeal',
-        security: TOKEN_OPTIONAL,
+        security: tokenOptional('game:play'),
         tags: ['solver'],
         summary: 'Solve a deal',
         description:
@@ -137,7 +137,7 @@ export const solveRoutes: FastifyPluginAsyncZod = (app) => {
       config: { rateLimit },
       schema: {
         operationId: 'getHint',
-        security: TOKEN_OPTIONAL,
+        security: tokenOptional('game:play'),
         tags: ['solver'],
         summary: 'A hint for a casual game',
         description:
@@ -157,7 +157,7 @@ export const solveRoutes: FastifyPluginAsyncZod = (app) => {
       config: { rateLimit: winnableRateLimit },
       schema: {
         operationId: 'getWinnable',
-        security: TOKEN_OPTIONAL,
+        security: tokenOptional('read'),
         tags: ['solver'],
         summary: 'Is the game still winnable? (the badge)',
         description:

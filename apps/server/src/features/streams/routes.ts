@@ -21,7 +21,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { closesAt } from '../../infra/dates.js';
 import { ApiError } from '../../infra/errors.js';
-import { TOKEN_OPTIONAL, TOKEN_REQUIRED } from '../../infra/http/api-security.js';
+import { tokenOptional, tokenRequired } from '../../infra/http/api-security.js';
 import { bearerToken, hashToken } from '../players/players.js';
 import { type ExportPager, writeExport } from './exports.js';
 import { openGameStream } from './game-stream.js';
@@ -78,7 +78,7 @@ export const streamRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'streamGame',
-        security: TOKEN_OPTIONAL,
+        security: tokenOptional('read'),
         tags: ['streams'],
         summary: "A game's states as they happen (NDJSON)",
         description:
@@ -116,7 +116,7 @@ export const streamRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'streamEvents',
-        security: TOKEN_REQUIRED,
+        security: tokenRequired('read'),
         tags: ['streams'],
         summary: "The caller's events (NDJSON)",
         description:
@@ -157,7 +157,7 @@ export const streamRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'streamRaceGames',
-        security: TOKEN_OPTIONAL,
+        security: tokenOptional('read'),
         tags: ['streams'],
         summary: "A finished race's games (NDJSON)",
         description:
@@ -188,7 +188,7 @@ export const streamRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'streamDailyGames',
-        security: TOKEN_OPTIONAL,
+        security: tokenOptional('read'),
         tags: ['streams'],
         summary: "A closed day's ranked attempts (NDJSON)",
         description:
@@ -219,7 +219,7 @@ export const streamRoutes: FastifyPluginAsyncZod = (app) => {
     {
       schema: {
         operationId: 'exportPlayerGames',
-        security: TOKEN_OPTIONAL,
+        security: tokenOptional('read'),
         tags: ['streams'],
         summary: "A player's finished games (NDJSON)",
         description:

@@ -95,6 +95,7 @@ describe('prisma/ layout', () => {
   it('the schema reader sees every model, field and enum of schema.prisma', () => {
     const expected = expectedFromPrismaSchema(schemaText);
     expect(expected.tables.sort()).toEqual([
+      'AccessToken',
       'Appeal',
       'Arena',
       'ArenaPlayer',
