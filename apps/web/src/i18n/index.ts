@@ -133,9 +133,9 @@ export function browserLanguages(): readonly string[] {
 /**
  * A section of messages kept out of the main files, used only by pages that load on demand: `fair-play`
  * (`fairPlay`, `moderation`: the fair-play and moderators' pages, report buttons, a player's standing) and
- * `help` (`help`: the help page).
+ * `help` (`help`: the help page) and `puzzles` (`puzzles`: the Puzzles page and the timed run).
  */
-export type MessageSection = 'fair-play' | 'help';
+export type MessageSection = 'fair-play' | 'help' | 'puzzles';
 
 /** A section file's messages (top-level keys of the app's messages, e.g. `{ fairPlay, moderation }`). */
 type SectionMessages = Record<string, unknown>;
@@ -156,6 +156,12 @@ const sectionLoaders: Record<
     fr: () => import('./locales/help/fr.json'),
     de: () => import('./locales/help/de.json'),
     es: () => import('./locales/help/es.json'),
+  },
+  puzzles: {
+    en: () => import('./locales/puzzles/en.json'),
+    fr: () => import('./locales/puzzles/fr.json'),
+    de: () => import('./locales/puzzles/de.json'),
+    es: () => import('./locales/puzzles/es.json'),
   },
 };
 
