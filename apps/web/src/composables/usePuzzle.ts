@@ -53,6 +53,8 @@ export function usePuzzle() {
   const isDaily = ref(false);
   const result = shallowRef<PuzzleAttemptResult | null>(null);
   const profile = shallowRef<PuzzleProfile | null>(null);
+  /** The profile is being fetched (it may fail: the page works without it). */
+  const profileLoading = ref(false);
   const daily = shallowRef<DailyPuzzle | null>(null);
   /** Why the puzzle of the day could not be fetched, or null. */
   const dailyError = ref<string | null>(null);
@@ -116,10 +118,13 @@ export function usePuzzle() {
       profile.value = null;
       return;
     }
+    profileLoading.value = true;
     try {
       profile.value = await getPuzzleProfile();
     } catch {
       profile.value = null; // the page works without it
+    } finally {
+      profileLoading.value = false;
     }
   }
 
@@ -179,6 +184,7 @@ export function usePuzzle() {
     isDaily,
     result,
     profile,
+    profileLoading,
     daily,
     dailyError,
     board,
