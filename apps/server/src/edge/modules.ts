@@ -8,8 +8,8 @@
  * the infrastructure; daily needs game-rooms, solver and ratings; races needs fair-play, game-rooms, solver
  * and ratings; pairing needs races and ratings; arenas needs races, pairing and daily (`app.dailyJobs`);
  * maintenance needs game-rooms and races; moderation needs auth; review needs game-rooms and solver; status
- * needs game-rooms, solver and daily; signals needs the solver, and comes last so that it closes first (its
- * running pass still uses the solver's threads). The order also sets the order of the plugins' close hooks and
+ * needs game-rooms, solver and daily; signals needs the solver; puzzles needs game-rooms and the solver; these two come last so that they close first
+ * (a running pass still uses the solver's threads). The order also sets the order of the plugins' close hooks and
  * of the paths in the OpenAPI document (so a change regenerates the client's types,
  * packages/client/src/generated/openapi.ts).
  */
@@ -21,6 +21,7 @@ import { fairnessModule } from '../features/fairness/module.js';
 import { maintenanceModule } from '../features/maintenance/module.js';
 import { moderationModule } from '../features/moderation/module.js';
 import { pairingModule } from '../features/pairing/module.js';
+import { puzzlesModule } from '../features/puzzles/module.js';
 import { playersModule } from '../features/players/module.js';
 import { racesModule } from '../features/races/module.js';
 import { ratingsModule } from '../features/ratings/module.js';
@@ -45,4 +46,5 @@ export const MODULES: readonly FeatureModule[] = [
   reviewModule,
   statusModule,
   signalsModule,
+  puzzlesModule,
 ];

@@ -96,6 +96,15 @@ describe('HTTP plumbing', () => {
           '/api/mod/players/{id}/dismiss',
           '/api/mod/appeals/{id}/decide',
           '/api/mod/log',
+          '/api/puzzles/next',
+          '/api/puzzles/daily',
+          '/api/puzzles/me',
+          '/api/puzzles/runs',
+          '/api/puzzles/runs/board',
+          '/api/puzzles/runs/{id}',
+          '/api/puzzles/runs/{id}/answer',
+          '/api/puzzles/{id}',
+          '/api/puzzles/{id}/attempt',
         ].sort(),
       );
       expect(Object.keys(openapi.paths['/api/games/{id}/moves'] ?? {})).toEqual(['post']);

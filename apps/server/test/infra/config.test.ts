@@ -134,6 +134,14 @@ describe('configuration slices', () => {
         'reviewPendingMax',
         // features/status/config.ts
         'statusOperatorToken',
+        // features/puzzles/config.ts
+        'puzzlesSweepMs',
+        'puzzlesBatch',
+        'puzzlesMaxUnseen',
+        'puzzlesPerGame',
+        'puzzlesSolveNodes',
+        'puzzlesMaxSolves',
+        'puzzlesMinimalNodes',
       ].sort(),
     );
   });

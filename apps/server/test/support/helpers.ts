@@ -108,8 +108,8 @@ export function describeEachDatabase(title: string, body: (db: TestDatabase) => 
 /**
  * Builds a quiet test server on `db` (rate limits off, no web client unless configured; one solver thread;
  * the daily job off — dailies are made on first use — with no archive and a 300 ms solver limit per
- * candidate, so generating them stays fast; the fair-play signals' passes off: a test calls
- * `app.signals.sweep()`).
+ * candidate, so generating them stays fast; the fair-play signals' and the puzzles' passes off: a test calls
+ * `app.signals.sweep()`, `app.puzzles.sweep()`).
  */
 export async function testApp(db: TestDatabase, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   return buildApp({
@@ -125,6 +125,7 @@ export async function testApp(db: TestDatabase, options: BuildAppOptions = {}): 
       dailyArchiveDays: 0,
       dailySolveMs: 300,
       signalsSweepMs: 0,
+      puzzlesSweepMs: 0,
       ...db.config(),
       ...options.config,
     },

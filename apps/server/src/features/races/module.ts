@@ -18,6 +18,13 @@ export const racesModule: FeatureModule = {
   channel: (app) => raceChannel(app.races, { lookups: app.config.raceRateMax }),
   frames: RACE_FRAMES,
   // A racer's game that ends asks for the fair-play signals of the race's games (features/signals).
-  games: (app) => ({ race: { policy: racePolicy(app.races, () => app.signals.nudge()) } }),
+  games: (app) => ({
+    race: {
+      policy: racePolicy(app.races, () => {
+        app.signals.nudge();
+        app.puzzles.nudge();
+      }),
+    },
+  }),
   config: RACES_CONFIG,
 };

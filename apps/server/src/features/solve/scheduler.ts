@@ -21,7 +21,7 @@ import { ApiError } from '../../infra/errors.js';
 /** Interactive priorities, most urgent first. */
 export const INTERACTIVE_PRIORITIES = ['hint', 'solve', 'certify', 'daily'] as const;
 /** Background priorities, most urgent first. */
-export const BACKGROUND_PRIORITIES = ['review', 'par', 'signals', 'archive'] as const;
+export const BACKGROUND_PRIORITIES = ['review', 'par', 'signals', 'puzzles', 'archive'] as const;
 /** Every priority: interactive ones first. */
 export const SOLVER_PRIORITIES = [...INTERACTIVE_PRIORITIES, ...BACKGROUND_PRIORITIES] as const;
 /** A solver job's priority. */

@@ -6,7 +6,8 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { isMainThread } from 'node:worker_threads';
 import { solve, solveMinimal } from '@klondike/solver';
-import type { Card, GameOptions, GameState, Move } from '@klondike/rules';
+import type { Card, GameAction, GameOptions, GameState, Move } from '@klondike/rules';
+import { type GenerationLimits, type GenerationResult, generatePuzzles } from '../puzzles/generation.js';
 import { type GameAnalysis, type TimedAction, analyseGame } from '../signals/analysis.js';
 import type { SignalBudget } from '../signals/positions.js';
 import type { RunningJob, SolverJob, SolverJobEvent } from './scheduler.js';
@@ -72,8 +73,19 @@ export interface SignalsTask {
   readonly budget: SignalBudget;
 }
 
+/** The puzzles of one finished game (puzzles/generation.ts): a background job, priority `puzzles`. */
+export interface PuzzlesTask {
+  readonly kind: 'puzzles';
+  /** 52 engine cards in deal order. */
+  readonly deal: readonly Card[];
+  readonly options: GameOptions;
+  /** The game's actions in order (moves, undos, a resignation). */
+  readonly actions: readonly GameAction[];
+  readonly limits: GenerationLimits;
+}
+
 /** A solver job. */
-export type SolverTask = DealTask | PositionTask | SignalsTask;
+export type SolverTask = DealTask | PositionTask | SignalsTask | PuzzlesTask;
 
 /** A solver job's answer: the verdict, the winning line (with `won`), positions searched and time in ms. */
 export interface SolverOutcome {
@@ -87,6 +99,8 @@ export interface SolverOutcome {
   readonly lowerBound?: number;
   /** Only for `signals` tasks (whose verdict is `unknown`): the game's signals. */
   readonly signals?: GameAnalysis;
+  /** Only for `puzzles` tasks (whose verdict is `unknown`): the game's puzzles, null when its log does not replay. */
+  readonly puzzles?: GenerationResult | null;
 }
 
 /** Runs one job. Errors: malformed input throws (the pool rejects the job's promise). */
@@ -100,6 +114,16 @@ export default function runSolverTask(task: SolverTask): SolverOutcome {
       budget: task.budget,
     });
     return { verdict: 'unknown', nodes: signals.nodes, ms: Math.round(performance.now() - t0), signals };
+  }
+  if (task.kind === 'puzzles') {
+    const t0 = performance.now();
+    const puzzles = generatePuzzles(task.deal, task.options, task.actions, task.limits);
+    return {
+      verdict: 'unknown',
+      nodes: puzzles?.stats.nodes ?? 0,
+      ms: Math.round(performance.now() - t0),
+      puzzles,
+    };
   }
   if (task.kind === 'deal' && task.minimal === true) {
     const m = solveMinimal(task.deal, task.options, {
