@@ -8,7 +8,8 @@
  * - `/race` sets up a live race; `/race/<code>` a race room (lobby, race, results); `/arenas` the arenas,
  *   `/arenas/<id>` one arena with its live standings;
  * - `/puzzles` the puzzles (a puzzle on the table, the player's puzzle rating), `/puzzles/daily` the puzzle of
- *   the day on it, `/puzzles/run` the timed run and its boards (their text: the `puzzles` section);
+ *   the day on it, `/puzzles/<id>` one puzzle (a shared link), `/puzzles/run` the timed run and its boards
+ *   (their text: the `puzzles` section);
  * - `/settings` the player's settings; `/help` the rules of every preset and the keyboard shortcuts;
  * - `/fair-play` the rules of fair play and the published figures; `/mod` the moderators' queue,
  *   `/mod/players/<id>` a player as moderators see them (the actions), `/mod/log` the audit log (moderators
@@ -125,6 +126,13 @@ export function createAppRouter(history: RouterHistory = createWebHistory()): Ro
         name: 'puzzle-daily',
         component: withMessages(() => import('./pages/PuzzlesPage.vue'), 'puzzles'),
         props: { daily: true },
+        meta: { layout: 'page', nav: 'puzzles' },
+      },
+      {
+        path: `/puzzles/:id(${ID})`,
+        name: 'puzzle',
+        component: withMessages(() => import('./pages/PuzzlesPage.vue'), 'puzzles'),
+        props: true,
         meta: { layout: 'page', nav: 'puzzles' },
       },
       {
