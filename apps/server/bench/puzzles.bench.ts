@@ -33,6 +33,11 @@ function main(): void {
   let nodes = 0;
   let cpuMs = 0;
   const goals = { 'only-move': 0, 'clear-the-table': 0 };
+  const byGoal = {
+    'only-move': { candidates: 0, fair: 0 },
+    'clear-the-table': { candidates: 0, fair: 0 },
+  };
+  const rejected: Record<string, number> = {};
   const themes = new Map<string, number>();
   for (let n = 1; n <= GAMES; n++) {
     const d = dealFromNumber(1000 + n);
@@ -52,6 +57,11 @@ function main(): void {
     fair += r.stats.fair;
     solves += r.stats.solves;
     nodes += r.stats.nodes;
+    for (const g of ['only-move', 'clear-the-table'] as const) {
+      byGoal[g].candidates += r.stats.byGoal[g].candidates;
+      byGoal[g].fair += r.stats.byGoal[g].fair;
+    }
+    for (const [k, v] of Object.entries(r.stats.rejected)) rejected[k] = (rejected[k] ?? 0) + v;
     for (const p of r.puzzles) {
       goals[p.goal]++;
       for (const t of p.themes) themes.set(t, (themes.get(t) ?? 0) + 1);
@@ -70,6 +80,8 @@ function main(): void {
     candidates,
     fair,
     fairShare: candidates === 0 ? null : +(fair / candidates).toFixed(3),
+    byGoal,
+    onlyMoveRejected: rejected,
     puzzles,
     goals,
     themes: Object.fromEntries(themes),

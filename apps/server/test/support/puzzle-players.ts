@@ -2,11 +2,13 @@
  * Finished games for the puzzles' tests and benchmark: a simple bot on a seeded deal. Pure.
  */
 import { type Deal, type GameOptions, type Move, applyMove, legalMoves, newGame } from '@klondike/rules';
-import { oracleLine, randomPick, visiblePlayer } from './fair-play-players.js';
+import { solve } from '@klondike/solver';
+import { randomPick, visiblePlayer } from './fair-play-players.js';
 import { unseenCount } from '../../src/features/puzzles/position.js';
 
 /**
- * A bot's game on `deal`: the solver's full-knowledge line (a visible-information rule when the solver finds
+ * A bot's game on `deal` (deterministic for a given `random`): the solver's full-knowledge line (node-limited,
+ * not shortened) (a visible-information rule when the solver finds
  * none); with `slip`, the line is left once at most `slipUnseen` cards are unseen, for one random legal move,
  * after which the visible-information rule (random turn-ups, `random`) plays on — such games are mostly lost.
  */
@@ -18,7 +20,8 @@ export function botGame(
   slipUnseen = 6,
 ): Move[] {
   const start = newGame(deal, options);
-  const line = oracleLine(start);
+  const found = solve(start, options, { maxNodes: 200_000, shortenMs: 0 });
+  const line = found.verdict === 'won' ? (found.line ?? null) : null;
   if (line === null) return visiblePlayer(start, randomPick(random));
   if (!slip) return line;
   const moves: Move[] = [];

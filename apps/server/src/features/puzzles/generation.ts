@@ -86,6 +86,12 @@ export interface GenerationStats {
   readonly candidates: number;
   /** Candidates that passed the fairness check. */
   readonly fair: number;
+  /** Candidates examined by goal (`clear-the-table`: at most one a game). */
+  readonly byGoal: Readonly<
+    Record<PuzzleCandidate['goal'], { readonly candidates: number; readonly fair: number }>
+  >;
+  /** Only-move candidates rejected, by reason (OnlyMoveVerdict). */
+  readonly rejected: Readonly<Record<string, number>>;
   /** Solver calls (cached answers not counted; a minimal search counts one). */
   readonly solves: number;
   /** Positions the solves generated. */
@@ -203,6 +209,8 @@ export function generatePuzzles(
   const budget = (): boolean => solver.solves + minimalSolves < limits.maxSolves;
   const puzzles: PuzzleCandidate[] = [];
   let candidates = 0;
+  let clearCandidates = 0;
+  const rejected: Record<string, number> = {};
   const seen = new Set<string>();
 
   // clear-the-table: the first position with every card known and a waste to play.
@@ -210,6 +218,7 @@ export function generatePuzzles(
   if (clearAt >= 0 && budget()) {
     const s = line.states[clearAt] as GameState;
     candidates++;
+    clearCandidates++;
     seen.add(positionKey(s));
     const m = solveMinimal(s, s.options, {
       maxNodes: limits.minimalNodes,
@@ -242,7 +251,10 @@ export function generatePuzzles(
     seen.add(key);
     candidates++;
     const v = onlyMove(s, solver, budget);
-    if (!v.fair) continue;
+    if (!v.fair) {
+      rejected[v.reason] = (rejected[v.reason] ?? 0) + 1;
+      continue;
+    }
     puzzles.push({
       goal: 'only-move',
       ply,
@@ -255,12 +267,18 @@ export function generatePuzzles(
       choices: moves.length,
     });
   }
+  const clears = puzzles.filter((p) => p.goal === 'clear-the-table').length;
   return {
     puzzles: puzzles.slice(0, limits.perGame),
     stats: {
       positions: line.states.length,
       candidates,
       fair: puzzles.length,
+      byGoal: {
+        'clear-the-table': { candidates: clearCandidates, fair: clears },
+        'only-move': { candidates: candidates - clearCandidates, fair: puzzles.length - clears },
+      },
+      rejected,
       solves: solver.solves + minimalSolves,
       nodes: solver.nodes + minimalNodes,
     },

@@ -53,6 +53,9 @@ export interface BestRunRow {
 
 type Db = PrismaClient | Prisma.TransactionClient;
 
+/** The open transaction of `updateRun`, for reads inside it (PGlite has one connection). */
+export type RunTransaction = Prisma.TransactionClient;
+
 const themesOf = (j: unknown): PuzzleTheme[] =>
   Array.isArray(j)
     ? j.filter((t): t is PuzzleTheme => (PUZZLE_THEMES as readonly unknown[]).includes(t))
@@ -194,6 +197,7 @@ export class PuzzlesRepository {
   async nearest(
     rating: number,
     opts: { playerId?: string; theme?: PuzzleTheme; exclude?: readonly string[] },
+    db: Db = this.prisma,
   ): Promise<PuzzleRow | null> {
     const theme =
       opts.theme === undefined
@@ -212,13 +216,13 @@ export class PuzzlesRepository {
       const window = Number.isFinite(w)
         ? Prisma.sql`AND p.rating BETWEEN ${rating - w} AND ${rating + w}`
         : Prisma.empty;
-      const rows = await this.prisma.$queryRaw<{ id: string }[]>`
+      const rows = await db.$queryRaw<{ id: string }[]>`
         SELECT p.id FROM "Puzzle" p
          WHERE TRUE ${window} ${theme} ${mine} ${exclude}
          ORDER BY ABS(p.rating - ${rating}), p.id
          LIMIT 1`;
       const id = rows[0]?.id;
-      if (id !== undefined) return this.puzzle(id);
+      if (id !== undefined) return this.puzzle(id, db);
     }
     return null;
   }

@@ -30,7 +30,7 @@ import type { SolverPool } from '../solve/task.js';
 import { isCorrect, puzzleOf } from './answers.js';
 import type { GenerationLimits } from './generation.js';
 import { NEW_PUZZLE_PLAYER, rateAttempt, startRating } from './rating.js';
-import type { PuzzlesRepository, RunRow } from './repository.js';
+import type { PuzzlesRepository, RunRow, RunTransaction } from './repository.js';
 
 /** Only games created this recently are looked for (ms): 30 days. */
 export const PUZZLES_LOOKBACK_MS = 30 * 86_400_000;
@@ -266,8 +266,16 @@ export class PuzzlesService {
   }
 
   /** The run's next puzzle: near a rating that climbs with each answer, never one it served. */
-  private async runPuzzle(answered: number, served: readonly string[]): Promise<string | null> {
-    const p = await this.opts.repository.nearest(RUN_START_RATING + RUN_STEP * answered, { exclude: served });
+  private async runPuzzle(
+    answered: number,
+    served: readonly string[],
+    db?: RunTransaction,
+  ): Promise<string | null> {
+    const p = await this.opts.repository.nearest(
+      RUN_START_RATING + RUN_STEP * answered,
+      { exclude: served },
+      db,
+    );
     return p?.id ?? null;
   }
 
@@ -312,14 +320,16 @@ export class PuzzlesService {
     moves: readonly Move[],
   ): Promise<{ correct: boolean; solution: Move[]; run: PuzzleRun }> {
     const { repository } = this.opts;
-    const out = await repository.updateRun(id, async (run) => {
+    // Read before the run's transaction (a puzzle's position and solution never change; PGlite has one
+    // connection, so nothing outside the transaction may be read inside it).
+    const p = await repository.puzzle(puzzleId);
+    const out = await repository.updateRun(id, async (run, tx) => {
       if (run === null) throw new ApiError('not-found', `no run ${id}`);
       if (run.playerId !== playerId) throw new ApiError('forbidden', "another player's run");
       const now = this.opts.now();
       const over = run.closedAt !== null || now >= run.endsAt.getTime();
       if (!over && run.puzzleId !== puzzleId)
         throw new ApiError('conflict', `puzzle ${puzzleId} is not this run's current puzzle`);
-      const p = await repository.puzzle(puzzleId);
       if (p === null) throw new ApiError('not-found', `no puzzle ${puzzleId}`);
       const correct = isCorrect(p, moves);
       if (over) {
@@ -332,7 +342,7 @@ export class PuzzlesService {
       const solved = run.solved + (correct ? 1 : 0);
       const wrong = run.wrong + (correct ? 0 : 1);
       const endsAt = new Date(run.endsAt.getTime() - (correct ? 0 : PUZZLE_RUN_PENALTY_MS));
-      const next = now >= endsAt.getTime() ? null : await this.runPuzzle(solved + wrong, run.served);
+      const next = now >= endsAt.getTime() ? null : await this.runPuzzle(solved + wrong, run.served, tx);
       const served = next === null ? run.served : [...run.served, next];
       const write = { solved, wrong, endsAt, puzzleId: next, served };
       return { write, value: { correct, p, run: { ...run, ...write }, now } };
