@@ -1,7 +1,8 @@
 /**
  * REST calls of the puzzles (docs/puzzles.md): the next puzzle (optionally of a theme), one puzzle, the
  * puzzle of the day, an attempt, the caller's puzzle profile, and the timed run (start, answer, boards).
- * Every answer is checked with the protocol's puzzle schemas (packages/protocol/src/puzzles.ts).
+ * The routes go through the typed client's `api` (typed from the OpenAPI document); every answer is checked
+ * with the protocol's puzzle schemas (packages/protocol/src/puzzles.ts).
  */
 import type {
   DailyPuzzleSchema,
@@ -15,35 +16,17 @@ import type {
 } from '@klondike/protocol';
 import type { Move } from '@klondike/rules';
 import type { z } from 'zod';
-import { callRoute, type RouteAnswer } from './api';
+import { callRoute } from './api';
 
 /** The puzzle of the day. */
 export type DailyPuzzle = z.infer<typeof DailyPuzzleSchema>;
 /** A timed run's answer: whether it was right, the solution and the run after it. */
 export type PuzzleRunAnswer = z.infer<typeof PuzzleRunAnswerSchema>;
 
-/** The part of a route's options these calls give: path params, query, JSON body. */
-interface RouteInit {
-  readonly params?: { readonly path?: Record<string, string>; readonly query?: Record<string, unknown> };
-  readonly body?: unknown;
-}
-/**
- * The puzzle routes through `client.api` (openapi-fetch). Typed here by hand so that the web app builds before
- * and after the server's routes are in the generated OpenAPI types; the answers are checked with the
- * protocol's schemas all the same.
- */
-interface PuzzleRoutes {
-  GET(path: string, init: RouteInit): Promise<RouteAnswer>;
-  POST(path: string, init: RouteInit): Promise<RouteAnswer>;
-}
-function routes(api: unknown): PuzzleRoutes {
-  return api as PuzzleRoutes;
-}
-
 /** GET /api/puzzles/next: a puzzle near the caller's puzzle rating (of `theme` when given). */
 export function getNextPuzzle(theme: PuzzleTheme | null): Promise<Puzzle> {
   return callRoute(
-    (api) => routes(api).GET('/api/puzzles/next', { params: { query: theme ? { theme } : {} } }),
+    (api) => api.GET('/api/puzzles/next', { params: { query: theme ? { theme } : {} } }),
     (p) => p.PuzzleSchema,
   );
 }
@@ -51,7 +34,7 @@ export function getNextPuzzle(theme: PuzzleTheme | null): Promise<Puzzle> {
 /** GET /api/puzzles/:id: one puzzle (404 `not-found` for an unknown id). */
 export function getPuzzle(id: string): Promise<Puzzle> {
   return callRoute(
-    (api) => routes(api).GET('/api/puzzles/{id}', { params: { path: { id } } }),
+    (api) => api.GET('/api/puzzles/{id}', { params: { path: { id } } }),
     (p) => p.PuzzleSchema,
   );
 }
@@ -59,7 +42,7 @@ export function getPuzzle(id: string): Promise<Puzzle> {
 /** GET /api/puzzles/daily: the puzzle of the day (the same for everyone on a UTC date). */
 export function getDailyPuzzle(): Promise<DailyPuzzle> {
   return callRoute(
-    (api) => routes(api).GET('/api/puzzles/daily', {}),
+    (api) => api.GET('/api/puzzles/daily', {}),
     (p) => p.DailyPuzzleSchema,
   );
 }
@@ -67,7 +50,7 @@ export function getDailyPuzzle(): Promise<DailyPuzzle> {
 /** POST /api/puzzles/:id/attempt: the verdict, the solution and the ratings before and after. */
 export function attemptPuzzle(id: string, moves: readonly Move[]): Promise<PuzzleAttemptResult> {
   return callRoute(
-    (api) => routes(api).POST('/api/puzzles/{id}/attempt', { params: { path: { id } }, body: { moves } }),
+    (api) => api.POST('/api/puzzles/{id}/attempt', { params: { path: { id } }, body: { moves: [...moves] } }),
     (p) => p.PuzzleAttemptResultSchema,
   );
 }
@@ -75,7 +58,7 @@ export function attemptPuzzle(id: string, moves: readonly Move[]): Promise<Puzzl
 /** GET /api/puzzles/me: the caller's puzzle rating, its history and results by theme (a player's token). */
 export function getPuzzleProfile(): Promise<PuzzleProfile> {
   return callRoute(
-    (api) => routes(api).GET('/api/puzzles/me', {}),
+    (api) => api.GET('/api/puzzles/me', {}),
     (p) => p.PuzzleProfileSchema,
   );
 }
@@ -83,7 +66,7 @@ export function getPuzzleProfile(): Promise<PuzzleProfile> {
 /** POST /api/puzzles/runs: starts a timed run (the server keeps its clock). */
 export function startPuzzleRun(): Promise<PuzzleRun> {
   return callRoute(
-    (api) => routes(api).POST('/api/puzzles/runs', {}),
+    (api) => api.POST('/api/puzzles/runs', {}),
     (p) => p.PuzzleRunSchema,
   );
 }
@@ -99,9 +82,9 @@ export function answerPuzzleRun(
 ): Promise<PuzzleRunAnswer> {
   return callRoute(
     (api) =>
-      routes(api).POST('/api/puzzles/runs/{id}/answer', {
+      api.POST('/api/puzzles/runs/{id}/answer', {
         params: { path: { id: runId } },
-        body: { puzzleId, moves },
+        body: { puzzleId, moves: [...moves] },
       }),
     (p) => p.PuzzleRunAnswerSchema,
   );
@@ -110,7 +93,7 @@ export function answerPuzzleRun(
 /** GET /api/puzzles/runs/board: today's (UTC) best runs or the all-time ones, and the caller's row. */
 export function getPuzzleRunBoard(period: 'day' | 'all', limit = 20): Promise<PuzzleRunBoard> {
   return callRoute(
-    (api) => routes(api).GET('/api/puzzles/runs/board', { params: { query: { period, limit } } }),
+    (api) => api.GET('/api/puzzles/runs/board', { params: { query: { period, limit } } }),
     (p) => p.PuzzleRunBoardSchema,
   );
 }
