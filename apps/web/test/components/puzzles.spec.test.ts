@@ -158,6 +158,35 @@ describe('the Puzzles page', () => {
   });
 });
 
+describe('a guest on the Puzzles page', () => {
+  it('is shown the public puzzle of the day (the next puzzle is for players) and offered the sign-up', async () => {
+    usePlayer().token.value = null;
+    const daily = servedPuzzle('d1', onlyView, { type: 'only-move', moves: 1 });
+    const calls = stubApi((method, path) => {
+      if (method === 'GET' && path === '/api/puzzles/daily') return ok({ date: '2026-12-06', puzzle: daily });
+      return { status: 401, body: { error: { code: 'unauthorized', message: 'a player token is needed' } } };
+    });
+    const w = await mountPage();
+    expect(w.get('[data-testid=puzzle-table]').attributes('data-puzzle-id')).toBe('d1');
+    expect(w.get('[data-testid=puzzle-goal]').text()).toBe(
+      'Find the only move that keeps the deal winnable.',
+    );
+    expect(w.get('[data-testid=puzzle-is-daily]').text()).toContain('2026-12-06');
+    expect(w.find('[data-testid=puzzle-sign-up]').exists()).toBe(true);
+    expect(calls.some((c) => c.path === '/api/puzzles/next' || c.path === '/api/puzzles/me')).toBe(false);
+    // The answer of a guest waits for the sign-up: the dialog opens, nothing is sent.
+    key('1');
+    key('2');
+    await flushPromises();
+    expect(usePlayer().dialog.value).toBe('signup');
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    usePlayer().closeDialog();
+    await flushPromises();
+    expect(w.get('[data-testid=puzzle-table]').attributes('data-done')).toBe('false');
+    w.unmount();
+  });
+});
+
 describe('the verdict', () => {
   it('a wrong, unrated answer says so and keeps the rating', () => {
     const w = mount(PuzzleResult, {
