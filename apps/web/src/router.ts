@@ -7,6 +7,9 @@
  *   statistics with charts (the chart library loads with that page only); `/replay/<gameId>` a replay;
  * - `/race` sets up a live race; `/race/<code>` a race room (lobby, race, results); `/arenas` the arenas,
  *   `/arenas/<id>` one arena with its live standings;
+ * - `/puzzles` the puzzles (a puzzle on the table, the player's puzzle rating), `/puzzles/daily` the puzzle of
+ *   the day on it, `/puzzles/<id>` one puzzle (a shared link), `/puzzles/run` the timed run and its boards
+ *   (their text: the `puzzles` section);
  * - `/settings` the player's settings; `/help` the rules of every preset and the keyboard shortcuts;
  * - `/fair-play` the rules of fair play and the published figures; `/mod` the moderators' queue,
  *   `/mod/players/<id>` a player as moderators see them (the actions), `/mod/log` the audit log (moderators
@@ -25,7 +28,7 @@ import { loadMessageSection, type MessageSection } from './i18n';
 import PlayPage from './pages/PlayPage.vue';
 
 /** A section of the nav bar. */
-export type NavSection = 'play' | 'daily' | 'race' | 'leaderboard' | 'me';
+export type NavSection = 'play' | 'daily' | 'puzzles' | 'race' | 'leaderboard' | 'me';
 
 declare module 'vue-router' {
   interface RouteMeta {
@@ -111,6 +114,32 @@ export function createAppRouter(history: RouterHistory = createWebHistory()): Ro
         component: () => import('./pages/ReplayPage.vue'),
         props: (route) => ({ gameId: route.params.gameId, review: true }),
         meta: { layout: 'page', nav: null, fill: true },
+      },
+      {
+        path: '/puzzles',
+        name: 'puzzles',
+        component: withMessages(() => import('./pages/PuzzlesPage.vue'), 'puzzles'),
+        meta: { layout: 'page', nav: 'puzzles' },
+      },
+      {
+        path: '/puzzles/daily',
+        name: 'puzzle-daily',
+        component: withMessages(() => import('./pages/PuzzlesPage.vue'), 'puzzles'),
+        props: { daily: true },
+        meta: { layout: 'page', nav: 'puzzles' },
+      },
+      {
+        path: `/puzzles/:id(${ID})`,
+        name: 'puzzle',
+        component: withMessages(() => import('./pages/PuzzlesPage.vue'), 'puzzles'),
+        props: true,
+        meta: { layout: 'page', nav: 'puzzles' },
+      },
+      {
+        path: '/puzzles/run',
+        name: 'puzzle-run',
+        component: withMessages(() => import('./pages/PuzzleRunPage.vue'), 'puzzles'),
+        meta: { layout: 'page', nav: 'puzzles' },
       },
       {
         path: '/race',

@@ -133,9 +133,10 @@ export function browserLanguages(): readonly string[] {
 /**
  * A section of messages kept out of the main files, used only by pages that load on demand: `fair-play`
  * (`fairPlay`, `moderation`: the fair-play and moderators' pages, report buttons, a player's standing) and
- * `help` (`help`: the help page) and `tokens` (`tokens`: the personal access tokens page).
+ * `help` (`help`: the help page), `tokens` (`tokens`: the personal access tokens page) and `puzzles`
+ * (`puzzles`: the Puzzles page and the timed run).
  */
-export type MessageSection = 'fair-play' | 'help' | 'tokens';
+export type MessageSection = 'fair-play' | 'help' | 'tokens' | 'puzzles';
 
 /** A section file's messages (top-level keys of the app's messages, e.g. `{ fairPlay, moderation }`). */
 type SectionMessages = Record<string, unknown>;
@@ -162,6 +163,12 @@ const sectionLoaders: Record<
     fr: () => import('./locales/tokens/fr.json'),
     de: () => import('./locales/tokens/de.json'),
     es: () => import('./locales/tokens/es.json'),
+  },
+  puzzles: {
+    en: () => import('./locales/puzzles/en.json'),
+    fr: () => import('./locales/puzzles/fr.json'),
+    de: () => import('./locales/puzzles/de.json'),
+    es: () => import('./locales/puzzles/es.json'),
   },
 };
 

@@ -2,9 +2,9 @@
  * Accessibility in a real browser: axe-core (the engine behind most accessibility checkers) runs on the
  * card table, the daily page, a daily leaderboard, the all-time board, the race set-up page, a race lobby, a
  * replay, the settings and the help page, a player's statistics page (charts and their own history), the fair-play
- * page, the moderation page as a non-moderator sees it and a player page with the report dialog open, on a desktop
- * (1366×768), a phone (390×844) and a phone held sideways (640×360), and finds no serious or critical violation
- * (WCAG 2 A/AA rules: contrast, names and roles, zoom, …).
+ * page, the moderation page as a non-moderator sees it, a player page with the report dialog open, the Puzzles
+ * page and the timed run's page, on a desktop (1366×768), a phone (390×844) and a phone held sideways (640×360),
+ * and finds no serious or critical violation (WCAG 2 A/AA rules: contrast, names and roles, zoom, …).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -142,6 +142,15 @@ describe.skipIf(SKIP !== null)(
         ready: '[data-testid=preset-table]',
         signedIn: true,
       },
+      {
+        // A puzzle on the table, or (no game cut yet) the page's "no puzzle" state; the verdict and a run in
+        // progress are checked by puzzles.e2e.test.ts, where puzzles exist.
+        name: 'puzzles',
+        path: '/puzzles',
+        ready: '[data-testid=puzzle-table][data-puzzle-id], [data-testid=puzzle-load-error]',
+        signedIn: true,
+      },
+      { name: 'puzzles timed run', path: '/puzzles/run', ready: '[data-testid=run-start]', signedIn: true },
     ];
 
     /** The shared sizes, and a phone held sideways (its own layouts: icon-only buttons, one-row stats). */
