@@ -21,7 +21,9 @@
  */
 import { DAILY_PRESETS } from '@klondike/protocol/constants';
 import { createRouter, createWebHistory, type Router, type RouterHistory } from 'vue-router';
-import { loadMessageSection, type MessageSection } from './i18n';
+import { useNotify } from './composables/useNotify';
+import { loadMessageSection, tr, type MessageSection } from './i18n';
+import { isChunkLoadError, reloadOnce, routeLoading } from './lib/chunkReload';
 import PlayPage from './pages/PlayPage.vue';
 
 /** A section of the nav bar. */
@@ -197,7 +199,15 @@ export function createAppRouter(history: RouterHistory = createWebHistory()): Ro
       ? true
       : { name: 'race', params: { code: code.toUpperCase() }, replace: true };
   });
+  // A lazy page of an older build that is gone (a deploy since this tab loaded): the address is loaded again,
+  // once (lib/chunkReload.ts), which brings the new build; a second failure says the page cannot be loaded.
+  router.beforeEach(() => routeLoading(true));
+  router.onError((err: unknown, to) => {
+    routeLoading(false);
+    if (isChunkLoadError(err) && !reloadOnce(to.fullPath)) useNotify().toast(tr('common.error'));
+  });
   router.afterEach((to, from) => {
+    routeLoading(false);
     if (to.path === from.path) return;
     const main = typeof document === 'undefined' ? null : document.querySelector('.page-main');
     if (main) main.scrollTop = 0;

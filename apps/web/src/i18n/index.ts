@@ -133,9 +133,9 @@ export function browserLanguages(): readonly string[] {
 /**
  * A section of messages kept out of the main files, used only by pages that load on demand: `fair-play`
  * (`fairPlay`, `moderation`: the fair-play and moderators' pages, report buttons, a player's standing) and
- * `help` (`help`: the help page).
+ * `help` (`help`: the help page) and `a11y` (`a11y`: the screen-reader table, the command line, the update prompt).
  */
-export type MessageSection = 'fair-play' | 'help';
+export type MessageSection = 'fair-play' | 'help' | 'a11y';
 
 /** A section file's messages (top-level keys of the app's messages, e.g. `{ fairPlay, moderation }`). */
 type SectionMessages = Record<string, unknown>;
@@ -156,6 +156,12 @@ const sectionLoaders: Record<
     fr: () => import('./locales/help/fr.json'),
     de: () => import('./locales/help/de.json'),
     es: () => import('./locales/help/es.json'),
+  },
+  a11y: {
+    en: () => import('./locales/a11y/en.json'),
+    fr: () => import('./locales/a11y/fr.json'),
+    de: () => import('./locales/a11y/de.json'),
+    es: () => import('./locales/a11y/es.json'),
   },
 };
 
