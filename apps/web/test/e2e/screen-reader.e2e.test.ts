@@ -50,7 +50,7 @@ async function nextSaid(page: Page, from: number, re: RegExp): Promise<string> {
     const handle = await page.waitForFunction(
       ([n, source]) => {
         const all = (window as unknown as { __said: string[] }).__said;
-        return all.slice(n as number).find((t) => new RegExp(source as string).test(t)) ?? false;
+        return all.slice(n).find((t) => new RegExp(source).test(t)) ?? false;
       },
       [from, re.source] as const,
       { timeout: 15_000 },
