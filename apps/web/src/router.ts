@@ -11,6 +11,7 @@
  * - `/fair-play` the rules of fair play and the published figures; `/mod` the moderators' queue,
  *   `/mod/players/<id>` a player as moderators see them (the actions), `/mod/log` the audit log (moderators
  *   only: the server refuses others, and the pages say so);
+ * - `/offline`: a casual game dealt and played in the browser with no network (kept locally, unverified);
  * - anything else: a "not found" page (never a silent new deal).
  * Pages whose text is in a message section of its own (src/i18n `MessageSection`) load it with their code, in
  * parallel, and the route resolves with both, so no key shows raw: `fair-play` for the fair-play and
@@ -182,6 +183,12 @@ export function createAppRouter(history: RouterHistory = createWebHistory()): Ro
         name: 'status',
         component: () => import('./pages/StatusPage.vue'),
         meta: { layout: 'page', nav: null },
+      },
+      {
+        path: '/offline',
+        name: 'offline',
+        component: withMessages(() => import('./pages/OfflinePage.vue'), 'a11y'),
+        meta: { layout: 'page', nav: 'play', fill: true },
       },
       {
         path: '/:pathMatch(.*)*',
