@@ -2,7 +2,7 @@
  * The screen-reader table's words and commands (src/lib/a11y.ts): piles said in full, typed moves read in
  * the command notation and the public notation, refusals in words (nothing is sent), the verbosity's details.
  */
-import { applyViewMove, type Move } from '@klondike/rules';
+import { applyViewMove, type Move, type PlayerView } from '@klondike/rules';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   commandOf,
@@ -94,7 +94,10 @@ describe('screen-reader table', () => {
   it('R6: after a move the card turned up is said (normal), with the stock and waste (full), not when brief', () => {
     const before = makeView({ tableau: [[1, ['AH']]], stock: 3, waste: ['7C'] });
     const m: Move = { type: 'move', from: 't1', to: 'fH', count: 1 };
-    const after = { ...applyViewMove(before, m), tableau: [{ faceDown: 0, faceUp: ['KS'] as const }] };
+    const moved = applyViewMove(before, m);
+    expect(moved).not.toBeNull();
+    // The server's view after the move: the card under the ace turned up (R6).
+    const after: PlayerView = { ...(moved as PlayerView), tableau: [{ faceDown: 0, faceUp: ['KS'] }] };
     expect(moveDetail(m, before, after, 'brief')).toBe('');
     expect(moveDetail(m, before, after, 'normal')).toBe('Turned up King of spades.');
     expect(moveDetail(m, before, after, 'full')).toBe(
