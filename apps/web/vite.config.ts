@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import vue from '@vitejs/plugin-vue';
 import VueI18nPlugin from '@intlify/unplugin-vue-i18n/vite';
 import { compression } from 'vite-plugin-compression2';
@@ -10,37 +9,6 @@ import { compression } from 'vite-plugin-compression2';
 // /api/ws WebSocket) to it. The build also writes brotli (.br) and gzip (.gz) copies of every text asset,
 // which the server sends to browsers that accept them (no compression work per request).
 const target = process.env.KLONDIKE_API ?? 'http://localhost:3000';
-
-/**
- * Writes dist/sw.js from sw/service-worker.js with the build's file list (every script, stylesheet and the
- * public files: manifest, icons) to precache and a version that changes with them, so a new build replaces
- * the old shell. The worker is not hashed (browsers check /sw.js itself for updates; the server sends it
- * with `no-cache`).
- */
-function serviceWorker(): Plugin {
-  const root = fileURLToPath(new URL('.', import.meta.url));
-  const publicFiles = (dir: string, prefix = ''): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-      e.isDirectory() ? publicFiles(`${dir}/${e.name}`, `${prefix}${e.name}/`) : [`/${prefix}${e.name}`],
-    );
-  return {
-    name: 'klondike-service-worker',
-    apply: 'build',
-    // After Vite's own plugins have dropped the chunks they empty (CSS-only pages' JavaScript).
-    enforce: 'post',
-    generateBundle(_options, bundle) {
-      const built = Object.keys(bundle)
-        .filter((f) => /\.(js|css|svg|png|woff2?)$/.test(f))
-        .map((f) => `/${f}`);
-      const files = [...built, ...publicFiles(`${root}public`)].sort();
-      const version = createHash('sha256').update(files.join('\n')).digest('hex').slice(0, 16);
-      const source = readFileSync(`${root}sw/service-worker.js`, 'utf8')
-        .replace('__SW_VERSION__', version)
-        .replace('/* __SW_PRECACHE__ */ []', JSON.stringify(files));
-      this.emitFile({ type: 'asset', fileName: 'sw.js', source });
-    },
-  };
-}
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
@@ -56,7 +24,26 @@ export default defineConfig({
       fullInstall: false,
       strictMessage: true,
     }),
-    serviceWorker(),
+    // The service worker (dist/sw.js, Workbox): every built file precached with its revision; pages from the
+    // network first, else the cached shell; /api never. A new build's worker waits until the player accepts
+    // the update (src/lib/pwa.ts), then takes over, and only then drops the old build's files.
+    VitePWA({
+      registerType: 'prompt',
+      injectRegister: false,
+      manifest: false,
+      filename: 'sw.js',
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,png,woff2,webmanifest}'],
+        // The precache is the shell; a page outside /api that the server cannot serve gets it.
+        navigateFallback: '/index.html',
+        navigateFallbackDenylist: [/^\/api\//, /^\/docs/],
+        cleanupOutdatedCaches: true,
+        inlineWorkboxRuntime: true,
+        skipWaiting: false,
+        clientsClaim: false,
+        maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
+      },
+    }),
     compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 512 }),
   ],
   server: {
@@ -70,5 +57,19 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     reportCompressedSize: true,
+    rolldownOptions: {
+      output: {
+        // The small modules the first page shares with lazy pages, in one chunk rather than one file each
+        // (each file costs the first page a request and its own compression): the first page's budget.
+        codeSplitting: {
+          groups: [
+            {
+              name: 'shared',
+              test: /src[\\/](composables[\\/](useNotify|usePlayer|useConfirm|useSelection)|lib[\\/](cards|route|updateGuard))\.ts$/,
+            },
+          ],
+        },
+      },
+    },
   },
 });

@@ -4,6 +4,7 @@ import { usePlayer } from './composables/usePlayer';
 import { applySettingsToDocument, connectSettings } from './composables/useSettings';
 import { useSocket } from './composables/useSocket';
 import { patchMySettings } from './lib/api';
+import { isRouteLoading, reloadOnce } from './lib/chunkReload';
 import { loadSchemas } from './lib/schemas';
 import { i18n, setLanguage, startLanguage } from './i18n';
 import { createAppRouter } from './router';
@@ -18,9 +19,12 @@ applySettingsToDocument();
 connectSettings(usePlayer().me, patchMySettings);
 // The language (English is built in; another one's messages are fetched before the first paint).
 void setLanguage(startLanguage()).then(() => createApp(App).use(i18n).use(createAppRouter()).mount('#app'));
-// The service worker (dist/sw.js, a build only): the app shell loads with no network.
-if (import.meta.env.PROD && 'serviceWorker' in navigator)
-  window.addEventListener(
-    'load',
-    () => void navigator.serviceWorker.register('/sw.js').catch(() => undefined),
-  );
+// The service worker (dist/sw.js, a build only; lib/pwa.ts, loaded after the first page): the app loads with no
+// network, and a new build is taken at a safe moment.
+if (import.meta.env.PROD)
+  window.addEventListener('load', () => void import('./lib/pwa').then((m) => m.startServiceWorker()));
+// A lazy chunk of an older build that is gone (a deploy since this tab loaded): load the address again, once.
+// A route's chunk is the router's (router.ts reloads at the route's address); a dialog's is handled here.
+window.addEventListener('vite:preloadError', (e) => {
+  if (!isRouteLoading() && reloadOnce()) e.preventDefault();
+});

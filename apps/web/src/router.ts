@@ -14,6 +14,7 @@
  * - `/fair-play` the rules of fair play and the published figures; `/mod` the moderators' queue,
  *   `/mod/players/<id>` a player as moderators see them (the actions), `/mod/log` the audit log (moderators
  *   only: the server refuses others, and the pages say so);
+ * - `/offline`: a casual game dealt and played in the browser with no network (kept locally, unverified);
  * - anything else: a "not found" page (never a silent new deal).
  * Pages whose text is in a message section of its own (src/i18n `MessageSection`) load it with their code, in
  * parallel, and the route resolves with both, so no key shows raw: `fair-play` for the fair-play and
@@ -24,7 +25,9 @@
  */
 import { DAILY_PRESETS } from '@klondike/protocol/constants';
 import { createRouter, createWebHistory, type Router, type RouterHistory } from 'vue-router';
-import { loadMessageSection, type MessageSection } from './i18n';
+import { useNotify } from './composables/useNotify';
+import { loadMessageSection, tr, type MessageSection } from './i18n';
+import { isChunkLoadError, reloadOnce, routeLoading } from './lib/chunkReload';
 import PlayPage from './pages/PlayPage.vue';
 
 /** A section of the nav bar. */
@@ -217,6 +220,12 @@ export function createAppRouter(history: RouterHistory = createWebHistory()): Ro
         meta: { layout: 'page', nav: null },
       },
       {
+        path: '/offline',
+        name: 'offline',
+        component: withMessages(() => import('./pages/OfflinePage.vue'), 'a11y'),
+        meta: { layout: 'page', nav: 'play', fill: true },
+      },
+      {
         path: '/:pathMatch(.*)*',
         name: 'not-found',
         component: () => import('./pages/NotFoundPage.vue'),
@@ -232,7 +241,15 @@ export function createAppRouter(history: RouterHistory = createWebHistory()): Ro
       ? true
       : { name: 'race', params: { code: code.toUpperCase() }, replace: true };
   });
+  // A lazy page of an older build that is gone (a deploy since this tab loaded): the address is loaded again,
+  // once (lib/chunkReload.ts), which brings the new build; a second failure says the page cannot be loaded.
+  router.beforeEach(() => routeLoading(true));
+  router.onError((err: unknown, to) => {
+    routeLoading(false);
+    if (isChunkLoadError(err) && !reloadOnce(to.fullPath)) useNotify().toast(tr('common.error'));
+  });
   router.afterEach((to, from) => {
+    routeLoading(false);
     if (to.path === from.path) return;
     const main = typeof document === 'undefined' ? null : document.querySelector('.page-main');
     if (main) main.scrollTop = 0;

@@ -22,7 +22,7 @@ type Tree = { [key: string]: string | Tree };
 const load = (code: string, section?: MessageSection): Tree =>
   JSON.parse(readFileSync(new URL(`${section ? `${section}/` : ''}${code}.json`, dir), 'utf8')) as Tree;
 /** The message sections (src/i18n `MessageSection`): one folder of locale files each. */
-const SECTIONS: readonly MessageSection[] = ['fair-play', 'help', 'tokens', 'puzzles'];
+const SECTIONS: readonly MessageSection[] = ['fair-play', 'help', 'tokens', 'puzzles', 'a11y'];
 const jsonNames = (d: URL): string[] =>
   readdirSync(d)
     .filter((f) => f.endsWith('.json'))

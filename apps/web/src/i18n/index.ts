@@ -133,10 +133,11 @@ export function browserLanguages(): readonly string[] {
 /**
  * A section of messages kept out of the main files, used only by pages that load on demand: `fair-play`
  * (`fairPlay`, `moderation`: the fair-play and moderators' pages, report buttons, a player's standing) and
- * `help` (`help`: the help page), `tokens` (`tokens`: the personal access tokens page) and `puzzles`
- * (`puzzles`: the Puzzles page and the timed run).
+ * `help` (`help`: the help page), `tokens` (`tokens`: the personal access tokens page), `puzzles`
+ * (`puzzles`: the Puzzles page and the timed run) and `a11y` (`a11y`: the screen-reader table, the command
+ * line, the update prompt).
  */
-export type MessageSection = 'fair-play' | 'help' | 'tokens' | 'puzzles';
+export type MessageSection = 'fair-play' | 'help' | 'tokens' | 'puzzles' | 'a11y';
 
 /** A section file's messages (top-level keys of the app's messages, e.g. `{ fairPlay, moderation }`). */
 type SectionMessages = Record<string, unknown>;
@@ -169,6 +170,12 @@ const sectionLoaders: Record<
     fr: () => import('./locales/puzzles/fr.json'),
     de: () => import('./locales/puzzles/de.json'),
     es: () => import('./locales/puzzles/es.json'),
+  },
+  a11y: {
+    en: () => import('./locales/a11y/en.json'),
+    fr: () => import('./locales/a11y/fr.json'),
+    de: () => import('./locales/a11y/de.json'),
+    es: () => import('./locales/a11y/es.json'),
   },
 };
 

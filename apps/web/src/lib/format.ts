@@ -22,10 +22,25 @@ export function pileName(pile: string): string {
 }
 
 /**
+ * Words added after every move's sentence, once the screen-reader table (lib/a11y.ts `moveDetail`: the card
+ * turned up, the stock and waste, at the player's verbosity) has loaded; null until then.
+ */
+export const moveExtra: {
+  fn: ((move: Move, before: PlayerView | null, after: PlayerView) => string) | null;
+} = {
+  fn: null,
+};
+
+/**
  * Sentence (current language) for the screen-reader live region about a move, read against the view *before* the move
  * (`before`) and after it (`after`).
  */
 export function describeMove(move: Move, before: PlayerView | null, after: PlayerView): string {
+  const extra = moveExtra.fn?.(move, before, after);
+  return extra ? `${moveSentence(move, before, after)} ${extra}` : moveSentence(move, before, after);
+}
+
+function moveSentence(move: Move, before: PlayerView | null, after: PlayerView): string {
   if (move.type === 'draw') {
     const top = after.waste[after.waste.length - 1];
     return top ? tr('move.drew', { card: cardName(top) }) : tr('move.drewStock');

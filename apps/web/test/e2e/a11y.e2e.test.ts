@@ -1,6 +1,6 @@
 /**
  * Accessibility in a real browser: axe-core (the engine behind most accessibility checkers) runs on the
- * card table, the daily page, a daily leaderboard, the all-time board, the race set-up page, a race lobby, a
+ * card table (and with its command line open), the offline game, the daily page, a daily leaderboard, the all-time board, the race set-up page, a race lobby, a
  * replay, the settings and the help page, a player's statistics page (charts and their own history), the fair-play
  * page, the moderation page as a non-moderator sees it, a player page with the report dialog open, the Puzzles
  * page and the timed run's page, on a desktop (1366×768), a phone (390×844) and a phone held sideways (640×360),
@@ -114,6 +114,16 @@ describe.skipIf(SKIP !== null)(
           await page.getByTestId('confirm-dialog').waitFor();
         },
       },
+      {
+        name: 'table, command line open',
+        path: '/',
+        ready: '[data-testid=pile-t7]',
+        open: async (page) => {
+          await page.keyboard.press('/');
+          await page.getByTestId('command-input').waitFor();
+        },
+      },
+      { name: 'offline game', path: '/offline', ready: '[data-testid=offline-page] [data-testid=pile-t7]' },
       { name: 'daily', path: '/daily', ready: 'main' },
       { name: 'daily leaderboard', path: `/daily/${today}/classic-draw1/leaderboard`, ready: 'main' },
       { name: 'all-time board', path: '/leaderboard', ready: 'main' },
