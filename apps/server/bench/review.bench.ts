@@ -10,8 +10,10 @@
  * deterministic bot — a card to a foundation when one can go, else a waste card to the tableau, else a
  * tableau run that turns up a face-down card, else a draw (or a recycle) — until it is stuck (two whole
  * passes of the stock without another move) or has made `MOVES` moves (default 120, draws included). Games the bot
- * wins are skipped; the first `GAMES` (default 50) lost ones are reviewed. `VERDICT_MS` (default 2000, the
- * default REVIEW_VERDICT_MS).
+ * wins are skipped; the first `GAMES` (default 50) lost ones are reviewed. With `LOST=1` (default) a game
+ * counts as lost only when `solve` proves its last position impossible within `VERDICT_MS` (checked before
+ * the review, not counted): the bot often stops where a win is still possible, whose review is two verdicts;
+ * `LOST=0` reviews every game the bot did not win. `VERDICT_MS` (default 2000, the default REVIEW_VERDICT_MS).
  */
 import { cpus, loadavg } from 'node:os';
 import {
@@ -33,6 +35,7 @@ const FIRST = Number(process.env.FIRST ?? 1);
 const MOVES = Number(process.env.MOVES ?? 120);
 const DRAW = Number(process.env.DRAW ?? 1) as 1 | 3;
 const VERDICT_MS = Number(process.env.VERDICT_MS ?? 2000);
+const LOST = process.env.LOST !== '0';
 const options = resolveOptions(DRAW === 1 ? 'classic-draw1' : 'classic-draw3');
 
 const load = (): string =>
@@ -88,7 +91,7 @@ function botGame(n: number): { actions: GameAction[]; won: boolean } | null {
 
 console.log(`node ${process.version}, ${cpus().length} cores, ${cpus()[0]?.model ?? '?'}; load ${load()}`);
 console.log(
-  `${GAMES} lost bot games, draw ${DRAW}, at most ${MOVES} moves each, ${VERDICT_MS} ms per verdict (solver in this process)`,
+  `${GAMES} lost bot games (${LOST ? 'last position proven impossible' : 'not won by the bot'}), draw ${DRAW}, at most ${MOVES} moves each, ${VERDICT_MS} ms per verdict (solver in this process)`,
 );
 console.log('| deal | plies | start | point of no return | decided | solver calls | CPU ms | wall ms |');
 console.log('|---|---|---|---|---|---|---|---|');
@@ -106,6 +109,15 @@ for (let n = FIRST; calls.length < GAMES; n++) {
   if (!d.ok) continue;
   const line = playedLine(d.value, options, g.actions);
   if (line === null) throw new Error(`deal ${n}: the bot's log does not replay`);
+  const last = line.states[line.states.length - 1];
+  if (LOST && last !== undefined) {
+    const end = runSolverTask({
+      kind: 'position',
+      state: { ...last, history: null },
+      timeLimitMs: VERDICT_MS,
+    });
+    if (end.verdict !== 'impossible') continue;
+  }
   const c0 = cpuNow();
   const t0 = performance.now();
   const search = await searchLine(line, false, (state) => {
