@@ -323,6 +323,11 @@ export type ReadyResponse = z.infer<typeof ReadyResponseSchema>;
 
 /** Longest solve a caller may ask for, in ms (the server may cap it lower). */
 export const MAX_SOLVE_TIME_MS = 60_000;
+/**
+ * Highest `maxNodes` of a POST /api/solve body: 60 000 000 positions, about 30 s of one core at ~2 M positions
+ * a second (the daily par's budget).
+ */
+export const MAX_SOLVE_NODES = 60_000_000;
 
 /** A solver verdict: a win was found, no win exists (proven), or the limits were hit first. */
 export const VerdictSchema = z.enum(['won', 'impossible', 'unknown']);
@@ -342,6 +347,12 @@ export const SolveBodySchema = z
     minimal: z.boolean().optional(),
     /** Shorten the search's line with the post-pass (costs up to ~200 ms). Default false. */
     shorten: z.boolean().optional(),
+    /**
+     * Deterministic mode: limit the search by positions instead of time, so the same body gets the same
+     * answer on any machine and under any load (no clock is read; `shorten` is then off). With `minimal`, the
+     * proof gets `maxNodes` positions, the fallback search as many, each of three weighted passes a quarter.
+     */
+    maxNodes: z.number().int().min(1).max(MAX_SOLVE_NODES).optional(),
   })
   .strict()
   .refine((b) => (b.deal === undefined) !== (b.dealNumber === undefined), {

@@ -157,6 +157,9 @@ describe('refusals', () => {
     expect(SolveBodySchema.safeParse({ dealNumber: 1, timeLimitMs: 0 }).success).toBe(false);
     expect(SolveBodySchema.safeParse({ dealNumber: 1, timeLimitMs: 60_001 }).success).toBe(false);
     expect(SolveBodySchema.safeParse({ dealNumber: 1, timeLimitMs: 500 }).success).toBe(true);
+    expect(SolveBodySchema.safeParse({ dealNumber: 1, maxNodes: 60_000_000 }).success).toBe(true);
+    expect(SolveBodySchema.safeParse({ dealNumber: 1, maxNodes: 60_000_001 }).success).toBe(false);
+    expect(SolveBodySchema.safeParse({ dealNumber: 1, maxNodes: 0 }).success).toBe(false);
   });
 
   it('a move body is strict', () => {

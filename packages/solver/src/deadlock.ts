@@ -3,7 +3,20 @@
  * engine position.
  */
 import type { EngineRules } from './model.js';
-import { PILE_CAP, RANK_OF, RED_OF, SUIT_OF } from './moves.js';
+import {
+  PILE_CAP as PILE_CAP_,
+  RANK_OF as RANK_OF_,
+  RED_OF as RED_OF_,
+  SUIT_OF as SUIT_OF_,
+} from './moves.js';
+
+// Local copies of what moves.ts exports: the hot loops read a constant of this module, not an imported live
+// binding, which V8 reads several percent slower when the solver runs from its sources (tsx, tests); the
+// bundle the server runs is the same either way (BENCHMARKS.md "Issue 56").
+const PILE_CAP = PILE_CAP_;
+const RANK_OF = RANK_OF_;
+const RED_OF = RED_OF_;
+const SUIT_OF = SUIT_OF_;
 
 /** What the certificate reads of a position (the engine's arrays: `Engine` in engine.ts). */
 export interface DeadlockView {

@@ -40,9 +40,12 @@ import {
   moveN,
 } from './engine.js';
 import { aStarMinimal } from './minimal.js';
+import { DEFAULT_MINIMAL_NODES, minimalPlan } from './minimal-plan.js';
 import { optimalSearch } from './optimal.js';
 import { shortenLine } from './shorten.js';
 import { KeyTable } from './table.js';
+
+export * from './minimal-plan.js';
 
 /** The answer of a search: a win was found, no win exists (proven), or the limits were hit first. */
 export type Verdict = 'won' | 'impossible' | 'unknown';
@@ -390,7 +393,10 @@ export function hint(state: GameState, options: GameOptions, limits: SolveLimits
   return { verdict: 'won', move };
 }
 
-/** Limits of `solveMinimal`. Node and state limits make its verdicts independent of machine load. */
+/**
+ * Limits of `solveMinimal`. Node and state limits make its answers independent of the machine and its load;
+ * `timeLimitMs` (time mode) trades that for using a time budget in full.
+ */
 export interface MinimalLimits {
   /** Most positions the minimal search generates. Default 2 000 000. */
   readonly maxNodes?: number;
@@ -410,6 +416,16 @@ export interface MinimalLimits {
    * 1.3; README O6) that looks for a line shorter than the fallback's. Default `maxNodes / 4`; 0 = none.
    */
   readonly improveNodes?: number;
+  /**
+   * Time mode: a wall-clock budget in ms for the whole call. The proof then runs until
+   * `MINIMAL_PROOF_SHARE` of it has passed (polled every 4 096 positions, as `solve` polls its clock), the
+   * fallback `solve` gets what is left of the budget, and the weighted passes share the rest; `maxNodes`,
+   * when given, still caps the proof (and each pass gets at most a quarter of it), and the table defaults to
+   * `MINIMAL_STATES_PER_MS` entries per ms (at least `DEFAULT_MINIMAL_STATES`). Answers then depend on the
+   * machine's speed and load. Without it (the default) every limit is in positions and the answer depends
+   * only on the input and the limits, except for the fallback's own (wall-clock) limits.
+   */
+  readonly timeLimitMs?: number;
 }
 
 /** Result of `solveMinimal`. */
@@ -431,10 +447,6 @@ export interface MinimalResult {
   readonly ms: number;
 }
 
-/** Default node budget of the minimal search of `solveMinimal`. */
-export const DEFAULT_MINIMAL_NODES = 2_000_000;
-/** Default state budget of the minimal search of `solveMinimal` (the packed table: ~28 bytes each). */
-export const DEFAULT_MINIMAL_STATES = 2_000_000;
 /** Weights of the passes that look for shorter lines when the proof does not finish (README O6). */
 const IMPROVE_WEIGHTS = [2, 1.5, 1.3] as const;
 /** Most positions the GameState A* (used for the last pass, R16) stores: ~1 KB each. */
@@ -476,7 +488,8 @@ function fromOptimal(
  *
  * @param start a deal or a game state, as for `solve`.
  * @param options the rules variant, as for `solve` (R10, R11, R5, R9, R16).
- * @param limits node/state limits of A* and the limits of the fallback `solve`.
+ * @param limits node/state limits of A* and the limits of the fallback `solve`; or, with `timeLimitMs`, a
+ *   wall-clock budget for the whole call (time mode, `minimalPlan`): answers then depend on the machine.
  * @returns see `MinimalResult`; every line is replayed to a win with the rules package before it is returned.
  * @throws RangeError on a malformed deal, state or options (as `solve`).
  */
@@ -492,14 +505,26 @@ export function solveMinimal(
   if (state.resigned) return { verdict: 'impossible', optimal: false, nodes: 0, ms: performance.now() - t0 };
   const pos = toEnginePosition(state); // also validates the position
   const rules = engineRules(options);
-  const maxNodes = limits.maxNodes ?? DEFAULT_MINIMAL_NODES;
-  // A proof stores the positions it expands (O13), about one per six to twenty-eight generated: a larger node
-  // budget gets a larger table.
-  const maxStates = limits.maxStates ?? Math.max(DEFAULT_MINIMAL_STATES, Math.ceil(maxNodes / 8));
+  const plan = minimalPlan(limits);
+  const timed = plan.timed;
+  const maxNodes = plan.maxNodes;
+  const maxStates = plan.maxStates;
+  const deadline = t0 + plan.timeMs;
+  const proofEnd = t0 + plan.proofMs;
+  const proofStop = timed ? (): boolean => performance.now() >= proofEnd : undefined;
   const a =
     rules.finalSinglePass === true && !state.lastPass
-      ? aStarMinimal({ ...state, history: null }, maxNodes, limits.maxStates ?? DEFAULT_ASTAR_STATES)
-      : fromOptimal(rules, pos, optimalSearch(rules, pos, maxNodes, maxStates));
+      ? // The GameState A* of the last pass has no clock: a node budget (the default one in time mode).
+        aStarMinimal(
+          { ...state, history: null },
+          Number.isFinite(maxNodes) ? maxNodes : DEFAULT_MINIMAL_NODES,
+          limits.maxStates ?? DEFAULT_ASTAR_STATES,
+        )
+      : fromOptimal(
+          rules,
+          pos,
+          optimalSearch(rules, pos, maxNodes, maxStates, proofStop !== undefined ? { stop: proofStop } : {}),
+        );
   if (a.outcome === 'won' && a.line !== undefined) {
     verifyLine(state, a.line);
     const n = a.line.length;
@@ -514,7 +539,17 @@ export function solveMinimal(
   }
   if (a.outcome === 'exhausted')
     return { verdict: 'impossible', optimal: false, nodes: a.nodes, ms: performance.now() - t0 };
-  const r = solve(state, options, limits.fallback ?? {});
+  // Time mode: the fallback gets what is left of the budget (at least 1 ms), its own limits capping it.
+  const fallback: SolveLimits = timed
+    ? {
+        ...limits.fallback,
+        timeLimitMs: Math.max(
+          1,
+          Math.min(limits.fallback?.timeLimitMs ?? Infinity, deadline - performance.now()),
+        ),
+      }
+    : (limits.fallback ?? {});
+  const r = solve(state, options, fallback);
   let nodes = a.nodes + r.nodes;
   if (r.verdict === 'impossible')
     return { verdict: 'impossible', optimal: false, nodes, ms: performance.now() - t0 };
@@ -524,10 +559,19 @@ export function solveMinimal(
   if (upper !== undefined && (best === undefined || upper.length < best.length) && replaysToWin(state, upper))
     best = upper;
   // Shorter lines (upper bounds) from weighted passes of the engine search (O6): f = g + w·h.
-  const improve = limits.improveNodes ?? Math.floor(maxNodes / 4);
+  const improve = limits.improveNodes ?? (Number.isFinite(maxNodes) ? Math.floor(maxNodes / 4) : Infinity);
   if (improve > 0 && !(rules.finalSinglePass === true && !state.lastPass)) {
-    for (const w of IMPROVE_WEIGHTS) {
-      const o = optimalSearch(rules, pos, improve, maxStates, { weight: w });
+    for (const [i, w] of IMPROVE_WEIGHTS.entries()) {
+      // Time mode: each pass gets an equal share of the time left.
+      const passEnd = performance.now() + (deadline - performance.now()) / (IMPROVE_WEIGHTS.length - i);
+      if (timed && passEnd <= performance.now()) break;
+      const o = optimalSearch(
+        rules,
+        pos,
+        improve,
+        maxStates,
+        timed ? { weight: w, stop: () => performance.now() >= passEnd } : { weight: w },
+      );
       nodes += o.nodes;
       if (o.outcome !== 'won' || o.path === undefined) continue;
       const line = toPublicLine(rules, pos, o.path, o.path.length);

@@ -4,7 +4,26 @@
  * typed-array reads as in engine.ts.
  */
 import { Board } from './board.js';
-import { FLAG_LAST_PASS, K_T2F, K_T2T, K_W2F, K_W2T, PILE_CAP, SUIT_OF } from './moves.js';
+import {
+  FLAG_LAST_PASS as FLAG_LAST_PASS_,
+  K_T2F as K_T2F_,
+  K_T2T as K_T2T_,
+  K_W2F as K_W2F_,
+  K_W2T as K_W2T_,
+  PILE_CAP as PILE_CAP_,
+  SUIT_OF as SUIT_OF_,
+} from './moves.js';
+
+// Local copies of what moves.ts exports: the hot loops read a constant of this module, not an imported live
+// binding, which V8 reads several percent slower when the solver runs from its sources (tsx, tests); the
+// bundle the server runs is the same either way (BENCHMARKS.md "Issue 56").
+const FLAG_LAST_PASS = FLAG_LAST_PASS_;
+const K_T2F = K_T2F_;
+const K_T2T = K_T2T_;
+const K_W2F = K_W2F_;
+const K_W2T = K_W2T_;
+const PILE_CAP = PILE_CAP_;
+const SUIT_OF = SUIT_OF_;
 
 /** A `Board` that plays encoded moves. */
 export class PlayBoard extends Board {

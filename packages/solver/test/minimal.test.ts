@@ -1,7 +1,7 @@
 /**
  * solveMinimal (README.md "Minimal lines"): exact minimum lengths against an independent breadth-first
  * search with the rules package, lines replay to a win, lower bounds never exceed the minimum.
- * Node limits only, never wall-clock limits.
+ * Node limits, except the time mode's tests, whose assertions hold at any speed of the machine.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -13,7 +13,14 @@ import {
   newGame,
   resolveOptions,
 } from '@klondike/rules';
-import { solve, solveMinimal } from '../src/index.js';
+import {
+  DEFAULT_MINIMAL_NODES,
+  DEFAULT_MINIMAL_STATES,
+  MINIMAL_PROOF_SHARE,
+  minimalPlan,
+  solve,
+  solveMinimal,
+} from '../src/index.js';
 import { minimalBound } from '../src/minimal.js';
 import { deal, opts, replayStatus } from './helpers.js';
 
@@ -142,5 +149,63 @@ describe('solveMinimal: limits', () => {
     expect(replayStatus(newGame(deal(2), o), r.line ?? [])).toBe('won');
     expect(r.lowerBound).toBeGreaterThanOrEqual(52);
     expect(r.lowerBound).toBeLessThanOrEqual(r.line?.length ?? 0);
+  });
+});
+
+describe('solveMinimal: node mode and time mode (minimalPlan)', () => {
+  it('node mode: the default budget, a table of an eighth of the positions, no clock', () => {
+    expect(minimalPlan({})).toEqual({
+      timed: false,
+      maxNodes: DEFAULT_MINIMAL_NODES,
+      maxStates: DEFAULT_MINIMAL_STATES,
+      timeMs: Infinity,
+      proofMs: Infinity,
+    });
+    expect(minimalPlan({ maxNodes: 60_000_000 })).toMatchObject({
+      maxNodes: 60_000_000,
+      maxStates: 7_500_000,
+    });
+  });
+
+  it('time mode: a larger time limit gets a longer proof and a larger table; maxNodes caps it', () => {
+    const short = minimalPlan({ timeLimitMs: 10_000 });
+    const long = minimalPlan({ timeLimitMs: 30_000 });
+    expect(short.timed).toBe(true);
+    expect(short.maxNodes).toBe(Infinity);
+    expect(long.proofMs).toBeGreaterThan(short.proofMs);
+    expect(long.proofMs).toBe(30_000 * MINIMAL_PROOF_SHARE);
+    expect(long.proofMs).toBeLessThan(long.timeMs);
+    expect(long.maxStates).toBeGreaterThan(short.maxStates);
+    const capped = minimalPlan({ timeLimitMs: 30_000, maxNodes: 1_000_000 });
+    expect(capped.maxNodes).toBe(1_000_000);
+    expect(capped.maxStates).toBe(DEFAULT_MINIMAL_STATES);
+    expect(minimalPlan({ timeLimitMs: 30_000, maxStates: 123 }).maxStates).toBe(123);
+  });
+
+  it('node mode answers twice the same (deterministic); time mode with ample time proves the same minimum', () => {
+    const o = opts(1);
+    const s = nearEnd(1, o, 60);
+    const limits = { maxNodes: 50_000, fallback: { maxNodes: 300_000, timeLimitMs: Infinity, shortenMs: 0 } };
+    const a = solveMinimal(s, o, limits);
+    const b = solveMinimal(s, o, limits);
+    expect({ ...a, ms: 0 }).toEqual({ ...b, ms: 0 });
+    const full = solveMinimal(s, o, { maxNodes: 2_000_000 });
+    expect(full.optimal).toBe(true);
+    const timed = solveMinimal(s, o, { timeLimitMs: 600_000 });
+    expect(timed).toMatchObject({ verdict: 'won', optimal: true, lowerBound: full.lowerBound });
+    expect(replayStatus(s, timed.line ?? [])).toBe('won');
+  });
+
+  it('time mode with 1 ms still answers soundly: a won line replays, the bound never exceeds it', () => {
+    for (const draw of [1, 3] as const) {
+      const o = opts(draw);
+      const r = solveMinimal(deal(4), o, { timeLimitMs: 1 });
+      expect(['won', 'unknown']).toContain(r.verdict);
+      if (r.verdict === 'won') {
+        expect(replayStatus(newGame(deal(4), o), r.line ?? [])).toBe('won');
+        expect(r.lowerBound).toBeLessThanOrEqual(r.line?.length ?? 0);
+        expect(r.optimal).toBe(r.line?.length === r.lowerBound);
+      }
+    }
   });
 });

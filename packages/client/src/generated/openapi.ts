@@ -205,7 +205,7 @@ export interface paths {
         put?: never;
         /**
          * Solve a deal
-         * @description Decides a deal under the given rules: `won` with a winning `line` (public moves from the deal), `impossible` (proven: no win exists) or `unknown` (not decided within `timeLimitMs`, capped by the server). Options = `preset` (default classic-draw1) with `options` overrides. 403 `deal-embargoed` for the deal of an open daily or of a race that is still on. `shorten: true` runs the line-shortening post-pass (default off: the search's own line). `minimal: true` searches a shortest line (IDA*, every public move counts one; 250 positions per ms of the time limit) and adds `optimal` (proven shortest) and `lowerBound` (proven). Counted against the solver allowance (`SOLVE_RATE_MAX` a minute per client), which typed-deal games share.
+         * @description Decides a deal under the given rules: `won` with a winning `line` (public moves from the deal), `impossible` (proven: no win exists) or `unknown` (not decided within `timeLimitMs`, capped by the server). Options = `preset` (default classic-draw1) with `options` overrides. 403 `deal-embargoed` for the deal of an open daily or of a race that is still on. `shorten: true` runs the line-shortening post-pass (default off: the search's own line). `minimal: true` searches a shortest line (IDA*, every public move counts one) until the time limit and adds `optimal` (proven shortest) and `lowerBound` (proven). Answers are time-limited (they depend on the machine and its load); with `maxNodes` the search is limited by positions instead, reads no clock and gives the same answer for the same body on any machine (`shorten` off). Counted against the solver allowance (`SOLVE_RATE_MAX` a minute per client), which typed-deal games share.
          */
         post: operations["solveDeal"];
         delete?: never;
@@ -4065,6 +4065,7 @@ export interface operations {
                     timeLimitMs?: number;
                     minimal?: boolean;
                     shorten?: boolean;
+                    maxNodes?: number;
                 };
             };
         };

@@ -19,15 +19,10 @@ import { tokenOptional } from '../../infra/http/api-security.js';
 import { SOLVER_WINDOW_MS } from './allowance.js';
 import { ApiError } from '../../infra/errors.js';
 import { KnownLines } from './known-lines.js';
+import { solveTaskOf } from './budget.js';
 
 const errors = (...codes: (400 | 401 | 403 | 404 | 429 | 503)[]) =>
   Object.fromEntries(codes.map((c) => [c, ErrorBodySchema]));
-
-/**
- * Node budget of a `minimal` request's search per ms of its time limit: about a quarter of the time on one
- * core, leaving the rest for its weighted passes and the fallback search.
- */
-const MINIMAL_NODES_PER_MS_SOLVE = 250;
 
 /** Hints remembered per game version, so asking again for the same position costs nothing. */
 const HINT_CACHE_SIZE = 2000;
@@ -66,7 +61,9 @@ export const solveRoutes: FastifyPluginAsyncZod = (app) => {
           'server). Options = `preset` (default classic-draw1) with `options` overrides. 403 `deal-embargoed` for ' +
           'the deal of an open daily or of a race that is still on. `shorten: true` runs the line-shortening ' +
           "post-pass (default off: the search's own line). `minimal: true` searches a shortest line (IDA*, every " +
-          'public move counts one; 250 positions per ms of the time limit) and adds `optimal` (proven shortest) and `lowerBound` (proven). ' +
+          'public move counts one) until the time limit and adds `optimal` (proven shortest) and `lowerBound` (proven). ' +
+          'Answers are time-limited (they depend on the machine and its load); with `maxNodes` the search is limited by ' +
+          'positions instead, reads no clock and gives the same answer for the same body on any machine (`shorten` off). ' +
           'Counted against the solver allowance (`SOLVE_RATE_MAX` a minute per client), which typed-deal games share.',
         body: SolveBodySchema,
         response: { 200: SolveResponseSchema, ...errors(400, 403, 429, 503) },
@@ -78,20 +75,11 @@ export const solveRoutes: FastifyPluginAsyncZod = (app) => {
       const deal = body.deal !== undefined ? parseDeal(body.deal) : dealFromNumber(body.dealNumber ?? 0);
       if (!deal.ok) throw new ApiError('bad-request', deal.error.message);
       await app.embargo.check(deal.value);
-      const timeLimitMs = Math.min(body.timeLimitMs ?? app.config.solveMaxMs, app.config.solveMaxMs);
-      return app.solver.run(
-        {
-          kind: 'deal',
-          deal: deal.value,
-          options,
-          timeLimitMs,
-          shorten: body.shorten ?? false,
-          minimal: body.minimal ?? false,
-          // The minimal search is node-limited (load-independent answers): about a quarter of the time budget.
-          minimalNodes: Math.round(timeLimitMs * MINIMAL_NODES_PER_MS_SOLVE),
-        },
-        { priority: 'solve', client: req.player?.id ?? req.ip },
-      );
+      // Time-limited, or deterministic with `maxNodes` (solve/budget.ts).
+      return app.solver.run(solveTaskOf(body, deal.value, options, app.config), {
+        priority: 'solve',
+        client: req.player?.id ?? req.ip,
+      });
     },
   );
 

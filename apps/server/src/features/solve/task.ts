@@ -51,8 +51,12 @@ export interface DealTask {
   readonly maxNodes?: number;
   /** Search a shortest line with `solveMinimal` (IDA*, node-limited) instead. Default false. */
   readonly minimal?: boolean;
-  /** With `minimal`: the minimal search's node budget (default the solver's, 2 000 000). */
+  /** With `minimal`: the minimal search's node budget (default the solver's, 2 000 000; a cap with `minimalTimed`). */
   readonly minimalNodes?: number;
+  /** With `minimal`: the minimal search checks the clock and spends `timeLimitMs` (solve/budget.ts). */
+  readonly minimalTimed?: boolean;
+  /** Node limits only, no clock (solve/budget.ts): the fallback of `minimal` gets `minimalNodes` positions. */
+  readonly deterministic?: boolean;
 }
 
 /** Solve from a game's current position (GET /api/games/:id/hint). `state.history` is dropped (not needed). */
@@ -128,7 +132,15 @@ export default function runSolverTask(task: SolverTask): SolverOutcome {
   if (task.kind === 'deal' && task.minimal === true) {
     const m = solveMinimal(task.deal, task.options, {
       ...(task.minimalNodes !== undefined ? { maxNodes: task.minimalNodes } : {}),
-      fallback: { timeLimitMs: task.timeLimitMs, ...(task.shorten === false ? { shortenMs: 0 } : {}) },
+      ...(task.minimalTimed === true ? { timeLimitMs: task.timeLimitMs } : {}),
+      fallback:
+        task.deterministic === true
+          ? {
+              timeLimitMs: Infinity,
+              shortenMs: 0,
+              ...(task.minimalNodes !== undefined ? { maxNodes: task.minimalNodes } : {}),
+            }
+          : { timeLimitMs: task.timeLimitMs, ...(task.shorten === false ? { shortenMs: 0 } : {}) },
     });
     return {
       verdict: m.verdict,
@@ -141,7 +153,7 @@ export default function runSolverTask(task: SolverTask): SolverOutcome {
   }
   const shorten = task.kind === 'position' || task.shorten !== false;
   const limits = {
-    timeLimitMs: task.timeLimitMs,
+    timeLimitMs: task.kind === 'deal' && task.deterministic === true ? Infinity : task.timeLimitMs,
     ...(shorten ? {} : { shortenMs: 0 }),
     ...(task.kind === 'deal' && task.maxNodes !== undefined ? { maxNodes: task.maxNodes } : {}),
   };

@@ -7,6 +7,7 @@ import {
   GameResponseSchema,
   HintResponseSchema,
   LegalMovesResponseSchema,
+  MAX_SOLVE_NODES,
   SolveResponseSchema,
   StateResponseSchema,
 } from '@klondike/protocol';
@@ -92,6 +93,32 @@ describeEachDatabase('solver routes', (db) => {
     const shortened = await call({ shorten: true });
     expect(replayStatus(deal, 'classic-draw1', shortened.line ?? [])).toBe('won');
     expect(shortened.line?.length ?? 0).toBeLessThanOrEqual(plain.line?.length ?? 0);
+  });
+
+  it('POST /api/solve {maxNodes}: the same body twice gets the same answer (deterministic), minimal or not; over MAX_SOLVE_NODES → 400', async () => {
+    const deal = winnableDeal(1);
+    const call = async (extra: Record<string, unknown>) => {
+      const r = await app.inject({
+        method: 'POST',
+        url: '/api/solve',
+        payload: { preset: 'classic-draw1', deal, ...extra },
+      });
+      expect(r.statusCode, r.body).toBe(200);
+      return { ...SolveResponseSchema.parse(r.json()), ms: 0 };
+    };
+    for (const extra of [
+      { maxNodes: 20_000, minimal: true },
+      { maxNodes: 200_000, shorten: true },
+    ]) {
+      const first = await call(extra);
+      expect(first.verdict).toBe('won');
+      expect(replayStatus(deal, 'classic-draw1', first.line ?? [])).toBe('won');
+      expect(await call(extra)).toEqual(first);
+    }
+    for (const maxNodes of [0, MAX_SOLVE_NODES + 1, 1.5]) {
+      const payload = { deal, minimal: true, maxNodes };
+      expectError(await app.inject({ method: 'POST', url: '/api/solve', payload }), 400, 'bad-request');
+    }
   });
 
   it('POST /api/solve accepts a deal number; a won line replays from that deal', async () => {
