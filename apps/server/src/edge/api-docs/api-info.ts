@@ -4,7 +4,7 @@
  */
 
 /** The public API's version (`info.version` of both documents): semver, see docs/api.md "Versioning". */
-export const API_VERSION = '0.3.1';
+export const API_VERSION = '0.4.0';
 
 /** The licence of the API's documents and of `@klondike/client` (OpenAPI takes the SPDX id, AsyncAPI the url). */
 export const API_LICENSE = {
