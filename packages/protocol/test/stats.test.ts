@@ -60,6 +60,7 @@ describe('statistics and distribution', () => {
       total: 0,
       offset: 0,
       limit: 20,
+      nextCursor: null,
       entries: [],
       me: null,
     };
