@@ -2,12 +2,19 @@
  * The events stream's deliveries besides `paired` (docs/api.md "Streams"), over a real listening server: a
  * rematch's invitation reaches the invited racer's stream and no one else's (a second account that raced
  * nothing, the inviter themself); a day's dailies opening reaches every open stream once per day, whatever
- * repeats the other nodes (or a restart) send. Across two nodes: multi-node-streams.test.ts.
+ * repeats the other nodes (or a restart) send. Across two nodes: multi-node-streams.test.ts. And the puzzle
+ * run board pages like every other list (issue 59): its second page, its `Link`, a forged cursor.
  */
-import { EventStreamLineSchema, type EventStreamLine, type Race } from '@klondike/protocol';
+import {
+  EventStreamLineSchema,
+  PuzzleRunBoardSchema,
+  type EventStreamLine,
+  type Race,
+} from '@klondike/protocol';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, startOfDate, utcDate } from '../../../src/infra/dates.js';
+import { encodeCursor } from '../../../src/infra/http/pagination.js';
 import { pgliteDatabase, testApp } from '../../support/helpers.js';
 import { NdjsonReader } from '../../support/ndjson.js';
 import { type TestPlayer, call, newPlayer, raceOf } from '../../support/race-helpers.js';
@@ -140,4 +147,48 @@ describe('the events stream: invitations and opened days', () => {
     await late.until(() => late.keepAlives > k);
     expect(typed(late, 'daily-opened')).toEqual([]);
   }, 120_000);
+
+  it('the puzzle run board pages: limit, nextCursor, Link, the second page; a forged cursor is 400', async () => {
+    const players: TestPlayer[] = [];
+    for (const name of ['runOne', 'runTwo', 'runThree']) players.push(await newPlayer(app, name));
+    const now = Date.now() + shift;
+    // Three finished runs of today (what POST /api/puzzles/runs leaves once its clock ran out), scores 3, 2, 1.
+    for (const [i, p] of players.entries())
+      await app.prisma.puzzleRun.create({
+        data: {
+          id: `board-run-${i}`,
+          playerId: p.id,
+          startedAt: new Date(now - 120_000),
+          endsAt: new Date(now - 60_000 + i),
+          solved: 3 - i,
+        },
+      });
+    const get = async (url: string) => {
+      const r = await call(app, 'GET', url, { as: players[2] });
+      expect(r.statusCode, r.body).toBe(200);
+      return { body: PuzzleRunBoardSchema.parse(r.json()), link: r.headers.link };
+    };
+    const whole = await get('/api/puzzles/runs/board?period=day');
+    expect(whole.body.entries.map((e) => e.playerId)).toEqual(players.map((p) => p.id));
+    expect(whole.body.nextCursor).toBeNull();
+    expect(whole.link).toBeUndefined();
+    const first = await get('/api/puzzles/runs/board?period=day&limit=2');
+    expect(first.body.entries).toEqual(whole.body.entries.slice(0, 2));
+    expect(first.body.nextCursor).not.toBeNull();
+    expect(first.link).toBe(
+      `</api/puzzles/runs/board?period=day&limit=2&cursor=${first.body.nextCursor}>; rel="next"`,
+    );
+    const second = await get(`/api/puzzles/runs/board?period=day&limit=2&cursor=${first.body.nextCursor}`);
+    expect(second.body.entries).toEqual(whole.body.entries.slice(2));
+    expect(second.body.entries[0]?.rank).toBe(3);
+    expect(second.body.nextCursor).toBeNull();
+    expect(second.link).toBeUndefined();
+    // `me` is the caller's row whatever the page.
+    expect(first.body.me).toEqual(whole.body.entries[2]);
+    for (const cursor of ['nope', encodeCursor('arenas', 1)]) {
+      const r = await call(app, 'GET', `/api/puzzles/runs/board?cursor=${cursor}`);
+      expect(r.statusCode, r.body).toBe(400);
+      expect(r.json<{ error: { code: string } }>().error.code).toBe('bad-request');
+    }
+  });
 });
