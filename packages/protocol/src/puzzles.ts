@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { BotFlagSchema, PlayerIdSchema } from './daily.js';
 import { GameIdSchema, MoveSchema, PlayerViewSchema } from './game.js';
 import { DateSchema } from './refs.js';
+import { NextCursorSchema, pageQuery } from './pagination.js';
 
 /**
  * Themes a puzzle is tagged with (docs/puzzles.md "Themes"):
@@ -210,7 +211,7 @@ export const PuzzleRunAnswerSchema = z
 /** GET /api/puzzles/runs/board query: today's (UTC) board or the all-time one. */
 export const PuzzleRunBoardQuerySchema = z.object({
   period: z.enum(['day', 'all']).default('day'),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  ...pageQuery(20, 100),
 });
 
 /** One row of a timed-run board: a player's best run of the period. */
@@ -233,6 +234,7 @@ export const PuzzleRunBoardSchema = z
     entries: z.array(PuzzleRunBoardEntrySchema),
     /** The caller's own row, when a token is sent and the caller has a finished run in the period. */
     me: PuzzleRunBoardEntrySchema.nullable(),
+    nextCursor: NextCursorSchema,
   })
   .meta({ id: 'PuzzleRunBoard' });
 /** A timed-run board. */

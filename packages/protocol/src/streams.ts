@@ -75,6 +75,35 @@ export const GameStreamLineSchema = z
 /** A line of a game stream. */
 export type GameStreamLine = z.infer<typeof GameStreamLineSchema>;
 
+/**
+ * The caller was invited to a race room: today a rematch, the room another racer of a finished race made
+ * (POST /api/races/:code/rematch). Join it by `code` (POST /api/races/:code/join) or ignore it.
+ */
+export const RaceInvitationLineSchema = z
+  .object({
+    type: z.literal('race-invitation'),
+    /** Why: `rematch` (the new room of a finished race the caller raced in). */
+    kind: z.enum(['rematch']),
+    /** The room to join. */
+    code: RaceCodeSchema,
+    /** Who invited: the new room's host. */
+    from: z.object({ id: PlayerIdSchema, name: z.string() }),
+    /** The finished race it is the rematch of. */
+    rematchOf: RaceCodeSchema,
+  })
+  .meta({ id: 'RaceInvitationLine' });
+
+/** A new UTC day's dailies are playable (once per day on every open events stream). */
+export const DailyOpenedLineSchema = z
+  .object({
+    type: z.literal('daily-opened'),
+    /** The day that opened (UTC, YYYY-MM-DD). */
+    date: DateSchema,
+    /** Its dailies (GET /api/daily/:date/:preset). */
+    presets: z.array(DailyPresetSchema),
+  })
+  .meta({ id: 'DailyOpenedLine' });
+
 /** A line of GET /api/stream/events: what happened to the caller. */
 export const EventStreamLineSchema = z
   .discriminatedUnion('type', [
@@ -82,6 +111,8 @@ export const EventStreamLineSchema = z
     z.object({ type: z.literal('open'), playerId: PlayerIdSchema }),
     /** A race was made for the caller (quick pairing, or an arena's pairing): join it by code. */
     z.object({ type: z.literal('paired'), code: RaceCodeSchema }),
+    RaceInvitationLineSchema,
+    DailyOpenedLineSchema,
     StreamEndLineSchema,
   ])
   .meta({ id: 'EventStreamLine', description: 'One line of the events stream (application/x-ndjson).' });

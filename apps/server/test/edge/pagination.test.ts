@@ -157,6 +157,7 @@ describe('list routes', () => {
     ['/api/arenas', 'finished', 0],
     ['/api/exports', 'files', 0],
     ['/api/mod/queue', 'entries', 0],
+    ['/api/puzzles/runs/board?period=all', 'entries', 0],
   ];
 
   it.each(ROUTES)(

@@ -245,7 +245,7 @@ describe('the timed run', () => {
           });
         return { status: 409, body: { error: { code: 'conflict', message: 'not the current puzzle' } } };
       }
-      return ok({ period: 'day', date: '2026-12-06', entries: [], me: null });
+      return ok({ period: 'day', date: '2026-12-06', entries: [], me: null, nextCursor: null });
     });
     let now = 1_000;
     const scope = effectScope();
@@ -287,7 +287,7 @@ describe('the timed run', () => {
             servedPuzzle('q1', onlyView, { type: 'only-move', moves: 1 }),
           ),
         );
-      return ok({ period: 'day', date: '2026-12-06', entries: [], me: null });
+      return ok({ period: 'day', date: '2026-12-06', entries: [], me: null, nextCursor: null });
     });
     let now = 0;
     const scope = effectScope();

@@ -1289,7 +1289,7 @@ export interface paths {
         };
         /**
          * The caller's events (NDJSON)
-         * @description An `open` line, then one line per event of the caller as it happens on any node: `paired` when a race was made for them (quick pairing, an arena). Never ends on its own (a `shutdown` end line when the server closes: reconnect; a `revoked` end line when the token is revoked). 401 without a token.
+         * @description An `open` line, then one line per event of the caller as it happens on any node: `paired` when a race was made for them (quick pairing, an arena); `race-invitation` when another racer of a finished race made its rematch (join it by `code`); `daily-opened` once when a new day’s dailies are playable. Readers ignore a `type` they do not know. Never ends on its own (a `shutdown` end line when the server closes: reconnect; a `revoked` end line when the token is revoked). 401 without a token.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -1446,7 +1446,7 @@ export interface paths {
         };
         /**
          * The timed runs' board of today (UTC) or of all time: each player's best finished run
-         * @description Bots are listed with `bot: true`; with a token, `me` is the caller's own row.
+         * @description Bots are listed with `bot: true`; with a token, `me` is the caller's own row (whatever the page). Pages with `limit` and `cursor` (`nextCursor`, and a `Link` header when there is a next page).
          */
         get: operations["getPuzzleRunBoard"];
         put?: never;
@@ -2580,6 +2580,8 @@ export interface components {
                 score: number;
                 finishedAt: string;
             } | null;
+            /** @description Pass as `cursor` for the next page (also in the `Link` header, rel="next"); null on the last page. */
+            nextCursor: string | null;
         };
         StreamActionLine: {
             /** @constant */
@@ -2611,6 +2613,24 @@ export interface components {
         };
         /** @description One line of a game stream (application/x-ndjson). */
         GameStreamLine: components["schemas"]["StreamActionLine"] | components["schemas"]["StreamStateLine"] | components["schemas"]["StreamEndLine"];
+        RaceInvitationLine: {
+            /** @constant */
+            type: "race-invitation";
+            /** @enum {string} */
+            kind: "rematch";
+            code: string;
+            from: {
+                id: string;
+                name: string;
+            };
+            rematchOf: string;
+        };
+        DailyOpenedLine: {
+            /** @constant */
+            type: "daily-opened";
+            date: string;
+            presets: ("classic-draw1" | "classic-draw3")[];
+        };
         /** @description One line of the events stream (application/x-ndjson). */
         EventStreamLine: {
             /** @constant */
@@ -2620,7 +2640,7 @@ export interface components {
             /** @constant */
             type: "paired";
             code: string;
-        } | components["schemas"]["StreamEndLine"];
+        } | components["schemas"]["RaceInvitationLine"] | components["schemas"]["DailyOpenedLine"] | components["schemas"]["StreamEndLine"];
         ExportedGameLine: {
             /** @constant */
             type: "game";
@@ -12203,6 +12223,8 @@ export interface operations {
             query?: {
                 period?: "day" | "all";
                 limit?: number;
+                /** @description The previous page's `nextCursor`, unchanged (opaque; 400 for anything else). */
+                cursor?: string;
             };
             header?: never;
             path?: never;

@@ -88,6 +88,8 @@ export class DailySchedule {
   /** The closed days' export files made, per date (see `exported`). */
   private readonly exporting = new Map<string, Promise<void>>();
   private stopped = false;
+  /** Who hears a day opening (`onOpened`). */
+  private readonly openedListeners = new Set<(date: string) => void>();
 
   /** See `DailyScheduleOptions`. */
   constructor(private readonly opts: DailyScheduleOptions) {
@@ -110,12 +112,33 @@ export class DailySchedule {
     return p;
   }
 
+  /**
+   * Hears `date` whenever this node first finds a day's dailies stored and playable (once per date per node;
+   * every node finds it: the events streams drop repeats). Returns the stop function.
+   */
+  onOpened(listener: (date: string) => void): () => void {
+    this.openedListeners.add(listener);
+    return () => this.openedListeners.delete(listener);
+  }
+
+  /** Calls the `onOpened` listeners (a throwing one does not stop the others). */
+  private announceOpened(date: string): void {
+    for (const l of [...this.openedListeners]) {
+      try {
+        l(date);
+      } catch (err) {
+        this.opts.log.warn({ err }, 'daily opened listener failed');
+      }
+    }
+  }
+
   /** Today's dailies made ready (memoised per date), without starting anything else. */
   private todaysDailies(): Promise<void> {
     const today = this.today();
     return memoPerDate(this.todays, today, () =>
       Promise.all(DAILY_PRESETS.map((preset) => this.ensure(today, preset, 'daily'))).then(() => {
         this.readyDate = today;
+        this.announceOpened(today);
       }),
     );
   }

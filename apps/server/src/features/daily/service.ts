@@ -135,6 +135,11 @@ export class DailyService {
     return this.schedule.todayReady();
   }
 
+  /** Hears each day this node first finds playable (daily/schedule.ts `onOpened`). Returns the stop function. */
+  onOpened(listener: (date: string) => void): () => void {
+    return this.schedule.onOpened(listener);
+  }
+
   /** Today's and tomorrow's dailies, closed days settled; then the fill, in the background. Memoised per date. */
   current(): Promise<void> {
     return this.schedule.current();

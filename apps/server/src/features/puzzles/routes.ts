@@ -96,12 +96,14 @@ export const puzzlesRoutes: FastifyPluginAsyncZod = (app) => {
         security: tokenOptional('read'),
         tags: TAGS,
         summary: "The timed runs' board of today (UTC) or of all time: each player's best finished run",
-        description: "Bots are listed with `bot: true`; with a token, `me` is the caller's own row.",
+        description:
+          "Bots are listed with `bot: true`; with a token, `me` is the caller's own row (whatever the page). " +
+          'Pages with `limit` and `cursor` (`nextCursor`, and a `Link` header when there is a next page).',
         querystring: PuzzleRunBoardQuerySchema,
         response: { 200: PuzzleRunBoardSchema, 400: ErrorBodySchema },
       },
     },
-    async (req) => puzzles.board(req.query.period, req.query.limit, req.player?.id ?? null),
+    async (req) => puzzles.board(req.query.period, req.query, req.player?.id ?? null),
   );
 
   app.get(

@@ -25,6 +25,7 @@ import { randomBytes } from 'node:crypto';
 import type { Replay } from '../../core/rooms/room.js';
 import { startOfDate, utcDate } from '../../infra/dates.js';
 import { ApiError } from '../../infra/errors.js';
+import { type PageQuery, slicePage } from '../../infra/http/pagination.js';
 import type { Rated } from '../ratings/glicko2.js';
 import type { SolverPool } from '../solve/task.js';
 import { isCorrect, puzzleOf } from './answers.js';
@@ -40,6 +41,8 @@ const HISTORY_POINTS = 200;
 const RUN_START_RATING = 1_000;
 const RUN_STEP = 50;
 const DAY_MS = 86_400_000;
+/** The route key of the run board's cursors (infra/http/pagination.ts). */
+const BOARD_CURSOR_KEY = 'puzzle-runs';
 
 /** What the service needs. */
 export interface PuzzlesServiceOptions {
@@ -356,8 +359,12 @@ export class PuzzlesService {
     return this.opts.repository.bestRuns(new Date(now), from, to);
   }
 
-  /** The timed-run board of today (UTC) or of all time: each player's best finished run. */
-  async board(period: 'day' | 'all', limit: number, caller: string | null): Promise<PuzzleRunBoard> {
+  /**
+   * The timed-run board of today (UTC) or of all time: each player's best finished run, one page of it
+   * (`page`: `limit` rows from its `cursor`; route key `puzzle-runs`). Errors: `bad-request` for a cursor
+   * this board did not give.
+   */
+  async board(period: 'day' | 'all', page: PageQuery, caller: string | null): Promise<PuzzleRunBoard> {
     const now = this.opts.now();
     const rows = await this.boardRows(period, now);
     const entries = rows.map((r, i) => ({
@@ -368,11 +375,13 @@ export class PuzzlesService {
       score: r.score,
       finishedAt: r.endsAt.toISOString(),
     }));
+    const { page: shown, nextCursor } = slicePage(BOARD_CURSOR_KEY, entries, page);
     return {
       period,
       date: period === 'day' ? utcDate(now) : null,
-      entries: entries.slice(0, limit),
+      entries: shown,
       me: caller === null ? null : (entries.find((e) => e.playerId === caller) ?? null),
+      nextCursor,
     };
   }
 }

@@ -29,6 +29,21 @@ export interface RematchDeps {
    * the others are checked when they join.
    */
   readonly assertEligible: (rated: boolean) => Promise<void>;
+  /** Tells the other racers of the finished race that its rematch exists (their events streams). */
+  readonly invite: (invitation: RaceInvitation) => void;
+}
+
+/** An invitation to a race room: the rematch `code` of finished race `rematchOf`, made by `from`. */
+export interface RaceInvitation {
+  readonly kind: 'rematch';
+  /** The new room. */
+  readonly code: string;
+  /** The finished race. */
+  readonly rematchOf: string;
+  /** The new room's host. */
+  readonly from: { readonly id: string; readonly name: string };
+  /** The invited players: the finished race's other racers. */
+  readonly playerIds: readonly string[];
 }
 
 /**
@@ -71,6 +86,13 @@ export async function rematchRace(
   }
   // The old room now names its rematch: its listeners (on every node) hear it.
   d.publish(await d.repository.room(code));
+  d.invite({
+    kind: 'rematch',
+    code: made,
+    rematchOf: code,
+    from: { id: player.id, name: player.name },
+    playerIds: row.racers.map((r) => r.playerId).filter((id) => id !== player.id),
+  });
   return { race: await d.view(made, player.id), created: true };
 }
 

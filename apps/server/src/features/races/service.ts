@@ -55,7 +55,7 @@ import { TERMINAL, newRaceCode, progressOf } from './ranking.js';
 import type { NewRace, RaceRepository, RaceRow } from './repository.js';
 import { interruptStale } from './interrupted.js';
 import { PresenceQueue, readDeadNodes } from './presence.js';
-import { rematchRace } from './rematch.js';
+import { type RaceInvitation, rematchRace } from './rematch.js';
 import { RaceIndex } from './room-index.js';
 import { RoomWriter } from './room-writer.js';
 import { SPECTATORS, type RaceResults, personalise, resultsOf, snapshotOf } from './snapshot.js';
@@ -124,6 +124,8 @@ export class RaceService {
   /** What the room decisions read besides the room (transitions.ts). */
   private readonly rules: RaceRules;
   private readonly stopListening: (() => void)[] = [];
+  /** Who hears this node's invitations (`onInvitation`). */
+  private readonly invitationListeners = new Set<(invitation: RaceInvitation) => void>();
 
   /** See `RaceServiceOptions`. Listens to the room index of every node at once. */
   constructor(private readonly opts: RaceServiceOptions) {
@@ -291,10 +293,31 @@ export class RaceService {
         join: (c, p) => this.join(c, p),
         view: (c, viewer) => this.get(c, viewer),
         assertEligible: async (rated) => this.opts.eligibility?.assertRematch({ rated }, player.id),
+        invite: (invitation) => this.emitInvitation(invitation),
       },
       code,
       player,
     );
+  }
+
+  /**
+   * Hears every invitation this node makes (a rematch's, to the finished race's other racers): the events
+   * streams (plugin `streams`) deliver it to the invited players on every node. Returns the stop function.
+   */
+  onInvitation(listener: (invitation: RaceInvitation) => void): () => void {
+    this.invitationListeners.add(listener);
+    return () => this.invitationListeners.delete(listener);
+  }
+
+  /** Calls the invitation listeners (a throwing one does not stop the others). */
+  private emitInvitation(invitation: RaceInvitation): void {
+    for (const l of [...this.invitationListeners]) {
+      try {
+        l(invitation);
+      } catch (err) {
+        this.opts.log.warn({ err }, 'race invitation listener failed');
+      }
+    }
   }
 
   // ---------- sockets ----------

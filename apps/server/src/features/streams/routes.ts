@@ -121,7 +121,9 @@ export const streamRoutes: FastifyPluginAsyncZod = (app) => {
         summary: "The caller's events (NDJSON)",
         description:
           'An `open` line, then one line per event of the caller as it happens on any node: `paired` when a ' +
-          'race was made for them (quick pairing, an arena). Never ends on its own (a `shutdown` end line when ' +
+          'race was made for them (quick pairing, an arena); `race-invitation` when another racer of a finished ' +
+          'race made its rematch (join it by `code`); `daily-opened` once when a new day’s dailies are playable. ' +
+          'Readers ignore a `type` they do not know. Never ends on its own (a `shutdown` end line when ' +
           'the server closes: reconnect; a `revoked` end line when the token is revoked). 401 without a token.',
         produces: PRODUCES,
         response: {
@@ -139,6 +141,7 @@ export const streamRoutes: FastifyPluginAsyncZod = (app) => {
       stream.line(JSON.stringify(EventStreamLineSchema.parse({ type: 'open', playerId: player.id })));
       const stop = app.pairing.listen(player.id, { send: (text) => stream.line(text) });
       stream.onClose(stop);
+      stream.onClose(app.streams.events.listen(player.id, stream));
       // A revoked token (rotation, sign-out everywhere, on any node) ends the stream at once.
       const token = bearerToken(req.headers.authorization);
       if (token !== undefined) {

@@ -1,8 +1,9 @@
 /**
  * The event bus between server nodes: what one node publishes on a channel reaches every OTHER node
  * listening to that channel. Channels in use: `game:<id>` (a game's committed `state` frames, so sockets on
- * any node follow a game whichever node wrote it), `race:<code>` (a race room's events) and `tokens`
- * (revoked tokens: players/token-revocation.ts).
+ * any node follow a game whichever node wrote it), `race:<code>` (a race room's events), `tokens`
+ * (revoked tokens: players/token-revocation.ts), and `player-events` / `daily-opened` (the events streams'
+ * invitations and opened days: streams/player-events.ts).
  *
  * Two implementations: `SingleNodeBus` (the default, no `REDIS_URL`: there is no other node, so nothing is
  * delivered) and `RedisBus` (Redis pub/sub through ioredis: one connection publishes, one listens). A
