@@ -19,3 +19,4 @@ export * from './puzzles.js';
 export * from './streams.js';
 export * from './tokens.js';
 export * from './pagination.js';
+export * from './imports.js';

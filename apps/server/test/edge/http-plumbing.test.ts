@@ -35,6 +35,7 @@ describe('HTTP plumbing', () => {
         [
           '/api/health',
           '/api/games',
+          '/api/games/import',
           '/api/games/{id}',
           '/api/games/{id}/moves',
           '/api/games/{id}/undo',

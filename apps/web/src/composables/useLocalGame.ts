@@ -2,7 +2,8 @@
  * A casual game dealt and played entirely in the browser with @klondike/rules — the offline table (no
  * network: the server cannot deal, check or keep it). It is the card table's `TableSource`; every game is
  * kept in this browser (localStorage `klondike.offlineGames`, newest first, at most 50) as unverified: its
- * deal number, preset, actions (the public notation) and result, so it can be replayed or, one day, uploaded.
+ * deal number, preset, actions (the public notation) and result, so it can be replayed or uploaded to the
+ * server as an imported game (POST /api/games/import; `markUploaded` notes the server's game id).
  */
 import {
   MAX_DEAL_NUMBER,
@@ -38,8 +39,10 @@ export interface OfflineGame {
   /** ISO times. */
   readonly startedAt: string;
   readonly updatedAt: string;
-  /** Always false: no server saw it. */
+  /** Always false: no server saw it played (an upload replays it, but the game stays unverified). */
   readonly verified: false;
+  /** Set once uploaded: the server's id of the imported game (its replay, docs/api.md "Imported games"). */
+  readonly uploaded?: { readonly gameId: string };
 }
 
 const KEY = 'klondike.offlineGames';
@@ -62,6 +65,23 @@ function keep(game: OfflineGame): void {
   } catch {
     /* private mode or full: the game is played but not kept */
   }
+}
+
+/**
+ * Notes that offline game `id` was uploaded as the server's game `gameId` (its place in the list is kept).
+ * Returns the updated game, or null when this browser no longer keeps it.
+ */
+export function markUploaded(id: string, gameId: string): OfflineGame | null {
+  const list = offlineGames();
+  const game = list.find((g) => g.id === id);
+  if (!game) return null;
+  const updated: OfflineGame = { ...game, uploaded: { gameId } };
+  try {
+    localStorage.setItem(KEY, JSON.stringify(list.map((g) => (g.id === id ? updated : g))));
+  } catch {
+    /* private mode or full: the server holds the game all the same */
+  }
+  return updated;
 }
 
 /** A random deal number (the browser's crypto; any number of the public range deals a fair game). */

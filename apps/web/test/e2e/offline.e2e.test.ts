@@ -3,10 +3,18 @@
  * installed and controlling), the browser context goes offline; /offline still loads, deals a numbered deal
  * in the browser (@klondike/rules), and the player wins it from the keyboard (the solver's line, fetched
  * before going offline, typed into the command line); the game is kept in localStorage as unverified and
- * won. With the network back, Upload says plainly that the server cannot import a game yet (no such route)
- * and the game stays kept.
+ * won. Still offline, Upload says so. With the network back, Upload asks the player to sign up, then sends
+ * it (POST /api/games/import): the server replays it and holds it as the player's imported game (its replay
+ * public, its moves the solver's line), the list links to its replay, and the player's statistics still count
+ * no game.
  */
-import { SolveResponseSchema } from '@klondike/protocol';
+import {
+  GameResponseSchema,
+  MeSchema,
+  PlayerStatisticsSchema,
+  ReplaySchema,
+  SolveResponseSchema,
+} from '@klondike/protocol';
 import type { Move } from '@klondike/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -73,7 +81,7 @@ describe.skipIf(SKIP !== null)(`browser: offline casual play${SKIP ? ` (skipped:
     await server?.stop();
   }, 30_000);
 
-  it('deals, plays and keeps a casual game with no network; Upload explains', async () => {
+  it('deals, plays and keeps a casual game with no network; uploads it when asked once online', async () => {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -119,12 +127,48 @@ describe.skipIf(SKIP !== null)(`browser: offline casual play${SKIP ? ` (skipped:
     );
     expect(kept[0]).toMatchObject({ dealNumber, status: 'won', verified: false });
     expect(kept[0]?.actions).toHaveLength(line.length);
-    // The network is back: Upload says why it cannot, and the game stays.
-    await context.setOffline(false);
+    // Offline, Upload says so and keeps the game.
     await page.getByTestId('offline-upload').first().focus();
     await page.keyboard.press('Enter');
-    await hears(page, /cannot import a game yet/);
-    expect(await page.evaluate(() => localStorage.getItem('klondike.offlineGames'))).toContain('"won"');
+    await hears(page, /You are offline/);
+    // The network is back: Upload sends the game; the server replays it and keeps it as imported.
+    await context.setOffline(false);
+    await page.evaluate(() => window.dispatchEvent(new Event('online')));
+    await page.getByTestId('offline-upload').first().focus();
+    await page.keyboard.press('Enter');
+    // Nobody is signed in: the sign-up dialog first, then the upload goes on.
+    await page.getByTestId('signup-dialog').waitFor();
+    await page.getByTestId('player-name').fill('Offline Olga');
+    await page.getByTestId('player-submit').click();
+    await hears(page, new RegExp(`Deal ${dealNumber} uploaded`));
+    const token = (await page.evaluate(() => localStorage.getItem('klondike.token'))) ?? '';
+    const me = await apiCall(server.url, 'GET', '/api/me', MeSchema, undefined, token);
+    const link = page.getByTestId('offline-uploaded').first();
+    await link.waitFor();
+    const stored = await page.evaluate(
+      () =>
+        JSON.parse(localStorage.getItem('klondike.offlineGames') ?? '[]') as {
+          uploaded?: { gameId: string };
+        }[],
+    );
+    const gameId = stored[0]?.uploaded?.gameId ?? '';
+    expect(gameId).not.toBe('');
+    expect(await link.getAttribute('href')).toBe(`/replay/${gameId}`);
+    const held = await apiCall(
+      server.url,
+      'GET',
+      `/api/games/${gameId}`,
+      GameResponseSchema,
+      undefined,
+      token,
+    );
+    expect(held).toMatchObject({ kind: 'casual', dealNumber, version: line.length });
+    expect(held.view.status).toBe('won');
+    const replay = await apiCall(server.url, 'GET', `/api/games/${gameId}/replay`, ReplaySchema);
+    expect(replay.steps.map((s) => s.move)).toEqual(line);
+    // Imported, unverified: it counts in no statistic.
+    const stats = await apiCall(server.url, 'GET', `/api/players/${me.id}/stats`, PlayerStatisticsSchema);
+    expect(stats.total.games).toBe(0);
     expect(errors).toEqual([]);
   }, 300_000);
 });

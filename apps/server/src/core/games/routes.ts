@@ -12,14 +12,20 @@ import {
   ErrorBodySchema,
   GameParamsSchema,
   GameResponseSchema,
+  ImportGameBodySchema,
+  ImportGameResponseSchema,
   LegalMovesResponseSchema,
+  MAX_IMPORT_ACTIONS,
+  MAX_IMPORT_BODY_BYTES,
   MoveBodySchema,
   ReplaySchema,
   StateResponseSchema,
   VersionBodySchema,
 } from '@klondike/protocol';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { PUBLIC, tokenOptional } from '../../infra/http/api-security.js';
+import { ApiError } from '../../infra/errors.js';
+import { PUBLIC, tokenOptional, tokenRequired } from '../../infra/http/api-security.js';
+import { importGame } from './import.js';
 
 const errors = (...codes: (400 | 401 | 403 | 404 | 409 | 422 | 429 | 503)[]) =>
   Object.fromEntries(codes.map((c) => [c, ErrorBodySchema]));
@@ -57,6 +63,44 @@ export const gameRoutes: FastifyPluginAsyncZod = (app) => {
         .send(
           await app.rooms.create(req.body ?? {}, (deal) => app.embargo.check(deal), req.player?.id ?? null),
         ),
+  );
+
+  app.post(
+    '/api/games/import',
+    {
+      bodyLimit: MAX_IMPORT_BODY_BYTES,
+      schema: {
+        operationId: 'importGame',
+        security: tokenRequired('game:play'),
+        tags: ['games'],
+        summary: 'Upload a game played offline',
+        description:
+          'A casual game played offline in the browser: its `preset`, `dealNumber` and `actions` in order (at most ' +
+          `${MAX_IMPORT_ACTIONS}; a body of at most ${MAX_IMPORT_BODY_BYTES / 1024} KiB, 413 \`body-too-large\` over it). ` +
+          'The server replays every action with the rules package: the first illegal one is refused with 422 ' +
+          '`illegal-move` naming its index (`version`) and rule (`reason`), and nothing is stored. A legal log is ' +
+          "stored as the caller's casual game, imported and unverified: it never counts in statistics, history, " +
+          'boards, ratings, races, signals or puzzles; its replay is public once it is won or resigned. The same ' +
+          '`clientId` uploaded again by the same player stores nothing and answers the first game (200, ' +
+          '`created` false). 403 `deal-embargoed` for the deal of an open daily or race.',
+        body: ImportGameBodySchema,
+        response: {
+          200: ImportGameResponseSchema,
+          201: ImportGameResponseSchema,
+          ...errors(400, 401, 403, 422),
+        },
+      },
+    },
+    async (req, reply) => {
+      const owner = req.player?.id;
+      if (owner === undefined) throw new ApiError('unauthorized', 'a player token is needed');
+      const game = await importGame(
+        { prisma: app.prisma, now: app.now, embargo: (deal) => app.embargo.check(deal) },
+        owner,
+        req.body,
+      );
+      return reply.code(game.created ? 201 : 200).send(game);
+    },
   );
 
   app.get(

@@ -78,7 +78,8 @@ export class StatsRepository {
   /** Every finished game of player `id`, in end-time order (then id). */
   finishedGames(id: string, statuses: readonly FinishedStatus[]): Promise<GameRow[]> {
     return this.prisma.game.findMany({
-      where: { playerId: id, status: { in: [...statuses] } },
+      // Imported games (played offline, unverified) never count (docs/api.md "Imported games").
+      where: { playerId: id, status: { in: [...statuses] }, importKey: null },
       select: GAME_SELECT,
       orderBy: [{ endedAt: 'asc' }, { id: 'asc' }],
     });
@@ -109,7 +110,7 @@ export class StatsRepository {
     after: { endedAt: Date; id: string } | undefined,
     take: number,
   ): Promise<GameRow[]> {
-    const and: Prisma.GameWhereInput[] = [{ playerId: id, status: { in: [...statuses] } }];
+    const and: Prisma.GameWhereInput[] = [{ playerId: id, status: { in: [...statuses] }, importKey: null }];
     if (preset !== undefined) and.push(presetWhere(preset));
     if (after !== undefined)
       and.push({
