@@ -25,7 +25,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiError } from '../../infra/errors.js';
 import { PUBLIC, tokenOptional, tokenRequired } from '../../infra/http/api-security.js';
-import { importGame } from './import.js';
+import { importGame } from './import-repository.js';
 
 const errors = (...codes: (400 | 401 | 403 | 404 | 409 | 422 | 429 | 503)[]) =>
   Object.fromEntries(codes.map((c) => [c, ErrorBodySchema]));
