@@ -25,7 +25,8 @@ export default defineConfig({
       strictMessage: true,
     }),
     // The service worker (dist/sw.js, Workbox): every built file precached with its revision; pages from the
-    // network first, else the cached shell; /api never. A new build's worker waits until the player accepts
+    // network first, else the cached shell; /api never. The first worker takes control of the page at once (no
+    // older build to disturb: the shell works offline from the first visit). A new build's worker waits until the player accepts
     // the update (src/lib/pwa.ts), then takes over, and only then drops the old build's files.
     VitePWA({
       registerType: 'prompt',
@@ -40,7 +41,7 @@ export default defineConfig({
         cleanupOutdatedCaches: true,
         inlineWorkboxRuntime: true,
         skipWaiting: false,
-        clientsClaim: false,
+        clientsClaim: true,
         maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
       },
     }),

@@ -35,6 +35,7 @@ function board(distribution: object) {
     total: 3,
     offset: 0,
     limit: 20,
+    nextCursor: null,
     entries: [entry(1, 'won', 95_000), entry(2, 'won', 150_000), entry(3, 'resigned', 20_000)],
     me: entry(2, 'won', 150_000),
     distribution,

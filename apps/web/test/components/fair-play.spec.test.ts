@@ -297,6 +297,7 @@ describe('moderators’ pages', () => {
             ],
           },
         ],
+        nextCursor: null,
       },
     ];
     const r = await router();
@@ -322,8 +323,14 @@ describe('moderators’ pages', () => {
       details: {},
       createdAt: T,
     });
-    routes['GET /api/mod/log?limit=50'] = () => [200, { entries: [action(9), action(8)], next: 8 }];
-    routes['GET /api/mod/log?before=8&limit=50'] = () => [200, { entries: [action(7)], next: null }];
+    routes['GET /api/mod/log?limit=50'] = () => [
+      200,
+      { entries: [action(9), action(8)], next: 8, nextCursor: null },
+    ];
+    routes['GET /api/mod/log?before=8&limit=50'] = () => [
+      200,
+      { entries: [action(7)], next: null, nextCursor: null },
+    ];
     const w = mount(ModLogPage, { global: { plugins: [await router()] } });
     await flushPromises();
     expect(w.findAll('[data-testid=mod-log] tbody tr')).toHaveLength(2);

@@ -119,10 +119,10 @@ describe.skipIf(SKIP !== null)(`browser: the player's side${SKIP ? ` (skipped: $
       await page.goto(server.url);
       await page.getByTestId('pile-t7').waitFor();
       // Every width where the bar changes its layout (tablets get the stats on a second row up to 1080 px,
-      // labels come and go at 1100, 1320 and 1700 px), and the common screens between them.
+      // labels come and go at 1100, 1320 and 1800 px), and the common screens between them.
       for (const width of [
         641, 700, 720, 721, 768, 834, 900, 1024, 1080, 1081, 1100, 1180, 1280, 1320, 1321, 1366, 1440, 1600,
-        1700, 1701, 1920,
+        1700, 1701, 1800, 1801, 1920,
       ]) {
         await page.setViewportSize({ width, height: 800 });
         await page.evaluate(() => new Promise(requestAnimationFrame));
