@@ -32,6 +32,7 @@ import { isCorrect, puzzleOf } from './answers.js';
 import type { GenerationLimits } from './generation.js';
 import { NEW_PUZZLE_PLAYER, rateAttempt, startRating } from './rating.js';
 import type { PuzzlesRepository, RunRow, RunTransaction } from './repository.js';
+import { CoalescingPass } from '../../core/coalescing-pass.js';
 
 /** Only games created this recently are looked for (ms): 30 days. */
 export const PUZZLES_LOOKBACK_MS = 30 * 86_400_000;
@@ -77,8 +78,7 @@ const whole = (r: Rated): number => Math.round(r.rating);
 
 /** See the module comment. */
 export class PuzzlesService {
-  private running: Promise<number> | null = null;
-  private again = false;
+  private readonly passes = new CoalescingPass(() => this.pass());
 
   constructor(private readonly opts: PuzzlesServiceOptions) {}
 
@@ -89,27 +89,12 @@ export class PuzzlesService {
    * the number of puzzles this node wrote. Errors: database errors reject.
    */
   sweep(): Promise<number> {
-    if (this.running !== null) {
-      this.again = true;
-      return this.running;
-    }
-    const run = async (): Promise<number> => {
-      let written = 0;
-      do {
-        this.again = false;
-        written += await this.pass();
-      } while (this.again);
-      return written;
-    };
-    this.running = run().finally(() => {
-      this.running = null;
-    });
-    return this.running;
+    return this.passes.run();
   }
 
   /** Resolves once no pass is running. */
-  async idle(): Promise<void> {
-    while (this.running !== null) await this.running.catch(() => undefined);
+  idle(): Promise<void> {
+    return this.passes.idle();
   }
 
   private async pass(): Promise<number> {

@@ -16,6 +16,7 @@ import { DEFAULT_SIGNAL_BUDGET } from './positions.js';
 import { thinkTime } from './think-time.js';
 import type { FlagRow, GameForSignals, SignalsRepository } from './repository.js';
 import { MIN_AGREEMENT_CHOICES, THRESHOLDS, binomialTail, flagsOf, isSuspect } from './thresholds.js';
+import { CoalescingPass } from '../../core/coalescing-pass.js';
 
 /** Only games created this recently are looked for (ms): 30 days. */
 export const SIGNALS_LOOKBACK_MS = 30 * 86_400_000;
@@ -60,8 +61,7 @@ export function timesOnly(game: Pick<GameForSignals, 'log'>): GameAnalysis {
 
 /** Computes and stores the signals of ended rated games (see the module comment). */
 export class SignalsService {
-  private running: Promise<number> | null = null;
-  private again = false;
+  private readonly passes = new CoalescingPass(() => this.pass());
 
   constructor(private readonly opts: SignalsServiceOptions) {}
 
@@ -71,27 +71,12 @@ export class SignalsService {
    * analysis fails is logged and left for a later pass.
    */
   sweep(): Promise<number> {
-    if (this.running !== null) {
-      this.again = true;
-      return this.running;
-    }
-    const run = async (): Promise<number> => {
-      let written = 0;
-      do {
-        this.again = false;
-        written += await this.pass();
-      } while (this.again);
-      return written;
-    };
-    this.running = run().finally(() => {
-      this.running = null;
-    });
-    return this.running;
+    return this.passes.run();
   }
 
   /** Resolves once no pass is running. */
-  async idle(): Promise<void> {
-    while (this.running !== null) await this.running.catch(() => undefined);
+  idle(): Promise<void> {
+    return this.passes.idle();
   }
 
   private async pass(): Promise<number> {
