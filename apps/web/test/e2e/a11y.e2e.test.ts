@@ -6,10 +6,9 @@
  * page and the timed run's page, on a desktop (1366×768), a phone (390×844) and a phone held sideways (640×360),
  * and finds no serious or critical violation (WCAG 2 A/AA rules: contrast, names and roles, zoom, …).
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  axeViolations,
   ensureBuilt,
   skipReason,
   startServer,
@@ -22,34 +21,8 @@ import {
 import { seedPlayer, type SeededPlayer } from './seed';
 
 const SKIP = skipReason();
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** Serious and critical axe violations of the page as it is now. */
-async function violations(page: Page): Promise<AxeViolation[]> {
-  // Evaluated through the DevTools protocol, which the page's CSP (script-src 'self') does not apply to.
-  await page.evaluate(AXE_SOURCE);
-  const all = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(o: object): Promise<{ violations: AxeViolation[] }> } })
-      .axe;
-    const r = await axe.run({
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    });
-    return r.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      help: v.help,
-      nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target })),
-    }));
-  });
-  return all.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
+const violations = axeViolations;
 
 describe.skipIf(SKIP !== null)(
   `browser: accessibility (axe-core)${SKIP ? ` (skipped: ${SKIP})` : ''}`,

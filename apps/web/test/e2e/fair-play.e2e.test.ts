@@ -7,10 +7,9 @@
  * month's figures. A non-moderator opening /mod gets the "moderators only" notice. axe-core checks the
  * moderators' pages as a moderator sees them (the a11y suite checks the public ones).
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  axeViolations,
   ensureBuilt,
   launchChromium,
   skipReason,
@@ -22,28 +21,16 @@ import {
 } from './harness';
 
 const SKIP = skipReason();
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-/** The serious and critical axe-core violations (WCAG 2.1 A/AA) of `page` now: rule id and first targets. */
+/** The serious and critical axe-core violations of `page` once it is still: rule id and first targets. */
 async function violations(page: Page): Promise<string[]> {
-  // Evaluated through the DevTools protocol, which the page's CSP (script-src 'self') does not apply to.
-  await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async () => {
-    type Found = { id: string; impact: string | null; nodes: { target: string[] }[] };
-    const axe = (window as unknown as { axe: { run(o: object): Promise<{ violations: Found[] }> } }).axe;
-    const r = await axe.run({
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    });
-    return r.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map(
-        (v) =>
-          `${v.id}: ${v.nodes
-            .slice(0, 3)
-            .map((n) => n.target.join(' '))
-            .join(', ')}`,
-      );
-  });
+  return (await axeViolations(page)).map(
+    (v) =>
+      `${v.id}: ${v.nodes
+        .slice(0, 3)
+        .map((n) => n.target.join(' '))
+        .join(', ')}`,
+  );
 }
 
 interface Created {

@@ -189,19 +189,47 @@ export async function apiCall<T>(
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-/** The ids of the serious and critical axe-core violations (WCAG 2.1 A/AA) of `page` as it is now. */
-export async function seriousViolations(page: Playwright.Page): Promise<string[]> {
+/** One serious or critical axe-core violation: the rule, its impact, its help text and the first targets. */
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/**
+ * The serious and critical axe-core violations (WCAG 2.1 A/AA) of `page` once its finite animations have
+ * ended: a dialog fading in has a translucent text colour for its first frames, and axe measures the contrast
+ * of that frame. Endless animations (a spinner) are left running.
+ */
+export async function axeViolations(page: Playwright.Page): Promise<AxeViolation[]> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   // Evaluated through the DevTools protocol, which the page's CSP (script-src 'self') does not apply to.
   await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run(o: object): Promise<{ violations: { id: string; impact: string | null }[] }> };
-      }
-    ).axe;
+  const all = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(o: object): Promise<{ violations: AxeViolation[] }> } })
+      .axe;
     const r = await axe.run({
       runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
     });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target })),
+    }));
   });
+  return all.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** The ids of the serious and critical axe-core violations of `page` as it is now (see `axeViolations`). */
+export async function seriousViolations(page: Playwright.Page): Promise<string[]> {
+  return (await axeViolations(page)).map((v) => v.id);
 }
