@@ -211,6 +211,34 @@ export function replayed(row: StoredGame): Stored {
   };
 }
 
+/** A deal's first position under some options: the state, its view and the deal's text. */
+interface FirstPosition {
+  readonly state: GameState;
+  readonly view: WireView;
+  readonly dealText: string;
+}
+
+/**
+ * First positions by deal (the same array: a daily's deal, parsed once per node) and options (as JSON). The
+ * states and views of the rules package are never changed in place, so one first position serves every game
+ * dealt from that array: a midnight's openings build it once. A deal array nobody holds any more is dropped.
+ */
+const firstPositions = new WeakMap<Deal, Map<string, FirstPosition>>();
+
+/** The first position of `deal` under `options` (no move yet: the clock has not started), memoised by deal. */
+function firstPosition(deal: Deal, options: GameOptions): FirstPosition {
+  let byOptions = firstPositions.get(deal);
+  if (byOptions === undefined) firstPositions.set(deal, (byOptions = new Map<string, FirstPosition>()));
+  const key = JSON.stringify(options);
+  let first = byOptions.get(key);
+  if (first === undefined) {
+    const state = newGame(deal, options);
+    first = { state, view: wireView(playerView(state, 0)), dealText: formatDeal(deal) };
+    byOptions.set(key, first);
+  }
+  return first;
+}
+
 /**
  * A new game's room at version 0 (server time `now`, ms), the record the store inserts and its first view.
  * `dealNumber`: the deal number to echo (the creator chose it), or null.
@@ -221,8 +249,7 @@ export function newRoom(
   now: number,
 ): { room: Room; record: NewGameRecord; view: WireView } {
   const preset = g.preset;
-  const state = newGame(g.deal, g.options);
-  const view = wireView(playerView(state, 0)); // no move yet: the clock has not started
+  const { state, view, dealText } = firstPosition(g.deal, g.options);
   const status = view.status;
   const room: Room = {
     id: newGameId(),
@@ -230,7 +257,7 @@ export function newRoom(
     raceCode: g.raceCode,
     preset,
     dealNumber,
-    deal: formatDeal(g.deal),
+    deal: dealText,
     state,
     status,
     version: 0,

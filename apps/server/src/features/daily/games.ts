@@ -6,7 +6,7 @@
  * attempt whose day closed while it was still playing.
  */
 import type { GameResponse } from '@klondike/protocol';
-import { PRESETS, parseDeal } from '@klondike/rules';
+import { type Deal, PRESETS, parseDeal } from '@klondike/rules';
 import { rankedOptions } from '../../infra/db/game-options.js';
 import { ApiError } from '../../infra/errors.js';
 import type { DailyRef, GameRooms } from '../../core/rooms/game-rooms.js';
@@ -16,11 +16,22 @@ import { closedDayRow } from './decisions.js';
 /** What a new daily game is: the ranked attempt of `owner`, or a practice game (owned or anonymous). */
 export interface DailyGameSpec {
   readonly daily: DailyRef;
-  /** The daily's deal, 52 codes in deal order. */
-  readonly deal: string;
+  /**
+   * The daily's deal, parsed (`parseDeal` of its stored codes). Pass the same array for every game of a
+   * daily: the rooms build its first position once per array (rooms/room.ts `newRoom`).
+   */
+  readonly deal: Deal;
   readonly ranked: boolean;
   /** The player the game is for (required when ranked). */
   readonly owner: string | null;
+}
+
+/** A stored daily's deal, parsed. Errors: an Error naming the daily when its stored codes do not read. */
+export function dailyDeal(row: { date: string; preset: string; deal: string }): Deal {
+  const deal = parseDeal(row.deal);
+  if (!deal.ok)
+    throw new Error(`daily ${row.date} ${row.preset}: stored deal unreadable: ${deal.error.message}`);
+  return deal.value;
 }
 
 /**
@@ -29,13 +40,11 @@ export interface DailyGameSpec {
  * daily.
  */
 export async function createDailyGame(rooms: GameRooms, spec: DailyGameSpec): Promise<GameResponse> {
-  const deal = parseDeal(spec.deal);
-  if (!deal.ok) throw new Error(`daily ${spec.daily.date}: stored deal unreadable: ${deal.error.message}`);
   if (spec.ranked && spec.owner === null) throw new Error('a ranked attempt needs a player');
   try {
     return await rooms.createGame({
       kind: spec.ranked ? 'daily-ranked' : 'daily-practice',
-      deal: deal.value,
+      deal: spec.deal,
       dealKey: null,
       options: spec.ranked ? rankedOptions(spec.daily.preset) : PRESETS[spec.daily.preset],
       preset: spec.ranked ? null : spec.daily.preset,

@@ -8,6 +8,8 @@
 import type { Board } from '@klondike/protocol';
 import type { DailyDeal, Prisma, PrismaClient } from '../../generated/prisma/client.js';
 import type { KindRows } from '../../infra/db/game-store.js';
+import { optionsToStore } from '../../infra/db/game-options.js';
+import { optionsNamesOf } from '../../infra/db/game-rows.js';
 
 /** A stored daily (table `DailyDeal`): its deal, key, candidate, par and solver line (`line`: JSON moves). */
 export type DailyRow = DailyDeal;
@@ -363,22 +365,56 @@ export class DailyRepository {
 }
 
 /**
- * The rows a ranked daily attempt adds to its game's writes (db/game-store.ts), in the same transaction:
- * its `DailyAttempt` claim when it is created (the unique (daily, player) key refuses a second attempt),
- * and its `DailyResult` leaderboard row when it ends, or when its day closes while it is still playing.
+ * The rows a ranked daily attempt adds to its game's writes (db/game-store.ts): its `DailyAttempt` claim when
+ * it is created, in the statement that inserts its game (the unique (daily, player) key refuses a second
+ * attempt; the openings created while one statement is on its way share the next), and its `DailyResult`
+ * leaderboard row when it ends, or when its day closes while it is still playing, in that commit's transaction.
  */
 export const dailyRankedRows: KindRows = {
-  async inserted(tx, game) {
-    if (game.daily === null || game.owner === null)
-      throw new Error(`game ${game.id}: a ranked attempt without its daily or player`);
-    await tx.dailyAttempt.create({
-      data: {
-        dailyId: game.daily.id,
-        playerId: game.owner,
-        gameId: game.id,
-        createdAt: new Date(game.createdAt),
-      },
+  async insertBatch(db, games) {
+    const rows = games.map((g) => {
+      if (g.kind !== 'daily-ranked' || g.daily === null || g.owner === null)
+        throw new Error(`game ${g.id}: a ranked attempt without its daily or player`);
+      if (g.raceCode !== null || g.dealNumber !== null || g.dealKey !== null)
+        throw new Error(`game ${g.id}: a ranked attempt names no race, deal number or deal key`);
+      return {
+        id: g.id,
+        player: g.owner,
+        daily: g.daily.id,
+        deal: g.deal,
+        options: optionsToStore(optionsNamesOf(g), g.options),
+        status: g.status,
+        score: g.score,
+        moves: g.moves,
+        ca: g.createdAt,
+        sa: g.startedAt,
+        ea: g.endedAt,
+      };
     });
+    // One statement: the claims first (the (daily, player) key; a claim already there, or a second one in
+    // this batch, is skipped), then the games of the claims made. The claim's foreign key to its game is
+    // checked at the statement's end, when both are in.
+    // Times travel as ms since the epoch and become the UTC `timestamp(3)` values Prisma stores.
+    const stored = await db.$queryRaw<{ id: string }[]>`
+      WITH input AS (
+        SELECT id, player, daily, deal, NULLIF(options, 'null'::jsonb) AS options, status::"GameStatus" AS status,
+          score, moves, to_timestamp(ca / 1000.0) AT TIME ZONE 'UTC' AS ca,
+          to_timestamp(sa / 1000.0) AT TIME ZONE 'UTC' AS sa, to_timestamp(ea / 1000.0) AT TIME ZONE 'UTC' AS ea
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS t(id text, player text, daily int, deal text,
+          options jsonb, status text, score int, moves int, ca float8, sa float8, ea float8)
+      ), claimed AS (
+        INSERT INTO "DailyAttempt" ("dailyId", "playerId", "gameId", "createdAt")
+        SELECT daily, player, id, ca FROM input
+        ON CONFLICT DO NOTHING
+        RETURNING "gameId"
+      )
+      INSERT INTO "Game" (id, preset, options, deal, version, status, score, moves, "createdAt", "updatedAt",
+        "startedAt", "endedAt", "playerId", "dailyId", ranked)
+      SELECT i.id, NULL, i.options, i.deal, 0, i.status, i.score, i.moves, i.ca, i.ca, i.sa, i.ea, i.player,
+        i.daily, true
+      FROM input i JOIN claimed c ON c."gameId" = i.id
+      RETURNING id`;
+    return new Set(stored.map((r) => r.id));
   },
   async result(tx, game, row) {
     if (game.daily === null || game.owner === null) return true;

@@ -26,6 +26,7 @@ import {
   type MeSchema,
   type PlayerPageSchema,
 } from '@klondike/protocol';
+import type { Deal } from '@klondike/rules';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { DailyRef, GameRooms, Subscriber } from '../../core/rooms/game-rooms.js';
@@ -56,7 +57,7 @@ import {
 } from './decisions.js';
 import type { ExportRepository } from './export-repository.js';
 import type { DailyPreset } from './generate.js';
-import { createDailyGame } from './games.js';
+import { createDailyGame, dailyDeal } from './games.js';
 import { LiveLeaderboards, leaderboardPage } from './leaderboard.js';
 import { EXPORT_LICENSE } from './open-data.js';
 import { allTimeLeaderboard, meView, playerPageView, resultsAt } from './players.js';
@@ -110,6 +111,9 @@ export class DailyService {
   /** The live leaderboards and the fair-play signals recorded after each new row. */
   private readonly live: LiveLeaderboards;
   private readonly repo: DailyRepository;
+  /** Today's dailies as the ranked openings need them, by preset (`opening`), and the date they are of. */
+  private readonly openings = new Map<DailyPreset, Promise<DailyOpening>>();
+  private openingsDate = '';
 
   /** See `DailyServiceOptions`. */
   constructor(private readonly opts: DailyServiceOptions) {
@@ -299,14 +303,38 @@ export class DailyService {
    * Errors: `not-found`; `conflict` for a closed day or a second attempt.
    */
   async attempt(date: string, preset: DailyPreset, player: AuthedPlayer): Promise<GameResponse> {
-    const row = await this.published(date, preset);
-    checkAttempt(row.date, this.today());
+    const today = this.today();
+    const opening = await this.opening(date, preset, today);
+    checkAttempt(opening.daily.date, today);
     return createDailyGame(this.opts.rooms, {
-      daily: dailyRef(row),
-      deal: row.deal,
+      daily: opening.daily,
+      deal: opening.deal,
       ranked: true,
       owner: player.id,
     });
+  }
+
+  /**
+   * Today's daily as its ranked openings need it: its reference and its deal, parsed once per node (and so
+   * its first position, built once: rooms/room.ts `newRoom`), read from the database by the first opening
+   * only. A stored daily never changes. Other days (refused by `checkAttempt`) are read as they are, and a
+   * look-up that fails is not kept. Errors: as `published`.
+   */
+  private opening(date: string, preset: DailyPreset, today: string): Promise<DailyOpening> {
+    if (date !== today) return this.published(date, preset).then(openingOf);
+    if (this.openingsDate !== today) {
+      this.openings.clear();
+      this.openingsDate = today;
+    }
+    let opening = this.openings.get(preset);
+    if (opening === undefined) {
+      opening = this.published(date, preset).then(openingOf);
+      this.openings.set(preset, opening);
+      opening.catch(() => {
+        if (this.openings.get(preset) === opening) this.openings.delete(preset);
+      });
+    }
+    return opening;
   }
 
   /**
@@ -320,7 +348,7 @@ export class DailyService {
     checkPractice(row.date, preset, this.today());
     return createDailyGame(this.opts.rooms, {
       daily: dailyRef(row),
-      deal: row.deal,
+      deal: dailyDeal(row),
       ranked: false,
       owner: player?.id ?? null,
     });
@@ -399,4 +427,14 @@ export class DailyService {
     await this.settled();
     return allTimeLeaderboard(this.repo, board, this.today());
   }
+}
+
+/** A daily as its games are made from it: the reference the rooms keep and the parsed deal. */
+interface DailyOpening {
+  readonly daily: DailyRef;
+  readonly deal: Deal;
+}
+
+function openingOf(row: DailyRow): DailyOpening {
+  return { daily: dailyRef(row), deal: dailyDeal(row) };
 }

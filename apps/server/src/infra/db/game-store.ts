@@ -24,14 +24,21 @@ import {
 import { gameDay, readLog } from './game-log.js';
 import { optionsToStore } from './game-options.js';
 import type { BatchWriter, MoveCommit } from './move-log.js';
+import { InsertBatcher } from './insert-batches.js';
 
 /** A transaction of the database (or the client itself, for a write of one statement). */
 export type Tx = Prisma.TransactionClient;
 
 /** The rows one kind of game adds to its game's writes, in the same transaction. */
 export interface KindRows {
-  /** Inserted with a new game of this kind; a unique violation refuses the game (`RowExists`). */
-  inserted?(this: void, tx: Tx, game: NewGameRecord): Promise<void>;
+  /**
+   * Inserts new games of this kind (`games`, all of it) with the rows they come with (a ranked attempt's
+   * claim), in ONE statement; resolves with the ids of the games it stored. A game it did not store was
+   * refused by a unique row (`RowExists`) and nothing of it is stored. The store gathers the games created
+   * while such a statement is on its way into the next one (insert-batches.ts), so the openings of a
+   * midnight share a few statements.
+   */
+  insertBatch?(this: void, db: PrismaClient, games: readonly NewGameRecord[]): Promise<ReadonlySet<string>>;
   /** Inserts the game's leaderboard row; resolves false when it already existed (nothing inserted). */
   result?(this: void, tx: Tx, game: GameRef, row: ResultRow): Promise<boolean>;
 }
@@ -64,6 +71,26 @@ export class PrismaGameStore {
     readonly version: (id: string) => Promise<number | null>,
     private readonly rows: Partial<Record<GameKind, KindRows>> = {},
   ) {}
+
+  /** The batched inserts of the kinds with `insertBatch` (null: none), made on first use. */
+  private readonly batchers = new Map<GameKind, InsertBatcher<NewGameRecord> | null>();
+
+  /** The kind's batched insert, or null when its games are inserted one by one. */
+  private batcherOf(kind: GameKind): InsertBatcher<NewGameRecord> | null {
+    let b = this.batchers.get(kind);
+    if (b === undefined) {
+      // `rows` is filled by the features before the first game is written, never after.
+      const insertBatch = this.rows[kind]?.insertBatch;
+      b =
+        insertBatch &&
+        new InsertBatcher(
+          (games) => insertBatch(this.prisma, games),
+          (g) => g.id,
+        );
+      this.batchers.set(kind, b ?? null);
+    }
+    return b ?? null;
+  }
 
   async load(id: string): Promise<StoredGame | null> {
     const game = await this.prisma.game.findUnique({
@@ -130,6 +157,11 @@ export class PrismaGameStore {
   }
 
   async insert(g: NewGameRecord): Promise<void> {
+    const batched = this.batcherOf(g.kind);
+    if (batched !== null) {
+      if (!(await batched.submit(g))) throw new RowExists();
+      return;
+    }
     const names = optionsNamesOf(g);
     const options = optionsToStore(names, g.options);
     const data = {
@@ -154,20 +186,7 @@ export class PrismaGameStore {
       ranked: names.ranked,
       raceCode: g.raceCode,
     };
-    const inserted = this.rows[g.kind]?.inserted;
-    if (inserted === undefined) {
-      await this.prisma.game.create({ data });
-      return;
-    }
-    try {
-      await this.prisma.$transaction(async (tx) => {
-        await tx.game.create({ data });
-        await inserted(tx, g);
-      });
-    } catch (e) {
-      if (isUniqueViolation(e)) throw new RowExists();
-      throw e;
-    }
+    await this.prisma.game.create({ data });
   }
 
   async commitWithRow(game: GameRef, w: MoveCommit, row: ResultRow): Promise<RowCommit> {

@@ -1,0 +1,102 @@
+/**
+ * Midnight on two nodes: many players open today's ranked attempt at once, each asking both nodes several
+ * times (a double click, a retry through the load balancer, a second tab). The openings are batched into
+ * shared statements (features/daily/repository.ts `dailyRankedRows.insertBatch`): whatever shares a
+ * statement, every player gets exactly one game, one claim and one 201, every other request a 409
+ * `conflict`, and no request another player's game. Needs Postgres and Redis (test/support/services.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import { ErrorBodySchema, GameResponseSchema, PlayerCreatedSchema } from '@klondike/protocol';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_DATABASE_URL, dropSchema, testSchemaName, withSchema } from '../../support/helpers.js';
+import { MULTI_NODE_SKIP, nodeApi, startClusterNode } from '../../support/multi-node-harness.js';
+import type { ServerProcess } from '../../support/processes.js';
+
+const SKIP = MULTI_NODE_SKIP;
+const PLAYERS = 40;
+/** Requests each player sends at once, alternating between the two nodes. */
+const TRIES = 4;
+
+describe.skipIf(SKIP !== null)(`midnight openings on two nodes${SKIP ? ` (skipped: ${SKIP})` : ''}`, () => {
+  const databaseUrl = withSchema(TEST_DATABASE_URL ?? 'postgresql://unused', testSchemaName());
+  const prefix = `test-${randomBytes(4).toString('hex')}:`;
+  const env = { RATE_LIMIT_MAX: '0', PLAYER_CREATE_RATE_MAX: '1000', DAILY_SOLVE_MS: '300' };
+  let a: ServerProcess;
+  let b: ServerProcess;
+
+  beforeAll(async () => {
+    a = await startClusterNode(databaseUrl, prefix, env); // migrates the schema first
+    b = await startClusterNode(databaseUrl, prefix, env);
+  }, 120_000);
+  afterAll(async () => {
+    for (const n of [a, b]) n?.child.kill('SIGKILL');
+    await dropSchema(databaseUrl);
+  });
+
+  it('every player opens exactly one ranked attempt, whichever node and however many tries', async () => {
+    const players = await Promise.all(
+      Array.from({ length: PLAYERS }, async (_, i) => {
+        const r = await nodeApi(i % 2 === 0 ? a : b, 'POST', '/api/players', undefined, {
+          name: `Midnight ${i}`,
+        });
+        expect(r.status).toBe(201);
+        return PlayerCreatedSchema.parse(r.json);
+      }),
+    );
+    // Today's dailies are made on first use; both nodes have them ready before the instant.
+    for (const n of [a, b]) expect((await nodeApi(n, 'GET', '/api/daily')).status).toBe(200);
+    const today = new Date().toISOString().slice(0, 10);
+    const path = `/api/daily/${today}/classic-draw1/attempt`;
+
+    const answers = await Promise.all(
+      players.flatMap((p, i) =>
+        Array.from({ length: TRIES }, (_, t) =>
+          nodeApi((i + t) % 2 === 0 ? a : b, 'POST', path, p.token).then((r) => ({ player: p.id, ...r })),
+        ),
+      ),
+    );
+
+    const gameOf = new Map<string, string>();
+    for (const r of answers) {
+      if (r.status === 201) {
+        expect(gameOf.has(r.player), `two 201s for ${r.player}`).toBe(false);
+        gameOf.set(r.player, GameResponseSchema.parse(r.json).id);
+      } else {
+        expect(r.status).toBe(409);
+        expect(ErrorBodySchema.parse(r.json).error.code).toBe('conflict');
+      }
+    }
+    expect(gameOf.size).toBe(PLAYERS);
+
+    const db = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await db.connect();
+    try {
+      const schema = new URL(databaseUrl).searchParams.get('schema') ?? 'public';
+      await db.query(`SET search_path TO "${schema}"`);
+      const games = await db.query<{ id: string; playerId: string }>(
+        `SELECT id, "playerId" FROM "Game" WHERE ranked`,
+      );
+      const claims = await db.query<{ gameId: string; playerId: string }>(
+        `SELECT "gameId", "playerId" FROM "DailyAttempt"`,
+      );
+      expect(games.rows).toHaveLength(PLAYERS);
+      expect(claims.rows).toHaveLength(PLAYERS);
+      // Each player's one game is the one answered to them, and its claim names it.
+      for (const g of games.rows) expect(gameOf.get(g.playerId)).toBe(g.id);
+      for (const c of claims.rows) expect(gameOf.get(c.playerId)).toBe(c.gameId);
+    } finally {
+      await db.end();
+    }
+
+    // The game answered is the player's own, and playable from either node.
+    const [first] = players;
+    const firstGame = first === undefined ? undefined : gameOf.get(first.id);
+    if (first === undefined || firstGame === undefined) throw new Error('no player');
+    for (const n of [a, b]) {
+      const read = await nodeApi(n, 'GET', `/api/games/${firstGame}`, first.token);
+      expect(read.status).toBe(200);
+      expect(GameResponseSchema.parse(read.json).version).toBe(0);
+    }
+  }, 120_000);
+});
