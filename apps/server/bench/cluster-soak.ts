@@ -58,6 +58,7 @@ import {
   BURST_S,
   DATABASE_URL,
   KILL_AT_S,
+  MIDNIGHT,
   NODES,
   QUIET_S,
   RAMP_S,
@@ -125,7 +126,13 @@ async function main(): Promise<void> {
   );
 
   const restErrors: string[] = [];
-  const api = async <T>(method: string, path: string, body?: unknown, token?: string): Promise<T> => {
+  const api = async <T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    token?: string,
+    refused?: (status: number, code: string) => void,
+  ): Promise<T> => {
     for (let attempt = 0; ; attempt++) {
       const r = await fetch(`${proxy.url}${path}`, {
         method,
@@ -135,13 +142,20 @@ async function main(): Promise<void> {
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       }).catch((e: unknown) => e as Error);
-      // A request cut by the node's kill, or nginx's 502 for it: nothing was answered, ask again.
+      if (!(r instanceof Error) && !r.ok && refused !== undefined) {
+        const text = await r.clone().text();
+        const code = /"code":"([^"]+)"/.exec(text)?.[1] ?? '-';
+        refused(r.status, code);
+      }
+      // A request cut by the node's kill, or nginx's 502 for it: nothing was answered, ask again. A 503
+      // (`overloaded`) is asked again after its Retry-After.
       if (r instanceof Error || r.status === 502 || r.status === 503) {
         restErrors.push(
           r instanceof Error ? `${method} ${path}: ${r.message}` : `${method} ${path}: ${r.status}`,
         );
         if (attempt >= 20) throw new Error(`${method} ${path}: no answer after ${attempt} tries`);
-        await sleep(500);
+        const retryAfter = r instanceof Error ? NaN : Number(r.headers.get('retry-after'));
+        await sleep(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : 500);
         continue;
       }
       if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
@@ -154,6 +168,7 @@ async function main(): Promise<void> {
   if (!today.challenges.some((c) => c.preset === 'classic-draw1'))
     throw new Error(`no classic-draw1 daily today: ${JSON.stringify(today.challenges.map((c) => c.preset))}`);
 
+  let reachMidnight = () => {};
   const soak: Soak = {
     proxyUrl: proxy.url,
     today: today.date,
@@ -168,6 +183,9 @@ async function main(): Promise<void> {
       'kill-window': [],
       'after-restart': [],
     },
+    midnight: new Promise<void>((res) => (reachMidnight = res)),
+    openingRefusals: new Map<string, number>(),
+    opened: new Map<number, string>(),
     openings: [],
     errorFrames: new Map<string, number>(),
     acked: new Map<string, number>(),
@@ -214,19 +232,23 @@ async function main(): Promise<void> {
   const burstStart = Date.now();
   soak.phase = 'burst';
   soak.burst = true;
+  reachMidnight();
   sample('midnight');
-  await sleep(KILL_AT_S * 1000);
   const victim = nodes[NODES - 1]!;
-  const victimCpu = cpuSecondsOf(victim.child.pid ?? -1);
-  soak.phase = 'kill-window';
-  await stopNode(victim, 'SIGKILL');
-  sample(`killed :${victim.port}`);
-  await sleep(RESTART_AFTER_S * 1000);
-  const restarted = await startNode(victim.port, nodeEnv);
-  nodes[NODES - 1] = restarted;
-  sample(`restarted`);
-  await sleep(10_000);
-  soak.phase = 'after-restart';
+  let victimCpu = 0;
+  if (KILL_AT_S >= 0) {
+    await sleep(KILL_AT_S * 1000);
+    victimCpu = cpuSecondsOf(victim.child.pid ?? -1);
+    soak.phase = 'kill-window';
+    await stopNode(victim, 'SIGKILL');
+    sample(`killed :${victim.port}`);
+    await sleep(RESTART_AFTER_S * 1000);
+    const restarted = await startNode(victim.port, nodeEnv);
+    nodes[NODES - 1] = restarted;
+    sample(`restarted`);
+    await sleep(10_000);
+    soak.phase = 'after-restart';
+  }
   const burstLeft = BURST_S * 1000 - (Date.now() - burstStart);
   if (burstLeft > 0) await sleep(burstLeft);
   const burstSeconds = (Date.now() - burstStart) / 1000;
@@ -287,6 +309,14 @@ async function main(): Promise<void> {
     }
   }
   const [entries] = (await db.query<{ n: string }>(`SELECT count(*) AS n FROM "${schema}"."Move"`)).rows;
+  const [claims] = (await db.query<{ n: string }>(`SELECT count(*) AS n FROM "${schema}"."DailyAttempt"`))
+    .rows;
+  const rankedGames = (
+    await db.query<{ id: string }>(`SELECT id FROM "${schema}"."Game" WHERE ranked`)
+  ).rows.map((r) => r.id);
+  // An opening answered 201 whose game is not stored, or a second ranked game of one bot, is lost/extra.
+  const rankedSet = new Set(rankedGames);
+  const lostOpenings = [...soak.opened.values()].filter((id) => !rankedSet.has(id)).length;
   await database.close();
   await db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await db.end();
@@ -297,7 +327,7 @@ async function main(): Promise<void> {
   const perMove = (x: number) => (burstMoves > 0 ? x / burstMoves : NaN);
   const us = (seconds: number) => Math.round(perMove(seconds) * 1e6 * 10) / 10;
   const nodeCpu = cpu1.nodes.map((c, k) =>
-    k === NODES - 1 ? c + (victimCpu - (cpu0.nodes[k] ?? 0)) : c - (cpu0.nodes[k] ?? 0),
+    k === NODES - 1 && KILL_AT_S >= 0 ? c + (victimCpu - (cpu0.nodes[k] ?? 0)) : c - (cpu0.nodes[k] ?? 0),
   );
   const report: Report = {
     nodes: NODES,
@@ -308,6 +338,11 @@ async function main(): Promise<void> {
     humanMovesPerSecondBefore: Math.round(latency.quiet.length / Math.max(1, QUIET_S)),
     moveAnswerMs: Object.fromEntries(Object.entries(latency).map(([k, v]) => [k, summary(v)])),
     dailyOpeningMs: summary(openings),
+    openingsAnswered: soak.opened.size,
+    openingRefusals: Object.fromEntries(soak.openingRefusals),
+    rankedGamesStored: rankedGames.length,
+    attemptClaimsStored: Number(claims?.n ?? 0),
+    lostOpenings,
     errorFrames: Object.fromEntries(errorFrames),
     lostAnswers: soak.lostAnswers,
     lostAnswersApplied: soak.lostApplied,
@@ -336,7 +371,7 @@ async function main(): Promise<void> {
     load: loadavg().map((x) => +x.toFixed(2)),
     wallSeconds: Math.round((Date.now() - started) / 1000),
   };
-  console.log('soak:cluster report', JSON.stringify(report, null, 2));
+  console.log(`soak:${MIDNIGHT ? 'midnight' : 'cluster'} report`, JSON.stringify(report, null, 2));
   if (process.env.CLUSTER_JSON) writeFileSync(process.env.CLUSTER_JSON, JSON.stringify(report, null, 2));
   const unexpected = [...errorFrames.keys()].filter((c) => c !== 'overloaded');
   const problems = [
@@ -345,6 +380,14 @@ async function main(): Promise<void> {
     unexpected.length > 0 ? `error frames: ${unexpected.join(', ')}` : '',
     failures.length > 0 ? `${failures.length} bots failed: ${failures.slice(0, 3).join(' | ')}` : '',
     burstMoves === 0 ? 'no move in the burst' : '',
+    lostOpenings > 0 ? `${lostOpenings} openings answered 201 are not stored` : '',
+    rankedGames.length !== soak.opened.size
+      ? `${rankedGames.length} ranked games for ${soak.opened.size} openings`
+      : '',
+    [...soak.openingRefusals.keys()].some((k) => k !== '503 overloaded')
+      ? `openings refused: ${[...soak.openingRefusals.keys()].join(', ')}`
+      : '',
+    MIDNIGHT && soak.opened.size !== BOTS ? `${BOTS - soak.opened.size} bots did not open the daily` : '',
   ].filter((p) => p !== '');
   if (problems.length > 0) {
     for (const n of nodes)

@@ -1,7 +1,7 @@
 /** The cluster soak's bot players: what they read, what they share with the run, and the bot itself. */
 import WebSocket from 'ws';
 import { rawText } from '../server-bench/format.js';
-import { ANSWER_TIMEOUT_MS, BURST_MOVE_MS, GAME_MOVES, HUMAN_MOVE_MS, sleep } from './settings.js';
+import { ANSWER_TIMEOUT_MS, BURST_MOVE_MS, GAME_MOVES, HUMAN_MOVE_MS, MIDNIGHT, sleep } from './settings.js';
 
 /** The soak's phases, by which the move answer times are kept apart. */
 export type Phase = 'ramp' | 'quiet' | 'burst' | 'kill-window' | 'after-restart';
@@ -35,7 +35,18 @@ export interface BotGame {
 }
 
 /** A REST call through nginx (retried while the request is cut or nginx answers 502/503); the answer's JSON. */
-export type Api = <T>(method: string, path: string, body?: unknown, token?: string) => Promise<T>;
+/**
+ * A request through nginx, retried while nothing answered it (a cut connection, 502, 503 `overloaded` after
+ * its Retry-After); `refused` hears every answer that is not 2xx (status, error code) before it is retried or
+ * thrown. Throws on any other refusal.
+ */
+export type Api = <T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  token?: string,
+  refused?: (status: number, code: string) => void,
+) => Promise<T>;
 
 /** What the bots share with the run: the way in, the day, the run's phase, and what they count. */
 export interface Soak {
@@ -49,6 +60,15 @@ export interface Soak {
   stop: boolean;
   /** Midnight has come: open today's daily, play at the burst pace. */
   burst: boolean;
+  /**
+   * Resolves at midnight, when `burst` is set: in the midnight soak (MIDNIGHT) every bot waiting for its turn
+   * wakes then and opens the daily at once.
+   */
+  readonly midnight: Promise<void>;
+  /** Daily openings refused (not 201) by HTTP status and error code, retried ones included. */
+  readonly openingRefusals: Map<string, number>;
+  /** Bots whose opening was answered 201, and the game each got. */
+  readonly opened: Map<number, string>;
   /** Move answer times (ms) by the phase they were sent in. */
   readonly latency: Record<Phase, number[]>;
   /** Daily openings' answer times (ms). */
@@ -95,7 +115,8 @@ export class Bot {
     await this.newGame();
     let wasBurst = this.soak.burst;
     while (!this.soak.stop) {
-      await sleep((this.soak.burst ? BURST_MOVE_MS : HUMAN_MOVE_MS) * (0.5 + Math.random()));
+      const turn = sleep((this.soak.burst ? BURST_MOVE_MS : HUMAN_MOVE_MS) * (0.5 + Math.random()));
+      await (MIDNIGHT && !wasBurst ? Promise.race([turn, this.soak.midnight]) : turn);
       if (this.soak.stop) break;
       const g = this.current();
       if (this.soak.burst && !wasBurst) {
@@ -242,12 +263,19 @@ export class Bot {
           `/api/daily/${this.soak.today}/classic-draw1/attempt`,
           undefined,
           this.token,
+          (status, code) => {
+            const key = `${status} ${code}`;
+            this.soak.openingRefusals.set(key, (this.soak.openingRefusals.get(key) ?? 0) + 1);
+          },
         )
         .catch((e: unknown) => {
           if (e instanceof Error && / 409 /.test(e.message)) return null;
           throw e;
         });
-      if (g !== null) this.soak.openings.push(performance.now() - t0);
+      if (g !== null) {
+        this.soak.openings.push(performance.now() - t0);
+        this.soak.opened.set(this.i, g.id);
+      }
     }
     g ??= await this.soak.api<GameResponse>('POST', '/api/games', { preset: 'classic-draw1' }, this.token);
     if (this.game !== null) this.ws?.send(JSON.stringify({ type: 'unsubscribe', gameId: this.game.id }));

@@ -11,14 +11,21 @@ export const DATABASE_URL =
 export const REDIS_URL = process.env.CLUSTER_REDIS_URL || 'redis://127.0.0.1:6379';
 /** Server processes behind nginx. */
 export const NODES = 3;
+/**
+ * `pnpm soak:midnight` (CLUSTER_MIDNIGHT=1): the midnight alone — no node is killed, every bot opens today's
+ * daily at the same instant (not at its next turn), the burst pace is a fast human's, and the run fails
+ * unless every bot's opening was answered and stored once. The CLUSTER_* numbers still override.
+ */
+export const MIDNIGHT = process.env.CLUSTER_MIDNIGHT === '1';
 export const BOTS = envNumber('CLUSTER_BOTS', 1500);
-export const RAMP_S = envNumber('CLUSTER_RAMP_S', 60);
-export const QUIET_S = envNumber('CLUSTER_QUIET_S', 20);
-export const BURST_S = envNumber('CLUSTER_BURST_S', 120);
+export const RAMP_S = envNumber('CLUSTER_RAMP_S', MIDNIGHT ? 90 : 60);
+export const QUIET_S = envNumber('CLUSTER_QUIET_S', MIDNIGHT ? 10 : 20);
+export const BURST_S = envNumber('CLUSTER_BURST_S', MIDNIGHT ? 60 : 120);
 export const HUMAN_MOVE_MS = envNumber('CLUSTER_HUMAN_MOVE_MS', 6000);
-export const BURST_MOVE_MS = envNumber('CLUSTER_BURST_MOVE_MS', 600);
+export const BURST_MOVE_MS = envNumber('CLUSTER_BURST_MOVE_MS', MIDNIGHT ? 3000 : 600);
 export const GAME_MOVES = envNumber('CLUSTER_GAME_MOVES', 40);
-export const KILL_AT_S = envNumber('CLUSTER_KILL_AT_S', 30);
+/** Seconds into the burst one node is killed; negative: none is (the midnight soak's default). */
+export const KILL_AT_S = envNumber('CLUSTER_KILL_AT_S', MIDNIGHT ? -1 : 30);
 export const RESTART_AFTER_S = envNumber('CLUSTER_RESTART_AFTER_S', 10);
 /** How long a move may wait for its answer before the run counts it as unanswered and resyncs. */
 export const ANSWER_TIMEOUT_MS = 30_000;
