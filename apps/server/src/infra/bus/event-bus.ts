@@ -18,8 +18,8 @@
  * `bus:node:<id>` and on `bus:interest`, where every node announces the topics it starts and stops watching
  * (batched, one message per turn of the event loop). Every node keeps the map topic → other nodes watching
  * (bus/interest.ts) and `send` publishes once on the channel of each of those nodes. A node that joins (or
- * whose connection returns) lists the nodes present (`PUBSUB CHANNELS bus:node:*`), announces the whole of
- * its own interest with a `hello`, and each node present answers on its channel with the whole of its own;
+ * whose connection returns) lists the nodes present (`PUBSUB CHANNELS bus:node:*`), forgets the nodes gone,
+ * announces the whole of its own interest with a `hello`, and each node present answers on its channel with the whole of its own;
  * the bus counts as up once every answer is in (or after `helloWaitMs`). A node that closes announces that
  * it watches nothing; a node that dies is forgotten by the first sender whose publish on its channel
  * reaches nobody. A message for a topic a node does not watch (its unwatch announcement was still on its
@@ -421,16 +421,19 @@ export class RedisBus implements EventBus {
 
   /** See `join`: the channels, the nodes present and their interest (the module comment). */
   private async learn(): Promise<void> {
-    // Forgotten first: whatever is heard from now on is newer than what this node knew.
-    this.peers.clear();
     const channels = [...this.listeners.keys(), INTEREST, nodeChannel(this.nodeId)].map(
       (c) => this.prefix + c,
     );
     await this.sub.subscribe(...channels);
     const pattern = globEscape(this.prefix + nodeChannel('')) + '*';
+    const mark = this.peers.mark;
     const present = ((await this.pub.pubsub('CHANNELS', pattern)) as string[])
       .map((c) => c.slice((this.prefix + nodeChannel('')).length))
       .filter((id) => id !== this.nodeId);
+    // What was known of the nodes present stands until their answers replace it (sends meanwhile still reach
+    // them); the nodes gone are forgotten, unless heard from since the listing was asked for (just joined).
+    for (const id of this.peers.known())
+      if (!present.includes(id) && !this.peers.heardSince(id, mark)) this.peers.drop(id);
     // The `hello` below announces all this node watches: nothing older is left to announce.
     this.toWatch.clear();
     this.toUnwatch.clear();

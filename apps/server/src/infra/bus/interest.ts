@@ -64,10 +64,9 @@ export class PeerInterest {
     for (const t of [...this.topics(node)]) this.remove(node, t);
   }
 
-  /** Forgets every node (this node's bus reconnected: it learns the interest again). */
-  clear(): void {
-    this.nodesOf.clear();
-    this.topicsOf.clear();
+  /** The nodes known to watch some topic. */
+  known(): string[] {
+    return [...this.topicsOf.keys()];
   }
 
   private heard(node: string): void {

@@ -1,6 +1,6 @@
 /**
  * No echo on the bus (docs/architecture.md "Scale-out"): real server processes on one Postgres schema and
- * one Redis, and a MONITOR tap that sees every PUBLISH Redis is sent under the suite's prefix.
+ * one Redis, and a MONITOR tap (test/support/redis-monitor.ts) that sees every PUBLISH Redis is sent under the suite's prefix.
  * - a game followed by sockets on one node only: its moves publish nothing; followed on two nodes: every
  *   frame reaches both sockets, and each node's frames go only to the other node's channel (a node never
  *   hears its own); once the other socket leaves, nothing is published again (no interest left behind);
@@ -32,6 +32,7 @@ import {
 } from '../../support/helpers.js';
 import { MULTI_NODE_SKIP, nodeApi, startClusterNode } from '../../support/multi-node-harness.js';
 import type { ServerProcess } from '../../support/processes.js';
+import { type PublishTap, type Published, tapPublishes } from '../../support/redis-monitor.js';
 
 const SKIP = MULTI_NODE_SKIP;
 /** Longer than the bus's interest settle time (500 ms) and the catch-up grace after it. */
@@ -43,9 +44,9 @@ describe.skipIf(SKIP !== null)(`no echo on the bus${SKIP ? ` (skipped: ${SKIP})`
   const databaseUrl = withSchema(TEST_DATABASE_URL ?? 'postgresql://unused', testSchemaName());
   const prefix = `echo-${randomBytes(4).toString('hex')}:`;
   const sockets: WsClient[] = [];
-  /** Every PUBLISH under the prefix: its channel (without the prefix) and text. */
-  const published: { channel: string; text: string }[] = [];
-  let tap: Redis;
+  let tap: PublishTap | undefined;
+  /** Every PUBLISH under the prefix since the tap started. */
+  const published = (): Published[] => tap?.published ?? [];
   let a: ServerProcess;
   let b: ServerProcess;
   let c: ServerProcess | undefined;
@@ -53,7 +54,7 @@ describe.skipIf(SKIP !== null)(`no echo on the bus${SKIP ? ` (skipped: ${SKIP})`
 
   /** The frames carried since `from` that name `word`, the interest announcements and race index aside. */
   const about = (word: string, from: number) =>
-    published
+    published()
       .slice(from)
       .filter(
         (m) =>
@@ -92,19 +93,14 @@ describe.skipIf(SKIP !== null)(`no echo on the bus${SKIP ? ` (skipped: ${SKIP})`
     s.frames.filter(stateOf(id)).map((f) => (f.type === 'state' ? f.version : -1));
 
   beforeAll(async () => {
-    tap = await new Redis(TEST_REDIS_URL ?? 'redis://unused').monitor();
-    tap.on('monitor', (_time: string, args: string[]) => {
-      const [command, channel, text] = args;
-      if (command?.toLowerCase() === 'publish' && channel?.startsWith(prefix) && text !== undefined)
-        published.push({ channel: channel.slice(prefix.length), text });
-    });
+    tap = await tapPublishes(TEST_REDIS_URL ?? 'redis://unused', prefix);
     a = await startClusterNode(databaseUrl, prefix); // migrates the schema first
     b = await startClusterNode(databaseUrl, prefix);
   }, 120_000);
   afterAll(async () => {
     for (const s of sockets) s.close();
     for (const node of [a, b, c]) node?.child.kill('SIGKILL');
-    tap?.disconnect();
+    tap?.close();
     await dropSchema(databaseUrl);
   });
 
@@ -117,7 +113,7 @@ describe.skipIf(SKIP !== null)(`no echo on the bus${SKIP ? ` (skipped: ${SKIP})`
     await sleep(SETTLE_MS);
 
     // Followed on A alone: 10 moves on A, every frame reaches A's socket, nothing reaches Redis.
-    let from = published.length;
+    let from = published().length;
     let version = 0;
     for (let i = 0; i < 10; i++) version = await draw(a, id, version);
     await onA.waitFor(stateOf(id, 10), 0, 5000);
@@ -128,7 +124,7 @@ describe.skipIf(SKIP !== null)(`no echo on the bus${SKIP ? ` (skipped: ${SKIP})`
     const onB = await socket(b);
     await onB.request({ type: 'subscribe', gameId: id }, stateOf(id, 10));
     await sleep(SETTLE_MS);
-    from = published.length;
+    from = published().length;
     for (let i = 0; i < 5; i++) version = await draw(a, id, version);
     await onB.waitFor(stateOf(id, 15), 0, 5000);
     expect(versionsOf(onB, id)).toEqual([10, 11, 12, 13, 14, 15]);
@@ -143,7 +139,7 @@ describe.skipIf(SKIP !== null)(`no echo on the bus${SKIP ? ` (skipped: ${SKIP})`
     expect(await ask.pubsub('NUMSUB', prefix + toB)).toEqual([prefix + toB, 1]);
     ask.disconnect();
     // ... and B's frames go to another: so A's went to B, and A never heard its own.
-    from = published.length;
+    from = published().length;
     version = await draw(b, id, version);
     await onA.waitFor(stateOf(id, 16), 0, 5000);
     await sleep(200);
@@ -154,7 +150,7 @@ describe.skipIf(SKIP !== null)(`no echo on the bus${SKIP ? ` (skipped: ${SKIP})`
     // B's socket leaves: A's frames stop going anywhere.
     onB.send({ type: 'unsubscribe', gameId: id });
     await sleep(SETTLE_MS);
-    from = published.length;
+    from = published().length;
     for (let i = 0; i < 3; i++) version = await draw(a, id, version);
     await onA.waitFor(stateOf(id, 19), 0, 5000);
     await sleep(200);
@@ -188,7 +184,7 @@ describe.skipIf(SKIP !== null)(`no echo on the bus${SKIP ? ` (skipped: ${SKIP})`
     await onA.request({ type: 'race-subscribe', code }, isRoom(1));
     await sleep(SETTLE_MS);
 
-    let from = published.length;
+    let from = published().length;
     expect((await api(a, 'POST', `/api/races/${code}/join`, guest)).status).toBe(200);
     await onA.waitFor(isRoom(2), 0, 5000);
     await sleep(200);
@@ -197,7 +193,7 @@ describe.skipIf(SKIP !== null)(`no echo on the bus${SKIP ? ` (skipped: ${SKIP})`
     const onB = await socket(b, third);
     await onB.request({ type: 'race-subscribe', code }, isRoom(2));
     await sleep(SETTLE_MS);
-    from = published.length;
+    from = published().length;
     expect((await api(a, 'POST', `/api/races/${code}/join`, third)).status).toBe(200);
     await onB.waitFor(isRoom(3), 0, 5000);
     expect(about(code, from).length).toBeGreaterThan(0);
@@ -221,7 +217,7 @@ describe.skipIf(SKIP !== null)(`no echo on the bus${SKIP ? ` (skipped: ${SKIP})`
     await onA.request({ type: 'arena-subscribe', id }, withPlayers(0));
     await sleep(SETTLE_MS);
 
-    let from = published.length;
+    let from = published().length;
     expect((await api(a, 'POST', `/api/arenas/${id}/join`, await newPlayer(a), {})).status).toBe(200);
     await onA.waitFor(withPlayers(1), 0, 5000);
     await sleep(200);
@@ -230,7 +226,7 @@ describe.skipIf(SKIP !== null)(`no echo on the bus${SKIP ? ` (skipped: ${SKIP})`
     const onB = await socket(b);
     await onB.request({ type: 'arena-subscribe', id }, withPlayers(1));
     await sleep(SETTLE_MS);
-    from = published.length;
+    from = published().length;
     expect((await api(a, 'POST', `/api/arenas/${id}/join`, await newPlayer(a), {})).status).toBe(200);
     await onB.waitFor(withPlayers(2), 0, 5000);
     expect(about(id, from).length).toBeGreaterThan(0);

@@ -1,6 +1,6 @@
 /**
  * The bus's topics on a real Redis (bus/event-bus.ts `send`/`watch`): three `RedisBus` nodes under one
- * prefix of their own, and a tap (MONITOR, which subscribes to nothing, so it counts as no receiver) that
+ * prefix of their own, and a tap (test/support/redis-monitor.ts: MONITOR, which counts as no receiver) that
  * sees every PUBLISH Redis is sent under the prefix.
  * A topic's message goes to the other nodes watching it and nowhere else; nothing reaches Redis when no
  * other node watches; a node never hears its own; a node joining late learns the interest already
@@ -12,6 +12,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RedisBus } from '../../../src/infra/bus/event-bus.js';
 import { TEST_REDIS_URL } from '../../support/helpers.js';
+import { type PublishTap, tapPublishes } from '../../support/redis-monitor.js';
 
 const SKIP = TEST_REDIS_URL === undefined ? 'needs Redis (test/support/services.ts found none)' : null;
 const SETTLE_MS = 50;
@@ -20,9 +21,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe.skipIf(SKIP !== null)(`bus topics on Redis${SKIP ? ` (skipped: ${SKIP})` : ''}`, () => {
   const url = TEST_REDIS_URL ?? 'redis://unused';
   const prefix = `topics-${randomBytes(4).toString('hex')}:`;
-  /** Every PUBLISH Redis was sent under the prefix: channel (without the prefix) and text. */
-  const carried: { channel: string; text: string }[] = [];
-  let tap: Redis;
+  let tap: PublishTap;
   const buses: RedisBus[] = [];
 
   async function node(): Promise<RedisBus> {
@@ -32,7 +31,7 @@ describe.skipIf(SKIP !== null)(`bus topics on Redis${SKIP ? ` (skipped: ${SKIP})
     return bus;
   }
   /** The messages carried since `from` that were not interest announcements. */
-  const frames = (from: number) => carried.slice(from).filter((m) => m.channel !== 'bus:interest');
+  const frames = (from: number) => tap.published.slice(from).filter((m) => m.channel !== 'bus:interest');
   /** Waits until `pred` holds (polling), failing after `timeoutMs`. */
   async function until(pred: () => boolean, timeoutMs = 3000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
@@ -55,25 +54,20 @@ describe.skipIf(SKIP !== null)(`bus topics on Redis${SKIP ? ` (skipped: ${SKIP})
   }
 
   beforeAll(async () => {
-    tap = await new Redis(url).monitor();
-    tap.on('monitor', (_time: string, args: string[]) => {
-      const [command, channel, text] = args;
-      if (command?.toLowerCase() === 'publish' && channel?.startsWith(prefix) && text !== undefined)
-        carried.push({ channel: channel.slice(prefix.length), text });
-    });
+    tap = await tapPublishes(url, prefix);
   });
   afterEach(async () => {
     await Promise.all(buses.splice(0).map((b) => b.close()));
   });
   afterAll(() => {
-    tap.disconnect();
+    tap.close();
   });
 
   it('a topic watched by no other node sends nothing to Redis, and the sender never hears its own', async () => {
     const a = await node();
     const b = await node();
     const own = await watching(a, 'game:g1');
-    const from = carried.length;
+    const from = tap.published.length;
     for (let i = 0; i < 10; i++) a.send('game:g1', { version: i });
     b.send('game:nobody', { version: 1 });
     await sleep(100);
@@ -88,7 +82,7 @@ describe.skipIf(SKIP !== null)(`bus topics on Redis${SKIP ? ` (skipped: ${SKIP})
     const onB = await watching(b, 'race:R');
     const onC = await watching(c, 'race:R');
     const onA = await watching(a, 'race:R'); // the sender watches too: it still hears nothing of its own
-    const from = carried.length;
+    const from = tap.published.length;
     a.send('race:R', { n: 1 });
     await until(() => onB.heard.length === 1 && onC.heard.length === 1);
     await sleep(50);
@@ -106,14 +100,14 @@ describe.skipIf(SKIP !== null)(`bus topics on Redis${SKIP ? ` (skipped: ${SKIP})
     const a = await node();
     const onA = await watching(a, 'arena:X');
     const late = await node(); // joins after the announcement: learns it from a's answer to its hello
-    const from = carried.length;
+    const from = tap.published.length;
     late.send('arena:X', { id: 'X' });
     await until(() => onA.heard.length === 1);
     expect(frames(from)).toHaveLength(1);
 
     onA.stop();
     await sleep(SETTLE_MS + 100); // the unwatch announcement reaches `late`
-    const after = carried.length;
+    const after = tap.published.length;
     late.send('arena:X', { id: 'X' });
     await sleep(100);
     expect(frames(after)).toEqual([]);
@@ -131,11 +125,11 @@ describe.skipIf(SKIP !== null)(`bus topics on Redis${SKIP ? ` (skipped: ${SKIP})
     // c dies: its connections drop with no announcement.
     (c as unknown as { sub: Redis }).sub.disconnect();
     await sleep(100);
-    let from = carried.length;
+    let from = tap.published.length;
     a.send('game:g2', { version: 1 }); // reaches nobody on c's channel: a forgets c
     await sleep(100);
     expect(frames(from).map((m) => m.channel)).toEqual([`bus:node:${c.nodeId}`]);
-    from = carried.length;
+    from = tap.published.length;
     a.send('game:g2', { version: 2 });
     await sleep(100);
     expect(frames(from)).toEqual([]);
