@@ -3,10 +3,13 @@
  * (docs/architecture.md "Scale-out").
  *
  * Each live game is owned by one node at a time; the optimistic version check in the database refuses a
- * write from a node whose copy is behind, and the room is then re-read (`refresh`). Every commit's `state`
- * frame is published on the bus (`game:<id>`); a node whose sockets follow a game forwards the frames other
- * nodes committed to them and marks its copy `stale`, to be re-read before its next use (`room`,
- * `catchUp`). A read (`current`) compares a copy already in memory with the stored version (one primary-key
+ * write from a node whose copy is behind, and the room is then re-read (`refresh`). A node whose sockets
+ * follow a game watches its bus topic `game:<id>`, and every commit's `state` frame is sent on that topic to
+ * the other nodes watching it, and to no one when none does (bus/event-bus.ts `send`); a watching node
+ * forwards the frames other nodes committed to its sockets and marks its copy `stale`, to be re-read before
+ * its next use (`room`, `catchUp`). The other nodes learn of a new watch over the bus, so a commit made
+ * meanwhile may not reach it: once they have heard of it (`watch`'s `settled`) the node compares its
+ * sockets' version with the stored one and catches up when behind (`settled`). A read (`current`) compares a copy already in memory with the stored version (one primary-key
  * look-up) and re-reads it when behind, so it answers a version at least as new as every commit
  * acknowledged before it began, whichever node made it, with or without the bus. When the bus returns after
  * an outage every copy is marked stale, and the games followed here are re-read at once and their sockets
@@ -21,6 +24,12 @@ import { type RemoteCommit, type Room, isRemoteCommit, reload } from './room.js'
 import type { RoomDirectory } from './room-directory.js';
 import type { GameStore } from './store.js';
 
+/**
+ * After a new watch has settled, how long a stored version newer than the sockets' is given to arrive as a
+ * frame before the room catches up from the database, ms.
+ */
+export const SETTLE_GRACE_MS = 250;
+
 /** The bus side of one node's rooms. */
 export class ClusterSync implements Peers {
   private readonly bus: EventBus | undefined;
@@ -28,13 +37,15 @@ export class ClusterSync implements Peers {
 
   /**
    * `bus`: to the other nodes (none, or one of kind `single`: one node alone); `directory`: the rooms here;
-   * `store`: the stored versions; `rules`: the clock and policies of the frames sent on a catch-up.
+   * `store`: the stored versions; `rules`: the clock and policies of the frames sent on a catch-up;
+   * `graceMs`: see `SETTLE_GRACE_MS`.
    */
   constructor(
     bus: EventBus | undefined,
     private readonly directory: RoomDirectory,
     private readonly store: GameStore,
     private readonly rules: RoomRules,
+    private readonly graceMs = SETTLE_GRACE_MS,
   ) {
     this.bus = bus?.kind === 'single' ? undefined : bus;
     this.stopHearingReconnects = this.bus?.onReconnect(() => this.busReturned()) ?? (() => {});
@@ -78,16 +89,23 @@ export class ClusterSync implements Peers {
       reload(room, await this.directory.read(room.id));
   }
 
-  /** Publishes a commit of this node: its version and its `state` frame's text, on `game:<id>`. */
+  /**
+   * Sends a commit of this node to the other nodes watching the game: its version and its `state` frame's
+   * text, on topic `game:<id>` (nothing leaves the node when no other node watches it).
+   */
   publish(room: Room, version: number, frame: string): void {
-    this.bus?.publish(`game:${room.id}`, { version, frame } satisfies RemoteCommit);
+    this.bus?.send(`game:${room.id}`, { version, frame } satisfies RemoteCommit);
   }
 
   /** Starts or stops following the game's commits on other nodes as it gains or loses local subscribers. */
   listen(room: Room): void {
     if (!this.bus) return;
     if (room.subscribers.size > 0 && room.unlisten === null)
-      room.unlisten = this.bus.subscribe(`game:${room.id}`, (m) => this.remoteCommit(room, m));
+      room.unlisten = this.bus.watch(
+        `game:${room.id}`,
+        (m) => this.remoteCommit(room, m),
+        () => this.settled(room),
+      );
     else if (room.subscribers.size === 0 && room.unlisten !== null) {
       room.unlisten();
       room.unlisten = null;
@@ -119,6 +137,30 @@ export class ClusterSync implements Peers {
   }
 
   /**
+   * The other nodes have heard that this node watches the game: a commit they made before may have missed
+   * it. When the stored version is newer than what the sockets here were told, and still is `graceMs`
+   * later (a frame that was on its way has arrived by then), the room catches up (its sockets get the
+   * current state). One primary-key look-up; errors are dropped (the next frame's version gap makes the
+   * sockets resync).
+   */
+  private settled(room: Room): void {
+    if (room.subscribers.size === 0) return;
+    const behind = (stored: number | null): stored is number =>
+      stored !== null && stored > Math.max(room.version, room.heard);
+    this.store.version(room.id).then(
+      (stored) => {
+        if (!behind(stored)) return;
+        setTimeout(() => {
+          if (!behind(stored) || room.subscribers.size === 0) return;
+          room.stale = true;
+          this.catchUp(room).catch(() => {});
+        }, this.graceMs).unref();
+      },
+      () => {},
+    );
+  }
+
+  /**
    * The bus is back after an outage: any copy here may have missed commits of other nodes. Every room is
    * re-read before its next use, and the games followed here at once (their sockets get the current state).
    */
@@ -140,7 +182,8 @@ export class ClusterSync implements Peers {
       if (!room.stale) return;
       const told = Math.max(room.version, room.heard);
       reload(room, await this.directory.read(room.id));
-      if (room.version <= told || room.subscribers.size === 0) return;
+      // `heard` again: a frame may have arrived during the read.
+      if (room.version <= Math.max(told, room.heard) || room.subscribers.size === 0) return;
       room.heard = room.version;
       fanOut(room, currentFrame(this.rules, room));
     });

@@ -12,8 +12,9 @@
  *  3. an arena past its end with every race scored is finished (`finishedAt`: the podium is final).
  * After the commit the claimed pairs' races are made (races/service.ts `createPaired`, a certified deal, the
  * arena's time limit), the players are told (`paired` frames) and berserk racers whose half time is up are
- * stopped. Each change publishes the arena on the bus channel `arenas`; every node sends the `arena` frame
- * to its own subscribers.
+ * stopped. Each change is sent on the arena's bus topic `arena:<id>` to the other nodes with subscribers of
+ * the arena (none: nothing leaves the node); each such node, and this one, sends the `arena` frame to its own
+ * subscribers.
  */
 import type { Arena, ArenaListSchema, CreateArenaBody } from '@klondike/protocol';
 import type { FastifyBaseLogger } from 'fastify';
@@ -38,7 +39,6 @@ export const ARENA_RACE_TIME_MS = 5 * 60_000;
 const FINISHED_LISTED = 10;
 /** How far ahead a player may schedule an arena, ms. */
 const MAX_AHEAD_MS = 7 * 24 * 60 * 60_000;
-const CHANNEL = 'arenas';
 
 type ArenaList = z.infer<typeof ArenaListSchema>;
 type Preset = 'classic-draw1' | 'classic-draw3';
@@ -80,19 +80,15 @@ function statusOf(a: { startsAt: Date; endsAt: Date; finishedAt: Date | null }, 
 /** See the module comment. Public methods throw `ApiError` for refusals. */
 export class ArenaService {
   private readonly local = new Map<string, Map<ArenaSubscriber, string | null>>();
+  /** Stops watching each arena this node has subscribers of (bus topic `arena:<id>`). */
+  private readonly unwatch = new Map<string, () => void>();
   private readonly inFlight = new Set<Promise<unknown>>();
-  private readonly stopBus: () => void;
   private timer: NodeJS.Timeout | undefined;
   private chain: Promise<void> = Promise.resolve();
   private next: Promise<void> | null = null;
   private stopped = false;
 
-  constructor(private readonly opts: ArenaServiceOptions) {
-    this.stopBus = opts.bus.subscribe(CHANNEL, (m) => {
-      const id = (m as { id?: unknown } | null)?.id;
-      if (typeof id === 'string') this.track(this.fanOut(id));
-    });
-  }
+  constructor(private readonly opts: ArenaServiceOptions) {}
 
   // ---------- REST ----------
 
@@ -199,15 +195,30 @@ export class ArenaService {
   async subscribe(id: string, sub: ArenaSubscriber, viewer: string | null): Promise<void> {
     const arena = await this.get(id, viewer);
     let subs = this.local.get(id);
-    if (subs === undefined) this.local.set(id, (subs = new Map<ArenaSubscriber, string | null>()));
+    if (subs === undefined) {
+      this.local.set(id, (subs = new Map<ArenaSubscriber, string | null>()));
+      // Another node's change sent before it heard of this watch is caught up by a fresh frame once it has.
+      this.unwatch.set(
+        id,
+        this.opts.bus.watch(
+          `arena:${id}`,
+          () => this.track(this.fanOut(id)),
+          () => this.track(this.fanOut(id)),
+        ),
+      );
+    }
     subs.set(sub, viewer);
     sub.send(JSON.stringify({ type: 'arena', arena }));
   }
 
+  /** Stops sending the arena to `sub`; the arena is no longer watched here once it has no subscriber. */
   unsubscribe(id: string, sub: ArenaSubscriber): void {
     const subs = this.local.get(id);
     subs?.delete(sub);
-    if (subs?.size === 0) this.local.delete(id);
+    if (subs?.size !== 0) return;
+    this.local.delete(id);
+    this.unwatch.get(id)?.();
+    this.unwatch.delete(id);
   }
 
   leaveAll(sub: ArenaSubscriber): void {
@@ -255,7 +266,8 @@ export class ArenaService {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    this.stopBus();
+    for (const off of this.unwatch.values()) off();
+    this.unwatch.clear();
     await Promise.allSettled([...this.inFlight]);
   }
 
@@ -313,9 +325,9 @@ export class ArenaService {
     this.timer.unref();
   }
 
-  /** Publishes a change of arena `id` to every node (and this node's subscribers). */
+  /** Tells the other nodes watching arena `id` of its change, and this node's subscribers. */
   private async changed(id: string): Promise<void> {
-    this.opts.bus.publish(CHANNEL, { id });
+    this.opts.bus.send(`arena:${id}`, { id });
     await this.fanOut(id);
   }
 

@@ -1,9 +1,9 @@
 /**
  * Race room events: the ONE channel every change of a race room goes through (RaceService publishes after
  * each committed change, the sockets subscribed to the room on every node hear it). Two implementations:
- * in-process (one node) and through the event bus (several nodes: channel `race:<code>` per room, `races`
- * for the room index every node keeps, `races:due` to wake the cluster's race sweeper); events are plain
- * JSON data.
+ * in-process (one node) and through the event bus (several nodes: topic `race:<code>` per room, sent only
+ * to the other nodes with a socket in the room; channels `races` for the room index every node keeps and
+ * `races:due` to wake the cluster's race sweeper); events are plain JSON data.
  *
  * Events are server-internal: a `room` event carries every racer's game id, which the fan-out hands only to
  * that racer (`yourGameId`). They never carry a card.
@@ -137,8 +137,9 @@ export class InProcessRaceEvents implements RaceEvents {
 }
 
 /**
- * Several nodes: events go to this node's listeners at once and, through the bus (channel `race:<code>`),
- * to the listeners of every other node. A node listens on the bus for a room while it has local listeners.
+ * Several nodes: events go to this node's listeners at once and, through the bus (topic `race:<code>`), to
+ * the listeners of the other nodes that have some. A node watches a room's topic while it has local
+ * listeners; no event leaves the node for a room no other node watches.
  */
 export class BusRaceEvents implements RaceEvents {
   private readonly local = new InProcessRaceEvents();
@@ -149,7 +150,7 @@ export class BusRaceEvents implements RaceEvents {
   /** See `RaceEvents.publish`. */
   publish(code: string, event: RaceEvent): void {
     this.local.publish(code, event);
-    this.bus.publish(`race:${code}`, event);
+    this.bus.send(`race:${code}`, event);
   }
 
   /** See `RaceEvents.announce`. */
@@ -190,7 +191,7 @@ export class BusRaceEvents implements RaceEvents {
     let entry = this.remote.get(code);
     if (!entry) {
       // Events of the other nodes are plain data they published with `publish` above.
-      const unlisten = this.bus.subscribe(`race:${code}`, (m) => this.local.publish(code, m as RaceEvent));
+      const unlisten = this.bus.watch(`race:${code}`, (m) => this.local.publish(code, m as RaceEvent));
       entry = { count: 0, unlisten };
       this.remote.set(code, entry);
     }
