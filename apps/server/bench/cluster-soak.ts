@@ -111,7 +111,8 @@ async function main(): Promise<void> {
   nodes.push(await startNode(ports[1]!, nodeEnv, profile));
   for (const p of ports.slice(2)) nodes.push(await startNode(p, nodeEnv));
   const proxy = await startNginx(await freePort(), ports, {
-    connections: Math.max(1024, BOTS * 4),
+    // Per bot: its socket and its requests, each counted twice (client side and upstream side).
+    connections: Math.max(1024, BOTS * 8),
     failTimeoutSeconds: 2,
     balance: 'least-conn', // as deploy/nginx.conf
   });
@@ -150,9 +151,10 @@ async function main(): Promise<void> {
       // A request cut by the node's kill, or nginx's 502 for it: nothing was answered, ask again. A 503
       // (`overloaded`) is asked again after its Retry-After.
       if (r instanceof Error || r.status === 502 || r.status === 503) {
-        restErrors.push(
-          r instanceof Error ? `${method} ${path}: ${r.message}` : `${method} ${path}: ${r.status}`,
-        );
+        // By kind of request and reason (ids and dates left out), to be counted in the report.
+        const route = path.replace(/\/([A-Za-z0-9_-]{12,}|\d{4}-\d{2}-\d{2})/g, '/…');
+        const cause = r instanceof Error && r.cause instanceof Error ? ` (${r.cause.message})` : '';
+        restErrors.push(`${method} ${route}: ${r instanceof Error ? r.message + cause : r.status}`);
         if (attempt >= 20) throw new Error(`${method} ${path}: no answer after ${attempt} tries`);
         const retryAfter = r instanceof Error ? NaN : Number(r.headers.get('retry-after'));
         await sleep(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : 500);
@@ -350,6 +352,9 @@ async function main(): Promise<void> {
     reconnects: soak.reconnects,
     socketsByNode: ports.map((p) => socketsByNode[String(p)] ?? 0),
     restRetries: restErrors.length,
+    restRetryReasons: Object.fromEntries(
+      restErrors.reduce((m, e) => m.set(e, (m.get(e) ?? 0) + 1), new Map<string, number>()),
+    ),
     cpuPerMoveUs: {
       nodes: nodeCpu.map((c) => us(c)),
       postgres: us(cpu1.postgres - cpu0.postgres),

@@ -2,7 +2,8 @@
  * Debian's nginx as a round-robin reverse proxy in front of several server nodes on this machine, for the
  * benchmarks and tests that need one (`pnpm soak:cluster`, the browser race over two nodes): a config written
  * to a temporary folder (WebSocket upgrades passed on, no stickiness, round-robin or least connections, the
- * upstream of each request in its access log), nginx in the foreground, and a stop that waits for its exit.
+ * upstream of each request in its access log; as deploy/nginx.conf, a listen queue of 4,096 and upstream
+ * connections kept for reuse), nginx in the foreground, and a stop that waits for its exit.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -72,12 +73,13 @@ http {
   scgi_temp_path ${dir}/scgi;
   log_format upstream '$upstream_addr $request_method $uri $status';
   access_log ${dir}/access.log upstream;
-  map $http_upgrade $connection_upgrade { default upgrade; '' close; }
+  map $http_upgrade $connection_upgrade { default upgrade; '' ''; }
   upstream klondike {
 ${options.balance === 'least-conn' ? '    least_conn;\n' : ''}${upstreams.map((p) => `    server 127.0.0.1:${p}${fail};`).join('\n')}
+    keepalive 256;
   }
   server {
-    listen 127.0.0.1:${port};
+    listen 127.0.0.1:${port} backlog=4096;
     location / {
       proxy_pass http://klondike;
       proxy_http_version 1.1;

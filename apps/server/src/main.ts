@@ -18,7 +18,9 @@ closeWithGrace({ delay: app.config.shutdownGraceMs, logger: app.log }, async ({ 
   await app.close();
   app.log.info('stopped');
 });
-await app.listen({ port: app.config.port, host: app.config.host });
+// The listen queue (Node's default 511): at midnight thousands of players connect in the same second, and a
+// full queue drops their SYNs, each costing its client a second or more. The kernel caps it at somaxconn.
+await app.listen({ port: app.config.port, host: app.config.host, backlog: 4096 });
 if (app.config.metricsPort !== undefined) {
   metrics = await startMetricsServer(app, app.config.metricsPort, app.config.metricsHost);
   app.log.info({ port: metrics.port }, 'metrics listening');
