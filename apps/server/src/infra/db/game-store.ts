@@ -59,6 +59,28 @@ function kindOf(g: { dailyId: number | null; ranked: boolean; raceCode: string |
   return 'casual';
 }
 
+/** A game's row as `load` reads it, with its daily's date and preset, its result and its race seat. */
+interface LoadedRow {
+  readonly id: string;
+  readonly preset: string | null;
+  readonly options: Prisma.JsonValue | null;
+  readonly deal: string;
+  readonly dealNumber: bigint | null;
+  readonly version: number;
+  readonly createdAt: Date;
+  readonly startedAt: Date | null;
+  readonly endedAt: Date | null;
+  readonly moveLog: Uint8Array | null;
+  readonly playerId: string | null;
+  readonly dailyId: number | null;
+  readonly ranked: boolean;
+  readonly raceCode: string | null;
+  readonly dailyDate: string | null;
+  readonly dailyPreset: string | null;
+  readonly hasResult: boolean;
+  readonly seatRaceCode: string | null;
+}
+
 /** The game log in the database. */
 export class PrismaGameStore {
   /**
@@ -93,43 +115,48 @@ export class PrismaGameStore {
   }
 
   async load(id: string): Promise<StoredGame | null> {
-    const game = await this.prisma.game.findUnique({
-      where: { id },
-      include: {
-        daily: { select: { id: true, date: true, preset: true } },
-        result: { select: { gameId: true } },
-        raceEntry: { select: { raceCode: true } },
-      },
-    });
-    if (!game) return null;
+    // One round trip for the row and what it links to (its daily, its leaderboard row, its race seat): a node
+    // loads every game a socket follows that another node made, thousands at midnight, and Prisma's include
+    // would send a statement per relation.
+    const [game] = await this.prisma.$queryRaw<LoadedRow[]>`
+      SELECT g.id, g.preset, g.options, g.deal, g."dealNumber", g.version, g."createdAt", g."startedAt",
+        g."endedAt", g."moveLog", g."playerId", g."dailyId", g.ranked, g."raceCode",
+        d.date AS "dailyDate", d.preset AS "dailyPreset", r."gameId" IS NOT NULL AS "hasResult",
+        rr."raceCode" AS "seatRaceCode"
+      FROM "Game" g
+      LEFT JOIN "DailyDeal" d ON d.id = g."dailyId"
+      LEFT JOIN "DailyResult" r ON r."gameId" = g.id
+      LEFT JOIN "RaceRacer" rr ON rr."gameId" = g.id
+      WHERE g.id = ${id}`;
+    if (game === undefined) return null;
     // The log up to the version just read (readLog).
     const log = await readLog(this.prisma, game);
     // Stored with the game at its creation; the seat's link for games dealt before that column existed.
-    const raceCode = game.raceCode ?? game.raceEntry?.raceCode ?? null;
+    const raceCode = game.raceCode ?? game.seatRaceCode;
     return {
       id,
       kind: kindOf({ dailyId: game.dailyId, ranked: game.ranked, raceCode }),
       raceCode,
       daily:
-        game.daily === null
+        game.dailyId === null || game.dailyDate === null || game.dailyPreset === null
           ? null
           : {
-              id: game.daily.id,
-              date: game.daily.date,
-              preset: DailyPresetSchema.parse(game.daily.preset),
-              closesAt: closesAt(game.daily.date),
+              id: game.dailyId,
+              date: game.dailyDate,
+              preset: DailyPresetSchema.parse(game.dailyPreset),
+              closesAt: closesAt(game.dailyDate),
             },
       owner: game.playerId,
       preset: game.preset,
       options: game.options,
       ranked: game.ranked,
-      dailyPreset: game.daily?.preset ?? null,
+      dailyPreset: game.dailyPreset,
       deal: game.deal,
       dealNumber: game.dealNumber === null ? null : Number(game.dealNumber),
       version: game.version,
       startedAt: game.startedAt?.getTime() ?? null,
       endedAt: game.endedAt?.getTime() ?? null,
-      finished: game.ranked && game.result !== null,
+      finished: game.ranked && game.hasResult,
       log,
     };
   }
