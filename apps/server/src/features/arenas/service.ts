@@ -254,7 +254,8 @@ export class ArenaService {
 
   /**
    * Runs a tick soon (one at a time on this node; a call during a tick queues one more). It resolves once the
-   * tick's transaction has committed; its publishing and the races it paired follow (`settled` waits for them).
+   * tick has committed and what follows it is done (the races it paired made, its arenas published); the
+   * node's next tick waits for the commit only.
    */
   tick(cause: ArenaTickCause = 'request'): Promise<void> {
     if (this.stopped) return Promise.resolve();
@@ -266,10 +267,15 @@ export class ArenaService {
       this.causes = new Set();
       return this.stopped ? undefined : this.work(causes);
     });
-    this.next = run;
-    this.chain = run.catch((err: unknown) => this.opts.log.warn({ err }, 'arena tick failed'));
-    this.track(run);
-    return run;
+    // The next tick waits for this one's transaction only; the caller also for what follows it.
+    this.chain = run.then(
+      () => undefined,
+      (err: unknown) => this.opts.log.warn({ err }, 'arena tick failed'),
+    );
+    const done = run.then((after) => after?.followUp);
+    this.next = done;
+    this.track(done);
+    return done;
   }
 
   /**
@@ -306,11 +312,6 @@ export class ArenaService {
     return made;
   }
 
-  /** Resolves once the work in flight (ticks, races being made, publishing) is done. */
-  async settled(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
-  }
-
   /** Stops ticking and waits for the work in flight. */
   async stop(): Promise<void> {
     this.stopped = true;
@@ -325,26 +326,30 @@ export class ArenaService {
 
   /**
    * One tick (repository.ts `tick`, the decisions of tick.ts); what follows its commit runs apart (tracked,
-   * not awaited, so the next tick may start at once): the claimed pairs' races made, the changed arenas
-   * published, the berserkers stopped.
+   * not awaited, so the next tick may start at once), returned as `followUp`: the claimed pairs' races made,
+   * the changed arenas published, the berserkers stopped. Undefined when another node held the lock.
    */
-  private async work(causes: ReadonlySet<ArenaTickCause>): Promise<void> {
+  private async work(causes: ReadonlySet<ArenaTickCause>): Promise<{ followUp: Promise<void> } | undefined> {
     const now = this.opts.now();
     const result = await this.opts.repository.tick(now);
     if (result === null) {
       // Another node ticks; it may have read the rows before what asked for this tick: again shortly.
       for (const c of causes) this.retrying.add(c);
       this.schedule(ARENA_LOCK_RETRY_MS);
-      return;
+      return undefined;
     }
     for (const c of causes) this.ticks[c]++;
     for (const endedAt of result.scoredEndedAt) this.opts.scored?.(Math.max(0, this.opts.now() - endedAt));
     for (const [preset, count] of result.dealsWanted) this.opts.prepareDeals?.(preset as Preset, count);
-    if (result.claims.length > 0) this.track(this.makeRaces(result.claims));
-    this.track(this.afterTick(result.changed, now));
+    const followUp = Promise.all([
+      result.claims.length > 0 ? this.makeRaces(result.claims) : undefined,
+      this.afterTick(result.changed, now),
+    ]).then(() => undefined);
+    this.track(followUp);
     // Every tick while an arena is live; else wake for the next start (at least once a minute).
     if (result.nextStart !== null)
       this.schedule(Math.max(this.opts.tickMs ?? ARENA_TICK_MS, Math.min(60_000, result.nextStart - now)));
+    return { followUp };
   }
 
   /** What follows a tick apart from the next one: the changed arenas published, the berserkers stopped. */
