@@ -4,9 +4,9 @@
  *
  * An arena is its rows (`Arena`, `ArenaPlayer`, `ArenaRace`), so any node serves any arena. The tick runs at
  * once when something it decides on changes on this node: an arena race this node finished (races/service.ts
- * `onFinished`: the node that committed the end scores it), a join, an arena made, a pair whose race could
- * not be made. Every node also ticks every ARENA_TICK_MS while it knows of a running arena (the rematch
- * wait, stale claims, berserk half times, the arena's end, and a change another node missed). Its work is
+ * `onFinished`: the node that committed the end scores it), a join, an arena made. Every node also ticks
+ * every ARENA_TICK_MS while it knows of a running arena (the rematch wait, stale claims, a pair whose race
+ * could not be made, berserk half times, the arena's end, and a change another node missed). Its work is
  * done inside one short transaction holding the advisory lock `arenas` (`pg_try_advisory_xact_lock`: one
  * node at a time; a node that finds it held tries again after ARENA_LOCK_RETRY_MS, since the holder may have
  * read the rows before the change that asked for this tick):
@@ -372,7 +372,7 @@ export class ArenaService {
     }
   }
 
-  /** Makes a claimed pair's race; on failure the pair waits again (and a tick is asked for). */
+  /** Makes a claimed pair's race; on failure the pair waits again (paired by a later tick). */
   private async makeRace(arena: ArenaRaceSettings, pair: [string, string]): Promise<void> {
     let code: string;
     try {
@@ -383,8 +383,8 @@ export class ArenaService {
       });
     } catch (err) {
       this.opts.log.warn({ err, arena: arena.id }, 'arena: the race could not be made; the pair waits again');
+      // Waits for the next periodic tick: at once would spin while the solver refuses work.
       await this.opts.repository.waitAgain(arena.id, pair, new Date(this.opts.now()));
-      this.kick();
       return;
     }
     await this.opts.repository.raced(arena.id, pair, code);

@@ -79,7 +79,12 @@ describe('DealReserve', () => {
     reserve.want('classic-draw1', 4);
     const job = solver.jobs[0];
     expect(job?.job).toEqual({ priority: 'certify' });
-    expect(job?.task).toMatchObject({ kind: 'deal', timeLimitMs: 500, options: { draw: 1, hints: false } });
+    expect(job?.task).toMatchObject({
+      kind: 'deal',
+      timeLimitMs: 500,
+      shorten: false,
+      options: { draw: 1, hints: false },
+    });
     await solver.answer();
     expect(reserve.size('classic-draw1')).toBe(4);
   });
