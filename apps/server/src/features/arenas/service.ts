@@ -437,8 +437,10 @@ export class ArenaService {
     if (subs === undefined || subs.size === 0) return 0;
     const row = await this.load(id);
     if (row === null) return 0;
-    for (const [sub, viewer] of subs)
-      sub.send(JSON.stringify({ type: 'arena', arena: this.view(row, viewer) }));
+    // The standings are the same for everyone: written once; each viewer's `me` goes in before the arena's
+    // closing brace of `{"type":"arena","arena":{…}}`.
+    const head = JSON.stringify({ type: 'arena', arena: this.shared(row) }).slice(0, -2);
+    for (const [sub, viewer] of subs) sub.send(`${head},"me":${JSON.stringify(this.meOf(row, viewer))}}}`);
     return subs.size;
   }
 
@@ -483,6 +485,11 @@ export class ArenaService {
   }
 
   private view(row: ArenaRow, viewer: string | null): Arena {
+    return { ...this.shared(row), me: this.meOf(row, viewer) };
+  }
+
+  /** The arena as everyone sees it: all but `me`. */
+  private shared(row: ArenaRow): Omit<Arena, 'me'> {
     // Marked and closed accounts are in no standing (docs/moderation.md "Marks").
     const standings = row.players
       .filter((p) => p.player.markedAt === null && p.player.closedAt === null)
@@ -508,21 +515,23 @@ export class ArenaService {
         };
       });
     const status = statusOf(row, this.opts.now());
-    const mine = viewer === null ? undefined : row.players.find((p) => p.playerId === viewer);
     return {
       ...this.summary(row, row.players.length),
       serverNow: new Date(this.opts.now()).toISOString(),
       standings,
-      me:
-        viewer === null
-          ? null
-          : {
-              joined: mine !== undefined,
-              paused: mine?.paused ?? false,
-              pairedRace: mine?.raceCode ? mine.raceCode : null,
-              inviteCode: row.createdBy === viewer ? row.inviteCode : null,
-            },
       podium: status === 'finished' && row.finishedAt !== null ? standings.slice(0, 3) : null,
+    };
+  }
+
+  /** The viewer's own part of the arena (null for a viewer without a token). */
+  private meOf(row: ArenaRow, viewer: string | null): Arena['me'] {
+    if (viewer === null) return null;
+    const mine = row.players.find((p) => p.playerId === viewer);
+    return {
+      joined: mine !== undefined,
+      paused: mine?.paused ?? false,
+      pairedRace: mine?.raceCode ? mine.raceCode : null,
+      inviteCode: row.createdBy === viewer ? row.inviteCode : null,
     };
   }
 
