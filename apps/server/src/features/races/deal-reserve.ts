@@ -47,6 +47,7 @@ export class DealReserve {
 
   /** A ready certified deal of `preset` (each handed out once), or undefined; refills behind it. */
   take(preset: PairedPreset): PickedDeal | undefined {
+    if (this.stopped) return undefined;
     const deal = this.ready.get(preset)?.shift();
     this.fill();
     return deal;
@@ -58,11 +59,13 @@ export class DealReserve {
     this.fill();
   }
 
-  /** Stops refilling and waits for the certification in flight. */
-  async stop(): Promise<void> {
+  /**
+   * Stops refilling. A certification in flight is not waited for (its candidates could take CERTIFY_TRIES
+   * times the certification time): it ends with the solver's pool, and what it makes is never handed out.
+   */
+  stop(): void {
     this.stopped = true;
     if (this.retry) clearTimeout(this.retry);
-    await this.filling;
   }
 
   /** The preset short of the most deals, or undefined when every wanted count is met. */
@@ -96,6 +99,7 @@ export class DealReserve {
         list.push(deal);
         this.ready.set(preset, list);
       } catch (err) {
+        if (this.stopped) return;
         this.opts.log.warn({ err, preset }, 'deal reserve: no certified deal made; trying again shortly');
         this.retry = setTimeout(() => {
           this.retry = undefined;

@@ -491,7 +491,8 @@ export class RaceService {
     const inFlight = this.writer.close();
     this.setSweeper(false);
     for (const off of this.stopListening) off();
-    await Promise.allSettled([...inFlight, this.sweeper.running, this.deals.stop()]);
+    this.deals.stop();
+    await Promise.allSettled([...inFlight, this.sweeper.running]);
     this.sockets.stop();
   }
 

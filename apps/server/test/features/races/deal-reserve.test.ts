@@ -1,8 +1,8 @@
 /**
  * The certified deals made ahead (races/deal-reserve.ts), against a solver whose answers the test releases
  * one by one: one certification at a time as the server's own `certify` work, filled up to what is wanted
- * (capped), each deal handed out once and refilled behind it, nothing made when nothing is wanted, and a
- * refused certification tried again later instead of at once.
+ * (capped), each deal handed out once and refilled behind it, nothing made when nothing is wanted, a
+ * refused certification tried again later instead of at once, and nothing more once stopped.
  */
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -57,9 +57,8 @@ function reserveOn(solver: HeldSolver): DealReserve {
 }
 afterEach(async () => {
   for (const { reserve, solver } of made.splice(0)) {
-    const stopping = reserve.stop();
+    reserve.stop();
     while (solver.jobs.length > 0) await solver.answer();
-    await stopping;
   }
 });
 
@@ -139,5 +138,20 @@ describe('DealReserve', () => {
     expect(solver.jobs).toHaveLength(1);
     await solver.answer();
     expect(reserve.size('classic-draw1')).toBe(1);
+  });
+
+  it('once stopped it hands out nothing and certifies no more, without waiting for the job in flight', async () => {
+    const solver = new HeldSolver();
+    const reserve = reserveOn(solver);
+    reserve.want('classic-draw1', 3);
+    await solver.answer();
+    reserve.stop();
+    expect(reserve.take('classic-draw1')).toBeUndefined();
+    await solver.answer(); // the job in flight when it stopped
+    await new Promise((r) => setImmediate(r));
+    expect(solver.jobs).toHaveLength(0);
+    reserve.want('classic-draw1', 3);
+    await new Promise((r) => setImmediate(r));
+    expect(solver.jobs).toHaveLength(0);
   });
 });
