@@ -119,6 +119,8 @@ export class ArenaService {
   /** Why the tick that found the lock held was asked for: the retry runs for them. */
   private retrying = new Set<ArenaTickCause>();
   private stopped = false;
+  /** The presets whose deals the last tick asked the races to keep ready. */
+  private dealPresets = new Set<string>();
 
   constructor(private readonly opts: ArenaServiceOptions) {
     this.stopBus = opts.bus.subscribe(CHANNEL, (m) => {
@@ -340,7 +342,11 @@ export class ArenaService {
     }
     for (const c of causes) this.ticks[c]++;
     for (const endedAt of result.scoredEndedAt) this.opts.scored?.(Math.max(0, this.opts.now() - endedAt));
+    // Deals for the running arenas' presets; none any more for a preset no arena runs now.
+    for (const preset of this.dealPresets)
+      if (!result.dealsWanted.has(preset)) this.opts.prepareDeals?.(preset as Preset, 0);
     for (const [preset, count] of result.dealsWanted) this.opts.prepareDeals?.(preset as Preset, count);
+    this.dealPresets = new Set(result.dealsWanted.keys());
     const followUp = Promise.all([
       result.claims.length > 0 ? this.makeRaces(result.claims) : undefined,
       this.afterTick(result.changed, now),
