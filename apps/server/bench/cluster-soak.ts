@@ -236,6 +236,29 @@ async function main(): Promise<void> {
   soak.burst = true;
   reachMidnight();
   sample('midnight');
+  // The instant itself: the CPU each part spent from midnight until the last bot's opening was answered.
+  const instant = (async () => {
+    const t0 = Date.now();
+    while (soak.openings.length < BOTS && Date.now() - t0 < 60_000) await sleep(20);
+    const wallMs = Date.now() - t0;
+    const at = {
+      nodes: nodes.map((n) => cpuSecondsOf(n.child.pid ?? -1)),
+      postgres: cpuOfCommand('postgres'),
+      nginx: cpuOfCommand('nginx'),
+      driver: process.cpuUsage(cpu0.driver),
+    };
+    const each = (seconds: number) => Math.round((seconds * 1e6) / Math.max(1, soak.openings.length));
+    return {
+      openings: soak.openings.length,
+      wallMs,
+      cpuPerOpeningUs: {
+        nodes: at.nodes.map((c, k) => each(c - (cpu0.nodes[k] ?? 0))),
+        postgres: each(at.postgres - cpu0.postgres),
+        nginx: each(at.nginx - cpu0.nginx),
+        botDriver: each((at.driver.user + at.driver.system) / 1e6),
+      },
+    };
+  })();
   const victim = nodes[NODES - 1]!;
   let victimCpu = 0;
   if (KILL_AT_S >= 0) {
@@ -340,6 +363,7 @@ async function main(): Promise<void> {
     humanMovesPerSecondBefore: Math.round(latency.quiet.length / Math.max(1, QUIET_S)),
     moveAnswerMs: Object.fromEntries(Object.entries(latency).map(([k, v]) => [k, summary(v)])),
     dailyOpeningMs: summary(openings),
+    midnightInstant: await instant,
     openingsAnswered: soak.opened.size,
     openingRefusals: Object.fromEntries(soak.openingRefusals),
     rankedGamesStored: rankedGames.length,
