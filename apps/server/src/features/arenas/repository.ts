@@ -13,7 +13,6 @@ import {
   type FinishedArenaRace,
   arenaSettles,
   expireClaims,
-  pairsAhead,
   pairsToClaim,
   scoreRaces,
   waitingPlayers,
@@ -62,17 +61,11 @@ export interface ArenaRaceSettings {
   readonly raceTimeLimitMs: number;
 }
 
-/**
- * What one tick did: the arenas changed, the pairs claimed, the next unfinished arena's start (ms), and the
- * certified deals the running arenas' pairings may need soon, by preset (tick.ts `pairsAhead`).
- */
+/** What one tick did: the arenas changed, the pairs claimed, and the next unfinished arena's start (ms). */
 export interface TickResult {
   readonly changed: Set<string>;
   readonly claims: { arena: ArenaRaceSettings; pair: [string, string] }[];
   readonly nextStart: number | null;
-  readonly dealsWanted: Map<string, number>;
-  /** The end (`Race.endedAt`, ms) of each race this tick scored. */
-  readonly scoredEndedAt: number[];
 }
 
 /** The arenas' rows. */
@@ -201,8 +194,6 @@ export class ArenaRepository {
       });
       const changed = new Set<string>();
       const claims: TickResult['claims'] = [];
-      const dealsWanted = new Map<string, number>();
-      const scoredEndedAt: number[] = [];
       const write = async (arenaId: string, writes: readonly ArenaPlayerWrite[]): Promise<void> => {
         for (const w of writes)
           await tx.arenaPlayer.update({
@@ -226,10 +217,7 @@ export class ArenaRepository {
             where: { raceCode: race.code, scoredAt: null },
             data: { scoredAt: new Date(now) },
           });
-          if (claim.count === 1) {
-            claimed.push(race);
-            if (race.endedAt !== null) scoredEndedAt.push(race.endedAt.getTime());
-          }
+          if (claim.count === 1) claimed.push(race);
         }
         const scored = scoreRaces(arena.players, claimed, running, now);
         await write(arena.id, scored.writes);
@@ -246,17 +234,19 @@ export class ArenaRepository {
                 where: { pool: racePool(arena.preset) ?? '', playerId: { in: ready.map((p) => p.playerId) } },
               })
             : [];
-          const pairs = pairsToClaim(players, new Map(ratings.map((r) => [r.playerId, r.rating])), now);
-          if (pairs.length > 0) {
+          for (const pair of pairsToClaim(
+            players,
+            new Map(ratings.map((r) => [r.playerId, r.rating])),
+            now,
+          )) {
             await tx.arenaPlayer.updateMany({
-              where: { arenaId: arena.id, playerId: { in: pairs.flat() } },
+              where: { arenaId: arena.id, playerId: { in: pair } },
               data: { raceCode: '', waitingSince: new Date(now) },
             });
-            for (const pair of pairs) claims.push({ arena, pair });
+            claims.push({ arena, pair });
             changed.add(arena.id);
           }
         }
-        dealsWanted.set(arena.preset, (dealsWanted.get(arena.preset) ?? 0) + pairsAhead(players, running));
         // 3. The end: every race counted.
         if (arenaSettles(players, running, arena.races.length - finished.length, now)) {
           await tx.arena.update({ where: { id: arena.id }, data: { finishedAt: new Date(now) } });
@@ -272,7 +262,7 @@ export class ArenaRepository {
         orderBy: { startsAt: 'asc' },
         select: { startsAt: true },
       });
-      return { changed, claims, nextStart: next?.startsAt.getTime() ?? null, dealsWanted, scoredEndedAt };
+      return { changed, claims, nextStart: next?.startsAt.getTime() ?? null };
     });
   }
 
