@@ -9,6 +9,16 @@
  * Prints pairings a minute, the p50/p99 pairing wait (a bot's race end, or its join, to its `paired` frame),
  * the p50/p99 move answer (a `move` frame to its `state` frame), error frames, and checks that every
  * acknowledged action is a row of the move log (rows ≥ acknowledged, per game). Fails on a lost move.
+ * It also reports, p50/p99/max, the arena's heartbeat (docs/arenas.md "The tick"):
+ *  - result to standings: a race's `endedAt` (server time; the server runs in this process, on the same
+ *    clock) to the first `arena` frame a watcher receives whose standings count that race for a racer (the
+ *    racer's k-th finished race against the k-th increase of their `games`); the first race's figure apart;
+ *  - re-pairing when an opponent waits: for each new pair, from the moment the later of the two became free
+ *    (its race's `endedAt`) to the `paired` frame, counted only when the earlier one was already waiting
+ *    then (a race end, not a join) and the two were not each other's last opponent (an immediate rematch
+ *    waits on purpose: arenas/pairing.ts);
+ *  - re-pairing from a race's end to the next `paired`, whoever waits.
+ * Every bot stays subscribed to its race until the race's `finished` frame, so every end is seen.
  *
  * Env: ARENA_SOAK_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/klondike_test).
  */
@@ -95,6 +105,17 @@ async function main(): Promise<void> {
 
   let stop = false;
   const waits: number[] = [];
+  /** Each bot's finished arena races' `endedAt` (ms), in order. */
+  const finishes = new Map<string, number[]>();
+  /** When a watcher first saw each bot's standings line count 1, 2, … races (ms), in order. */
+  const counted = new Map<string, number[]>();
+  /** Each pairing by race code: the bots in it, when each became free (ms), how, and when told (ms). */
+  const pairsByCode = new Map<
+    string,
+    { playerId: string; freeAt: number; fromRace: boolean; lastOpponent: string | null; pairedAt: number }[]
+  >();
+  /** Race end (`endedAt`) to the next `paired` frame, ms, whoever waits. */
+  const repairWaits: number[] = [];
   const answers: number[] = [];
   let pairings = 0;
   let errors = 0;
@@ -112,7 +133,15 @@ async function main(): Promise<void> {
     ws.on('message', (data) => {
       const f = ServerFrameSchema.parse(JSON.parse(rawText(data)));
       if (f.type === 'error') errors++;
-      if (f.type === 'arena') arenaFrames++;
+      if (f.type === 'arena') {
+        arenaFrames++;
+        const at = Date.now();
+        for (const line of f.arena.standings) {
+          const seen = counted.get(line.playerId) ?? [];
+          while (seen.length < line.games) seen.push(at);
+          counted.set(line.playerId, seen);
+        }
+      }
       for (const l of [...listeners]) l(f);
     });
     const next = (pred: (f: ServerFrame) => boolean, timeoutMs = 120_000) =>
@@ -134,6 +163,8 @@ async function main(): Promise<void> {
     await authed;
     if (i < WATCHERS) ws.send(JSON.stringify({ type: 'arena-subscribe', id: arena.id }));
     let waitingSince = Date.now();
+    let freeFromRace = false;
+    let lastOpponent: string | null = null;
     const firstPaired = next((f) => f.type === 'paired');
     await http('POST', `/api/arenas/${arena.id}/join`, me.token, {});
     let paired = await firstPaired;
@@ -142,14 +173,39 @@ async function main(): Promise<void> {
         paired = await next((f) => f.type === 'paired');
         continue;
       }
-      waits.push(Date.now() - waitingSince);
+      const pairedAt = Date.now();
+      waits.push(pairedAt - waitingSince);
+      if (freeFromRace) repairWaits.push(pairedAt - waitingSince);
       pairings++;
       const code = paired.code;
+      const pair = pairsByCode.get(code) ?? [];
+      pair.push({ playerId: me.id, freeAt: waitingSince, fromRace: freeFromRace, lastOpponent, pairedAt });
+      pairsByCode.set(code, pair);
       const running = next((f) => f.type === 'race' && f.race.code === code && f.race.yourGameId !== null);
+      // Heard before the race-subscribe is sent, so the finish is never missed; resolved below.
+      const finished = next((f) => f.type === 'race' && f.race.code === code && f.race.status === 'finished');
       ws.send(JSON.stringify({ type: 'race-subscribe', code }));
+      /** Waits for the race's end; the bot is free from its `endedAt` and waits for its next pairing. */
+      const waitForEnd = async (): Promise<void> => {
+        const nextPair = next((f) => f.type === 'paired', 120_000);
+        const end = await finished;
+        ws.send(JSON.stringify({ type: 'race-unsubscribe', code }));
+        if (end !== null && end.type === 'race' && end.race.endedAt !== null) {
+          waitingSince = Date.parse(end.race.endedAt);
+          freeFromRace = true;
+          lastOpponent = end.race.racers.find((x) => x.playerId !== me.id)?.playerId ?? null;
+          const mine = finishes.get(me.id) ?? [];
+          mine.push(waitingSince);
+          finishes.set(me.id, mine);
+        } else {
+          waitingSince = Date.now();
+          freeFromRace = false;
+        }
+        paired = await nextPair;
+      };
       const r = await running;
       if (r === null || r.type !== 'race' || r.race.yourGameId === null) {
-        paired = await next((f) => f.type === 'paired');
+        await waitForEnd();
         continue;
       }
       const gameId = r.race.yourGameId;
@@ -184,11 +240,8 @@ async function main(): Promise<void> {
         if (f.view.status !== 'playing') break;
       }
       ws.send(JSON.stringify({ type: 'unsubscribe', gameId }));
-      ws.send(JSON.stringify({ type: 'race-unsubscribe', code }));
-      // Waiting again from our resign (the race ends when the other racer is out too).
-      const nextPair = next((f) => f.type === 'paired', 120_000);
-      waitingSince = Date.now();
-      paired = await nextPair;
+      // Waiting again from the race's end (when the other racer is out too).
+      await waitForEnd();
     }
     ws.close();
   }
@@ -238,12 +291,40 @@ async function main(): Promise<void> {
   await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await client.end();
 
+  // Result to standings: each bot's k-th race end against the k-th count of its standings line.
+  const toStandings: number[] = [];
+  let firstToStandings: number | null = null;
+  let firstEnd = Infinity;
+  for (const [id, ends] of finishes)
+    for (const [k, end] of ends.entries()) {
+      const seen = counted.get(id)?.[k];
+      if (seen === undefined) continue;
+      toStandings.push(seen - end);
+      if (end < firstEnd) {
+        firstEnd = end;
+        firstToStandings = seen - end;
+      }
+    }
+  // Re-pairing when an opponent waits: from the later of the two becoming free, the other already waiting.
+  const repairWithOpponent: number[] = [];
+  for (const pair of pairsByCode.values()) {
+    const [a, b] = pair;
+    if (a === undefined || b === undefined) continue;
+    const [early, late] = a.freeAt <= b.freeAt ? [a, b] : [b, a];
+    if (!late.fromRace || !early.fromRace) continue;
+    if (a.lastOpponent === b.playerId || b.lastOpponent === a.playerId) continue;
+    repairWithOpponent.push(Math.min(a.pairedAt, b.pairedAt) - late.freeAt);
+  }
+  const spread = (xs: number[]) => ({ n: xs.length, p50: pct(xs, 50), p99: pct(xs, 99), max: pct(xs, 100) });
   const minutes = SECONDS / 60;
   const out = {
     bots: BOTS,
     seconds: SECONDS,
     pairingsPerMinute: +(pairings / 2 / minutes).toFixed(1),
     pairingWaitMs: { p50: pct(waits, 50), p99: pct(waits, 99) },
+    resultToStandingsMs: { ...spread(toStandings), first: firstToStandings },
+    repairWhenOpponentWaitsMs: spread(repairWithOpponent),
+    repairFromRaceEndMs: spread(repairWaits),
     moveAnswerMs: { p50: pct(answers, 50)?.toFixed(1), p99: pct(answers, 99)?.toFixed(1) },
     actionsAnswered: answers.length,
     errors,

@@ -57,6 +57,14 @@ describe('loadConfig', () => {
     for (const bad of ['0', '17', '1.5', 'two'])
       expect(() => loadConfig({ COMMIT_CONCURRENCY: bad })).toThrow(/COMMIT_CONCURRENCY/);
   });
+
+  it('ARENA_TICK_MS: unset or empty = 1000; 100…3600000 taken; anything else refused', () => {
+    expect(loadConfig({}).arenaTickMs).toBe(1000);
+    expect(loadConfig({ ARENA_TICK_MS: '' }).arenaTickMs).toBe(1000);
+    expect(loadConfig({ ARENA_TICK_MS: '250' }).arenaTickMs).toBe(250);
+    for (const bad of ['99', '3600001', '1.5', 'often'])
+      expect(() => loadConfig({ ARENA_TICK_MS: bad })).toThrow(/ARENA_TICK_MS/);
+  });
 });
 
 describe('configuration slices', () => {
@@ -107,6 +115,7 @@ describe('configuration slices', () => {
         // features/arenas/config.ts
         'arenaPublicLimit',
         'arenaSchedule',
+        'arenaTickMs',
         // features/players/config.ts
         'playerCreateRateMax',
         // features/moderation/config.ts

@@ -1,4 +1,4 @@
-/** The arenas' settings (ARENA_SCHEDULE, ARENA_PUBLIC_LIMIT): their slice of `AppConfig`. */
+/** The arenas' settings (ARENA_SCHEDULE, ARENA_PUBLIC_LIMIT, ARENA_TICK_MS): their slice of `AppConfig`. */
 import { z } from 'zod';
 import { emptyToUndefined } from '../../infra/config.js';
 
@@ -15,6 +15,12 @@ export interface ArenasConfig {
    * are the server's and do not count.
    */
   readonly arenaPublicLimit: number;
+  /**
+   * How often each node ticks while an arena runs, ms (env ARENA_TICK_MS, default 1000, 100–3600000): the
+   * clock of the arenas' waits (the rematch wait, stale claims, berserk half times, the end). A race's end
+   * and a join do not wait for it: they tick at once (docs/arenas.md "The tick").
+   */
+  readonly arenaTickMs: number;
 }
 
 declare module '../../infra/config.js' {
@@ -27,8 +33,13 @@ export const ARENAS_CONFIG = z
   .object({
     ARENA_SCHEDULE: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
     ARENA_PUBLIC_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1000).default(3)),
+    ARENA_TICK_MS: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(100).max(3_600_000).default(1000),
+    ),
   })
   .transform((e): ArenasConfig => ({
     arenaSchedule: e.ARENA_SCHEDULE === 'on',
     arenaPublicLimit: e.ARENA_PUBLIC_LIMIT,
+    arenaTickMs: e.ARENA_TICK_MS,
   }));

@@ -13,6 +13,7 @@ import {
   type FinishedArenaRace,
   arenaSettles,
   expireClaims,
+  pairsAhead,
   pairsToClaim,
   scoreRaces,
   waitingPlayers,
@@ -61,11 +62,17 @@ export interface ArenaRaceSettings {
   readonly raceTimeLimitMs: number;
 }
 
-/** What one tick did: the arenas changed, the pairs claimed, and the next unfinished arena's start (ms). */
+/**
+ * What one tick did: the arenas changed, the pairs claimed, the next unfinished arena's start (ms), and the
+ * certified deals the running arenas' pairings may need soon, by preset (tick.ts `pairsAhead`).
+ */
 export interface TickResult {
   readonly changed: Set<string>;
   readonly claims: { arena: ArenaRaceSettings; pair: [string, string] }[];
   readonly nextStart: number | null;
+  readonly dealsWanted: Map<string, number>;
+  /** The end (`Race.endedAt`, ms) of each race this tick scored. */
+  readonly scoredEndedAt: number[];
 }
 
 /** The arenas' rows. */
@@ -194,6 +201,8 @@ export class ArenaRepository {
       });
       const changed = new Set<string>();
       const claims: TickResult['claims'] = [];
+      const dealsWanted = new Map<string, number>();
+      const scoredEndedAt: number[] = [];
       const write = async (arenaId: string, writes: readonly ArenaPlayerWrite[]): Promise<void> => {
         for (const w of writes)
           await tx.arenaPlayer.update({
@@ -217,7 +226,10 @@ export class ArenaRepository {
             where: { raceCode: race.code, scoredAt: null },
             data: { scoredAt: new Date(now) },
           });
-          if (claim.count === 1) claimed.push(race);
+          if (claim.count === 1) {
+            claimed.push(race);
+            if (race.endedAt !== null) scoredEndedAt.push(race.endedAt.getTime());
+          }
         }
         const scored = scoreRaces(arena.players, claimed, running, now);
         await write(arena.id, scored.writes);
@@ -234,19 +246,17 @@ export class ArenaRepository {
                 where: { pool: racePool(arena.preset) ?? '', playerId: { in: ready.map((p) => p.playerId) } },
               })
             : [];
-          for (const pair of pairsToClaim(
-            players,
-            new Map(ratings.map((r) => [r.playerId, r.rating])),
-            now,
-          )) {
+          const pairs = pairsToClaim(players, new Map(ratings.map((r) => [r.playerId, r.rating])), now);
+          if (pairs.length > 0) {
             await tx.arenaPlayer.updateMany({
-              where: { arenaId: arena.id, playerId: { in: pair } },
+              where: { arenaId: arena.id, playerId: { in: pairs.flat() } },
               data: { raceCode: '', waitingSince: new Date(now) },
             });
-            claims.push({ arena, pair });
+            for (const pair of pairs) claims.push({ arena, pair });
             changed.add(arena.id);
           }
         }
+        dealsWanted.set(arena.preset, (dealsWanted.get(arena.preset) ?? 0) + pairsAhead(players, running));
         // 3. The end: every race counted.
         if (arenaSettles(players, running, arena.races.length - finished.length, now)) {
           await tx.arena.update({ where: { id: arena.id }, data: { finishedAt: new Date(now) } });
@@ -262,7 +272,7 @@ export class ArenaRepository {
         orderBy: { startsAt: 'asc' },
         select: { startsAt: true },
       });
-      return { changed, claims, nextStart: next?.startsAt.getTime() ?? null };
+      return { changed, claims, nextStart: next?.startsAt.getTime() ?? null, dealsWanted, scoredEndedAt };
     });
   }
 

@@ -146,6 +146,14 @@ export function arenaSettles(
   return !running && unscored === 0 && !players.some((p) => freshClaim(p, now));
 }
 
+/**
+ * How many certified deals the pairings of one arena may need soon (races/deal-reserve.ts): one for each
+ * two of its players not paused (everyone racing or waiting is paired again), while it runs; none after.
+ */
+export function pairsAhead(players: readonly ArenaPlayerState[], running: boolean): number {
+  return running ? Math.ceil(players.filter((p) => !p.paused).length / 2) : 0;
+}
+
 /** A berserk arena racer's running game: its race's start and time limit, and the game's status. */
 export interface BerserkGame {
   readonly gameId: string | null;

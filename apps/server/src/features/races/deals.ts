@@ -98,11 +98,26 @@ export async function pickDeal(
     const keyed = randomKeyedDeal();
     return { deal: keyed.deal, dealKey: keyed.key, dealNumber: null };
   }
+  return certifiedDeal(c, options, host);
+}
+
+/**
+ * A fresh random v2 key the solver proves winnable under `options`: the first of up to CERTIFY_TRIES, each
+ * searched for `c.certifyMs` at the `certify` priority, counted against `client` (none: the server's own
+ * work, races/deal-reserve.ts). Only the verdict counts, so the winning line is not shortened (the solver's
+ * post-pass would cost more than the search). Errors: `solver-busy` when none was proven or the solver
+ * refused the job.
+ */
+export async function certifiedDeal(
+  c: CertifyOptions,
+  options: GameOptions,
+  client: string | undefined,
+): Promise<PickedDeal> {
   for (let i = 0; i < CERTIFY_TRIES; i++) {
     const keyed = randomKeyedDeal();
     const r = await c.solver.run(
-      { kind: 'deal', deal: keyed.deal, options, timeLimitMs: c.certifyMs },
-      { priority: 'certify', client: host },
+      { kind: 'deal', deal: keyed.deal, options, timeLimitMs: c.certifyMs, shorten: false },
+      { priority: 'certify', ...(client === undefined ? {} : { client }) },
     );
     if (r.verdict === 'won') return { deal: keyed.deal, dealKey: keyed.key, dealNumber: null };
   }

@@ -2,8 +2,9 @@
  * The writes of race rooms (races/service.ts, the module comment's first paragraph): each event is one
  * transaction under the room's row lock (repository.ts `mutate`) in which the pure decision
  * (transitions.ts `decide`) is taken and its change written, `Race.version` bumped when it changed
- * something; after the commit the writer runs the decision's effects: the games to resign, the progress
- * events and the room published, a change of status announced and the sweeper woken. It also keeps every
+ * something; after the commit the writer tells its `finished` hook of a room the change finished, then runs
+ * the decision's effects: the games to resign, the progress events and the room published, a change of
+ * status announced and the sweeper woken. It also keeps every
  * write in flight, so that closing waits for them.
  */
 import type { FastifyBaseLogger } from 'fastify';
@@ -27,6 +28,8 @@ export interface RoomWriterOptions {
   readonly log: FastifyBaseLogger;
   /** The server's countdown, ms (part of the room published). */
   readonly countdownMs: number;
+  /** Hears a room this node's change has just finished, right after the commit, before the effects. */
+  readonly finished?: (row: RaceRow) => void;
 }
 
 /** Runs the room transactions of this node. */
@@ -51,7 +54,8 @@ export class RoomWriter {
   /**
    * Applies `event` to room `code`: under its row lock (SELECT … FOR UPDATE) in one transaction the event is
    * decided (transitions.ts `decide`, at the server time read there) and its change written, the version
-   * bumped; then after the commit resigns the games it names, publishes its progress events and the room,
+   * bumped; then after the commit tells the `finished` hook when the change finished the room, resigns the
+   * games it names, publishes its progress events and the room,
    * announces a change of status and wakes the sweeper for a changed timer fact. Returns whether the room
    * changed, and the room.
    * Errors: `not-found`; `conflict` while the server is closing; the decision's refusal (nothing changes).
@@ -64,6 +68,7 @@ export class RoomWriter {
           decide(race, event, this.opts.now(), this.opts.rules),
         );
         const { change, effects } = decision;
+        if (row.status === 'finished' && before.status !== 'finished') this.opts.finished?.(row);
         for (const g of effects.resign ?? []) await this.resignGame(g.gameId, g.owner);
         if (change !== null) {
           for (const p of effects.progress ?? [])

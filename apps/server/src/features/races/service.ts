@@ -47,6 +47,7 @@ import type { DealEmbargo } from '../fairness/embargo.js';
 import type { AuthedPlayer } from '../players/players.js';
 import type { SolverPool } from '../solve/task.js';
 import type { Actor, CommittedAction, GameRooms, Subscriber } from '../../core/rooms/game-rooms.js';
+import { DealReserve, type PairedPreset } from './deal-reserve.js';
 import { pickDeal, raceSettings } from './deals.js';
 import type { RatedEligibility } from './eligibility.js';
 import { raceGameSpecs } from './games.js';
@@ -56,6 +57,7 @@ import type { NewRace, RaceRepository, RaceRow } from './repository.js';
 import { interruptStale } from './interrupted.js';
 import { PresenceQueue, readDeadNodes } from './presence.js';
 import { type RaceInvitation, rematchRace } from './rematch.js';
+import { Listeners } from './listeners.js';
 import { RaceIndex } from './room-index.js';
 import { RoomWriter } from './room-writer.js';
 import { SPECTATORS, type RaceResults, personalise, resultsOf, snapshotOf } from './snapshot.js';
@@ -74,6 +76,14 @@ export {
 } from './ranking.js';
 export type { RankEntry } from './ranking.js';
 export type { RaceResults } from './snapshot.js';
+export type { PairedPreset } from './deal-reserve.js';
+
+/** A race that has just finished, as `onFinished` listeners hear it. */
+export interface FinishedRace {
+  readonly code: string;
+  /** The arena it belongs to, or null. */
+  readonly arenaId: string | null;
+}
 
 /** What the service needs. */
 export interface RaceServiceOptions {
@@ -125,10 +135,16 @@ export class RaceService {
   private readonly rules: RaceRules;
   private readonly stopListening: (() => void)[] = [];
   /** Who hears this node's invitations (`onInvitation`). */
-  private readonly invitationListeners = new Set<(invitation: RaceInvitation) => void>();
+  private readonly invitations: Listeners<RaceInvitation>;
+  /** Who hears of the races this node finishes (`onFinished`). */
+  private readonly finished: Listeners<FinishedRace>;
+  /** Certified deals made ahead for paired races (deal-reserve.ts). */
+  private readonly deals: DealReserve;
 
   /** See `RaceServiceOptions`. Listens to the room index of every node at once. */
   constructor(private readonly opts: RaceServiceOptions) {
+    this.invitations = new Listeners(opts.log, 'invitation');
+    this.finished = new Listeners(opts.log, 'finished');
     this.rules = {
       countdownMs: opts.countdownMs,
       awayForfeitMs: opts.awayForfeitMs,
@@ -138,7 +154,12 @@ export class RaceService {
       if (!this.sockets.has(code)) this.presence.forget(code);
     });
     this.sockets = new RaceSockets({ events: opts.events, now: opts.now });
-    this.writer = new RoomWriter({ ...opts, rules: this.rules });
+    this.writer = new RoomWriter({
+      ...opts,
+      rules: this.rules,
+      finished: (row) => this.finished.emit({ code: row.code, arenaId: row.arenaId }),
+    });
+    this.deals = new DealReserve({ certify: opts, log: opts.log });
     this.sweeper = new RaceSweeper({
       repository: opts.repository,
       now: opts.now,
@@ -193,16 +214,17 @@ export class RaceService {
    * Makes the room of a quick pairing (pairing/service.ts) or an arena's pairing (arenas/service.ts):
    * `racers` (two people or two bots, the first hosts) seated in a 2-seat race of `preset` with a certified
    * deal, hints off, rated unless `extra.rated` is false, its countdown begun at once (no ready step).
+   * The deal is one made ahead (`prepareDeals`) when one is ready, else certified now.
    * Returns the room's code.
    * Errors: `solver-busy` when no certified deal was found (or the solver queue is full).
    */
   async createPaired(
-    preset: 'classic-draw1' | 'classic-draw3',
+    preset: PairedPreset,
     racers: readonly [string, string],
     extra: { rated?: boolean; timeLimitMs?: number | null; arenaId?: string } = {},
   ): Promise<string> {
     const options = resolveOptions(preset, { hints: false });
-    const picked = await pickDeal(this.opts, 'certified', options, racers[0]);
+    const picked = this.deals.take(preset) ?? (await pickDeal(this.opts, 'certified', options, racers[0]));
     const code = await this.insertRace({
       preset,
       options,
@@ -293,7 +315,7 @@ export class RaceService {
         join: (c, p) => this.join(c, p),
         view: (c, viewer) => this.get(c, viewer),
         assertEligible: async (rated) => this.opts.eligibility?.assertRematch({ rated }, player.id),
-        invite: (invitation) => this.emitInvitation(invitation),
+        invite: (invitation) => this.invitations.emit(invitation),
       },
       code,
       player,
@@ -305,19 +327,24 @@ export class RaceService {
    * streams (plugin `streams`) deliver it to the invited players on every node. Returns the stop function.
    */
   onInvitation(listener: (invitation: RaceInvitation) => void): () => void {
-    this.invitationListeners.add(listener);
-    return () => this.invitationListeners.delete(listener);
+    return this.invitations.add(listener);
   }
 
-  /** Calls the invitation listeners (a throwing one does not stop the others). */
-  private emitInvitation(invitation: RaceInvitation): void {
-    for (const l of [...this.invitationListeners]) {
-      try {
-        l(invitation);
-      } catch (err) {
-        this.opts.log.warn({ err }, 'race invitation listener failed');
-      }
-    }
+  /**
+   * Keeps up to `count` certified deals of `preset` ready on this node for `createPaired` (deal-reserve.ts:
+   * at most DEAL_RESERVE_MAX, made one at a time in the background; 0 makes no more).
+   */
+  prepareDeals(preset: PairedPreset, count: number): void {
+    this.deals.want(preset, count);
+  }
+
+  /**
+   * Hears every race this node finishes, right after the commit that finished it (a racer's last move, a
+   * resign, the time limit or a forfeit; not the races a start-up ends as interrupted): the arenas score it
+   * at once. Returns the stop function.
+   */
+  onFinished(listener: (race: FinishedRace) => void): () => void {
+    return this.finished.add(listener);
   }
 
   // ---------- sockets ----------
@@ -464,6 +491,7 @@ export class RaceService {
     const inFlight = this.writer.close();
     this.setSweeper(false);
     for (const off of this.stopListening) off();
+    this.deals.stop();
     await Promise.allSettled([...inFlight, this.sweeper.running]);
     this.sockets.stop();
   }

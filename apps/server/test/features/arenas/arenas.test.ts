@@ -250,13 +250,15 @@ describeEachDatabase('arena routes and tick', (db) => {
     // Berserk before the countdown ends is refused once the race runs.
     const late = await call('POST', `/api/arenas/${id}/berserk`, players[0]);
     expect([200, 409]).toContain(late.statusCode);
+    // In time (still in its countdown), a won race scores one more for players[0].
+    const berserker = late.statusCode === 200 ? players[0]?.id : undefined;
 
     const winners = new Set<string>();
     for (const code of new Set(round1)) winners.add(await finishRace(code, true));
     const scored = await until(id, (a) => a.standings.reduce((n, s) => n + s.games, 0) === 4);
     for (const s of scored.standings) {
       expect(s.games).toBe(1);
-      expect(s.points).toBe(winners.has(s.playerId) ? 2 : 0);
+      expect(s.points).toBe(winners.has(s.playerId) ? (s.playerId === berserker ? 3 : 2) : 0);
       expect(s.streak).toBe(winners.has(s.playerId) ? 1 : 0);
     }
     await watcher.waitFor(

@@ -1,7 +1,7 @@
 /**
  * The arena tick's decisions (arenas/tick.ts), without a database: scoring a finished race and the players'
  * return to the pool, stale claims, the pairs to claim (ratings, last opponents, players racing), the end
- * of an arena, and the berserkers whose half time is up.
+ * of an arena, the berserkers whose half time is up, and the deals its pairings may need soon.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -10,6 +10,7 @@ import {
   arenaSettles,
   berserkersToStop,
   expireClaims,
+  pairsAhead,
   pairsToClaim,
   scoreRaces,
   waitingPlayers,
@@ -183,5 +184,18 @@ describe('arena tick decisions (arenas/tick.ts)', () => {
         NOW,
       ),
     ).toEqual([]);
+  });
+
+  it('pairsAhead: one deal for each two players not paused while the arena runs, none after', () => {
+    const five = ['a', 'b', 'c', 'd', 'e'].map((id) => player(id, { raceCode: id < 'c' ? 'R1' : null }));
+    const cases: [ArenaPlayerState[], boolean, number][] = [
+      [[], true, 0],
+      [five.slice(0, 1), true, 1],
+      [five.slice(0, 4), true, 2],
+      [five, true, 3],
+      [[...five.slice(0, 4), player('e', { paused: true })], true, 2],
+      [five, false, 0],
+    ];
+    for (const [players, running, want] of cases) expect(pairsAhead(players, running)).toBe(want);
   });
 });
