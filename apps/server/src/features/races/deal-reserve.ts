@@ -19,8 +19,13 @@ import { type CertifyOptions, type PickedDeal, certifiedDeal } from './deals.js'
 /** The presets a paired race is made of. */
 export type PairedPreset = 'classic-draw1' | 'classic-draw3';
 
-/** Most deals of one preset kept ready. */
-export const DEAL_RESERVE_MAX = 16;
+/**
+ * Most deals of one preset kept ready. An arena's races start together and, played at similar paces, end
+ * in bursts: every pair of a burst re-paired at once needs its deal then, so the reserve holds one for each
+ * pair of a few-hundred-player arena (a deal and its key: well under a kilobyte each). A reserve smaller
+ * than a burst leaves the burst's last pairs waiting for certifications one after another (seconds).
+ */
+export const DEAL_RESERVE_MAX = 256;
 /** How long the reserve waits after a failed certification before it tries again, ms. */
 export const RESERVE_RETRY_MS = 1000;
 
