@@ -50,6 +50,7 @@ import { PrismaGameStore } from '../src/infra/db/game-store.js';
 import { replayed } from '../src/core/rooms/room.js';
 import { freePort } from '../test/support/processes.js';
 import { ensureDatabase } from './database.js';
+import { httpCall } from './http-call.js';
 import { startNginx } from './nginx.js';
 import { cpuSecondsOf } from './proc.js';
 import {
@@ -135,17 +136,10 @@ async function main(): Promise<void> {
     refused?: (status: number, code: string) => void,
   ): Promise<T> => {
     for (let attempt = 0; ; attempt++) {
-      const r = await fetch(`${proxy.url}${path}`, {
-        method,
-        headers: {
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      }).catch((e: unknown) => e as Error);
-      if (!(r instanceof Error) && !r.ok && refused !== undefined) {
-        const text = await r.clone().text();
-        const code = /"code":"([^"]+)"/.exec(text)?.[1] ?? '-';
+      const r = await httpCall(proxy.url, method, path, token, body).catch((e: unknown) => e as Error);
+      const ok = !(r instanceof Error) && r.status >= 200 && r.status < 300;
+      if (!(r instanceof Error) && !ok && refused !== undefined) {
+        const code = /"code":"([^"]+)"/.exec(r.text)?.[1] ?? '-';
         refused(r.status, code);
       }
       // A request cut by the node's kill, or nginx's 502 for it: nothing was answered, ask again. A 503
@@ -156,12 +150,12 @@ async function main(): Promise<void> {
         const cause = r instanceof Error && r.cause instanceof Error ? ` (${r.cause.message})` : '';
         restErrors.push(`${method} ${route}: ${r instanceof Error ? r.message + cause : r.status}`);
         if (attempt >= 20) throw new Error(`${method} ${path}: no answer after ${attempt} tries`);
-        const retryAfter = r instanceof Error ? NaN : Number(r.headers.get('retry-after'));
+        const retryAfter = r instanceof Error ? NaN : Number(r.headers['retry-after']);
         await sleep(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : 500);
         continue;
       }
-      if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
-      return (await r.json()) as T;
+      if (!ok) throw new Error(`${method} ${path}: ${r.status} ${r.text}`);
+      return JSON.parse(r.text) as T;
     }
   };
 

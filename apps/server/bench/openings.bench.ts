@@ -23,7 +23,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, request } from 'node:http';
 import pg from 'pg';
 import { freePort, killProcess, type ServerProcess, startServerProcess } from '../test/support/processes.js';
 import { ensureDatabase } from './database.js';
@@ -31,6 +30,7 @@ import { startNginx, type RunningNginx } from './nginx.js';
 import { cpuSecondsOf } from './proc.js';
 import { cpuOfCommand, summary } from './cluster-soak/measures.js';
 import { PRODUCTION, SERVER_DIR } from './cluster-soak/settings.js';
+import { benchAgent, httpCall } from './http-call.js';
 import { envNumber } from './settings.js';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/klondike_test';
@@ -40,40 +40,16 @@ const NODES = Math.max(1, Math.round(envNumber('BENCH_NODES', 1)));
 const BARE = process.env.BENCH_BARE !== '0';
 const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
 
-/** One connection per player, as many browsers would have: no limit on the agent's sockets. */
-const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
-
-/** One request over `agent`; resolves with the status and the parsed JSON body. */
-function call(
+/** One request (http-call.ts); resolves with the status and the parsed JSON body. */
+async function call(
   base: string,
   method: string,
   path: string,
   token?: string,
   body?: unknown,
 ): Promise<{ status: number; json: unknown }> {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${base}${path}`,
-      {
-        method,
-        agent,
-        headers: {
-          ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-          ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) as unknown }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
+  const r = await httpCall(base, method, path, token, body);
+  return { status: r.status, json: JSON.parse(r.text) as unknown };
 }
 
 /** The CPU seconds so far of each part of one instant: the server processes, Postgres, nginx, this driver. */
@@ -269,7 +245,7 @@ async function main(): Promise<void> {
     `bench:openings: ${PLAYERS} players at one instant on ${NODES} node(s)${NODES > 1 ? ' behind nginx' : ''} (${SERVER_DIR}), ${ROUNDS} rounds${BARE ? ', each with its bare floor' : ''}`,
   );
   for (let r = 0; r < ROUNDS; r++) console.log(JSON.stringify(await round(PLAYERS)));
-  agent.destroy();
+  benchAgent.destroy();
 }
 
 main().then(
