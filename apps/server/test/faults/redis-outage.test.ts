@@ -28,8 +28,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisBus } from '../../src/infra/bus/event-bus.js';
 import { clusterLease } from '../../src/infra/bus/lease.js';
 import { splitSchemaParam } from '../../src/infra/db/database.js';
-import { TEST_DATABASE_URL, WsClient, dropSchema, testSchemaName, withSchema } from '../support/helpers.js';
-import { type ServerProcess, killProcess, startServerProcess } from '../support/processes.js';
+import { TEST_DATABASE_URL, WsClient } from '../support/helpers.js';
+import { type NodePair, startPair } from '../support/multi-node-harness.js';
+import type { ServerProcess } from '../support/processes.js';
 import { HAVE_REDIS_SERVER, type PrivateRedis, startPrivateRedis } from '../support/redis-server.js';
 
 const SKIP =
@@ -43,21 +44,13 @@ const MOVE_BUDGET_MS = 1000;
 const PLAYER_LIMIT = 3;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function startNode(databaseUrl: string, redisUrl: string, prefix: string): Promise<ServerProcess> {
-  return startServerProcess({
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: redisUrl,
-    REDIS_PREFIX: prefix,
-    TRUST_PROXY: 'true', // each step speaks as its own client address (X-Forwarded-For)
-    RATE_LIMIT_MAX: '2000',
-    PLAYER_CREATE_RATE_MAX: String(PLAYER_LIMIT),
-    NODE_HEARTBEAT_MS: '500',
-    DAILY_SCHEDULE: 'off',
-    DAILY_ARCHIVE_DAYS: '0',
-    SOLVER_THREADS: '1',
-    WEB_DIST: '/nonexistent-web-dist',
-  });
-}
+/** Every node's settings on top of the harness's quiet defaults (its Redis, the private one, is added). */
+const ENV = {
+  TRUST_PROXY: 'true', // each step speaks as its own client address (X-Forwarded-For)
+  RATE_LIMIT_MAX: '2000',
+  PLAYER_CREATE_RATE_MAX: String(PLAYER_LIMIT),
+  NODE_HEARTBEAT_MS: '500',
+};
 
 /** One request as client `address`; `ms` is its round trip. Gives up after 5 s (a hung request fails). */
 async function call(
@@ -112,8 +105,8 @@ interface Play {
 describe.skipIf(SKIP !== null)(
   `fault: Redis away under play on two nodes${SKIP ? ` (skipped: ${SKIP})` : ''}`,
   () => {
-    const databaseUrl = withSchema(TEST_DATABASE_URL ?? 'postgresql://unused', testSchemaName());
     const prefix = `fault-${randomBytes(4).toString('hex')}:`;
+    let pair: NodePair;
     let redis: PrivateRedis;
     let nodes: [ServerProcess, ServerProcess];
 
@@ -168,7 +161,7 @@ describe.skipIf(SKIP !== null)(
 
     /** The log Postgres holds for game `id`: its version and its number of moves. */
     async function stored(id: string): Promise<{ version: number; moves: number }> {
-      const { url, schema } = splitSchemaParam(databaseUrl);
+      const { url, schema } = splitSchemaParam(pair.databaseUrl);
       const client = new pg.Client({ connectionString: url });
       await client.connect();
       try {
@@ -185,14 +178,12 @@ describe.skipIf(SKIP !== null)(
 
     beforeAll(async () => {
       redis = await startPrivateRedis();
-      const a = await startNode(databaseUrl, redis.url, prefix); // migrates the schema first
-      const b = await startNode(databaseUrl, redis.url, prefix);
-      nodes = [a, b];
+      pair = await startPair({ env: { ...ENV, REDIS_URL: redis.url }, redisPrefix: prefix });
+      nodes = [pair.a, pair.b];
     }, 120_000);
     afterAll(async () => {
-      for (const n of nodes ?? []) await killProcess(n);
+      await pair?.stop();
       await redis?.stop();
-      await dropSchema(databaseUrl);
     });
 
     it('a client alternating nodes never reads an older version than its last acknowledged move, nor acts on one', async () => {

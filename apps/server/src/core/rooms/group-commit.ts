@@ -6,6 +6,7 @@
  * gets). The statement itself is the database's (infra/db/move-log.ts `BatchWriter`), handed in through
  * the store (store.ts `GameStore.writeMoves`).
  */
+import { Batcher } from '../../infra/batching.js';
 import { isDatabaseUnavailable } from '../../infra/db/availability.js';
 import type { GameRef, ResultRow } from '../../infra/db/game-rows.js';
 import type { BatchWriter, MoveCommit } from '../../infra/db/move-log.js';
@@ -39,22 +40,15 @@ export interface GroupCommitStats {
   largestBatch: number;
 }
 
-interface Waiting {
-  readonly entry: MoveCommit;
-  readonly resolve: (committed: boolean) => void;
-  readonly reject: (e: unknown) => void;
-}
-
 /**
  * Group commit: entries submitted while a flush runs wait for the next one, which takes them all (up to
- * `maxBatch`) in one statement. When idle, a flush starts on the next turn of the event loop, so the
- * actions of every frame read in one I/O phase share it.
+ * `maxBatch`, one entry of a game a flush) in one statement. When idle, a flush starts on the next turn of
+ * the event loop, so the actions of every frame read in one I/O phase share it. The gathering is the shared
+ * `Batcher` (infra/batching.ts); this class counts the flushes, translates a failed one into
+ * `CommitFailedError` and tells `drain` when all is stored.
  */
 export class GroupCommitter {
-  private readonly waiting: Waiting[] = [];
-  private inFlight = 0;
-  private scheduled = false;
-  private readonly maxBatch: number;
+  private readonly batcher: Batcher<MoveCommit, boolean>;
   /** Most flushes in flight at once (GroupCommitterOptions.concurrency). */
   readonly concurrency: number;
   private readonly idle = new Set<() => void>();
@@ -72,13 +66,21 @@ export class GroupCommitter {
     private readonly write: BatchWriter,
     options: GroupCommitterOptions = {},
   ) {
-    this.maxBatch = Math.max(1, options.maxBatch ?? 1000);
-    this.concurrency = Math.max(1, options.concurrency ?? 1);
+    this.batcher = new Batcher((batch) => this.flush(batch), {
+      maxBatch: options.maxBatch ?? 1000,
+      concurrency: options.concurrency ?? 1,
+      distinctBy: (entry) => entry.gameId,
+      onIdle: () => {
+        for (const res of this.idle) res();
+        this.idle.clear();
+      },
+    });
+    this.concurrency = this.batcher.concurrency;
   }
 
   /** Entries waiting for a flush (not counting those in flushes under way). */
   get queued(): number {
-    return this.waiting.length;
+    return this.batcher.queued;
   }
 
   /**
@@ -87,68 +89,32 @@ export class GroupCommitter {
    * that flush is stored).
    */
   submit(entry: MoveCommit): Promise<boolean> {
-    return new Promise<boolean>((resolve, reject) => {
-      this.waiting.push({ entry, resolve, reject });
-      this.schedule();
-    });
+    return this.batcher.submit(entry);
   }
 
   /** Resolves once nothing is waiting or in flight. */
   async drain(): Promise<void> {
-    if (this.waiting.length === 0 && this.inFlight === 0) return;
+    if (this.batcher.queued === 0 && this.batcher.inFlight === 0) return;
     await new Promise<void>((res) => this.idle.add(res));
   }
 
-  private schedule(): void {
-    if (this.scheduled || this.inFlight >= this.concurrency) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      this.pump();
-    });
-  }
-
-  private pump(): void {
-    while (this.inFlight < this.concurrency && this.waiting.length > 0) {
-      const batch: Waiting[] = [];
-      const games = new Set<string>();
-      const rest: Waiting[] = [];
-      for (const w of this.waiting) {
-        if (batch.length < this.maxBatch && !games.has(w.entry.gameId)) {
-          games.add(w.entry.gameId);
-          batch.push(w);
-        } else rest.push(w);
-      }
-      this.waiting.length = 0;
-      this.waiting.push(...rest);
-      void this.flush(batch);
-    }
-    if (this.waiting.length === 0 && this.inFlight === 0) {
-      for (const res of this.idle) res();
-      this.idle.clear();
-    }
-  }
-
-  private async flush(batch: Waiting[]): Promise<void> {
-    this.inFlight++;
+  /** One flush: counts it, answers each entry committed or refused; a failure becomes `CommitFailedError`. */
+  private async flush(batch: readonly MoveCommit[]): Promise<boolean[]> {
     this.stats.flushes++;
     this.stats.largestBatch = Math.max(this.stats.largestBatch, batch.length);
+    let committed: ReadonlySet<string>;
     try {
-      const committed = await this.write(batch.map((w) => w.entry));
-      for (const w of batch) {
-        const ok = committed.has(w.entry.gameId);
-        if (ok) this.stats.committed++;
-        else this.stats.conflicts++;
-        w.resolve(ok);
-      }
+      committed = await this.write(batch);
     } catch (e) {
       this.stats.failedFlushes++;
-      const error = new CommitFailedError(`the commit of ${batch.length} action(s) failed`, { cause: e });
-      for (const w of batch) w.reject(error);
-    } finally {
-      this.inFlight--;
-      this.pump();
+      throw new CommitFailedError(`the commit of ${batch.length} action(s) failed`, { cause: e });
     }
+    return batch.map((entry) => {
+      const ok = committed.has(entry.gameId);
+      if (ok) this.stats.committed++;
+      else this.stats.conflicts++;
+      return ok;
+    });
   }
 }
 

@@ -219,17 +219,67 @@ interface FirstPosition {
 }
 
 /**
- * First positions by deal (the same array: a daily's deal, parsed once per node) and options (as JSON). The
- * states and views of the rules package are never changed in place, so one first position serves every game
- * dealt from that array: a midnight's openings build it once. A deal array nobody holds any more is dropped.
+ * The bits of `optionsKey` for each field of `GameOptions` but `redeals` (which it multiplies by
+ * `REDEALS_UNIT`). `satisfies`: a field added to `GameOptions` fails to compile here until it has its bits.
  */
-const firstPositions = new WeakMap<Deal, Map<string, FirstPosition>>();
+const OPTION_BITS = {
+  draw: { 1: 0, 3: 1 },
+  tableauMoves: { anyRun: 0, wholePile: 2 },
+  foundationToTableau: 4,
+  scoring: { standard: 0, vegas: 8, none: 16 },
+  timed: 32,
+  undo: 64,
+  hints: 128,
+  finalSinglePass: 256,
+  redeals: null,
+} as const satisfies {
+  readonly [K in keyof GameOptions]-?: GameOptions[K] extends boolean
+    ? number
+    : GameOptions[K] extends string | number
+      ? { readonly [V in GameOptions[K]]: number }
+      : null;
+};
+
+/** `optionsKey`'s multiplier of `redeals + 1` (null: 0): above every sum of `OPTION_BITS`. */
+const REDEALS_UNIT = 512;
+
+/**
+ * A key naming `options` in `firstPositions`, read from its fields alone (no text is built: it runs on every
+ * game's creation, and the options are often a new object each time, e.g. `rankedOptions`): the same fields
+ * give the same key whatever object or key order carries them, and two different option sets never share
+ * one. A number below 2⁵³ when `redeals` is null or an integer from 0 to 2⁴⁰ (the API accepts 0 to 100);
+ * any other count, which no request can give, falls back to the JSON text.
+ */
+function optionsKey(o: GameOptions): number | string {
+  const bits =
+    OPTION_BITS.draw[o.draw] +
+    OPTION_BITS.tableauMoves[o.tableauMoves] +
+    (o.foundationToTableau ? OPTION_BITS.foundationToTableau : 0) +
+    OPTION_BITS.scoring[o.scoring] +
+    (o.timed ? OPTION_BITS.timed : 0) +
+    (o.undo ? OPTION_BITS.undo : 0) +
+    (o.hints ? OPTION_BITS.hints : 0) +
+    (o.finalSinglePass ? OPTION_BITS.finalSinglePass : 0);
+  const r = o.redeals;
+  if (r === null) return bits;
+  if (Number.isInteger(r) && r >= 0 && r < 2 ** 40) return bits + REDEALS_UNIT * (r + 1);
+  return JSON.stringify(o);
+}
+
+/**
+ * First positions by deal (the same array: a daily's deal, parsed once per node) and options (`optionsKey`).
+ * The states and views of the rules package are never changed in place, so one first position serves every
+ * game dealt from that array under the same options: a midnight's openings build it once. A deal array
+ * nobody holds any more is dropped.
+ */
+const firstPositions = new WeakMap<Deal, Map<number | string, FirstPosition>>();
 
 /** The first position of `deal` under `options` (no move yet: the clock has not started), memoised by deal. */
 function firstPosition(deal: Deal, options: GameOptions): FirstPosition {
   let byOptions = firstPositions.get(deal);
-  if (byOptions === undefined) firstPositions.set(deal, (byOptions = new Map<string, FirstPosition>()));
-  const key = JSON.stringify(options);
+  if (byOptions === undefined)
+    firstPositions.set(deal, (byOptions = new Map<number | string, FirstPosition>()));
+  const key = optionsKey(options);
   let first = byOptions.get(key);
   if (first === undefined) {
     const state = newGame(deal, options);

@@ -4,9 +4,10 @@
  * lets a midnight's ranked openings, thousands in a second, reach the database as a few statements instead of
  * a transaction each (docs/capacity.md "Midnight").
  *
- * The statement is the kind's own (game-store.ts `KindRows.insertBatch`); this file only gathers the work
- * and hands each caller its own answer.
+ * The statement is the kind's own (game-store.ts `KindRows.insertBatch`); the gathering is the shared
+ * `Batcher` (infra/batching.ts); this file counts the statements and answers each item stored or refused.
  */
+import { Batcher } from '../batching.js';
 
 /**
  * Inserts one batch in one statement; resolves with the keys of the items it stored (the others were refused
@@ -34,23 +35,13 @@ export interface InsertBatchStats {
   largestBatch: number;
 }
 
-interface Waiting<T> {
-  readonly item: T;
-  readonly resolve: (stored: boolean) => void;
-  readonly reject: (e: unknown) => void;
-}
-
 /**
- * Gathers items into statements: when idle, a statement starts on the next turn of the event loop (so the
- * requests read in one I/O phase share it); while `concurrency` statements are in flight, new items wait for
- * the next one, which takes them all (up to `maxBatch`).
+ * Gathers items into statements (a `Batcher`): when idle, a statement starts on the next turn of the event
+ * loop (so the requests read in one I/O phase share it); while `concurrency` statements are in flight, new
+ * items wait for the next one, which takes them all (up to `maxBatch`).
  */
 export class InsertBatcher<T> {
-  private readonly waiting: Waiting<T>[] = [];
-  private inFlight = 0;
-  private scheduled = false;
-  private readonly maxBatch: number;
-  private readonly concurrency: number;
+  private readonly batcher: Batcher<T, boolean>;
   /** Counters since creation. */
   readonly stats: InsertBatchStats = { statements: 0, stored: 0, refused: 0, largestBatch: 0 };
 
@@ -60,8 +51,10 @@ export class InsertBatcher<T> {
     private readonly key: (item: T) => string,
     options: InsertBatcherOptions = {},
   ) {
-    this.maxBatch = Math.max(1, options.maxBatch ?? 500);
-    this.concurrency = Math.max(1, options.concurrency ?? 2);
+    this.batcher = new Batcher((batch) => this.run(batch), {
+      maxBatch: options.maxBatch ?? 500,
+      concurrency: options.concurrency ?? 2,
+    });
   }
 
   /**
@@ -69,43 +62,19 @@ export class InsertBatcher<T> {
    * rejects with the statement's error when it failed (nothing of that statement is stored).
    */
   submit(item: T): Promise<boolean> {
-    return new Promise<boolean>((resolve, reject) => {
-      this.waiting.push({ item, resolve, reject });
-      this.schedule();
-    });
+    return this.batcher.submit(item);
   }
 
-  private schedule(): void {
-    if (this.scheduled || this.inFlight >= this.concurrency) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      this.pump();
-    });
-  }
-
-  private pump(): void {
-    while (this.inFlight < this.concurrency && this.waiting.length > 0)
-      void this.run(this.waiting.splice(0, this.maxBatch));
-  }
-
-  private async run(batch: Waiting<T>[]): Promise<void> {
-    this.inFlight++;
+  /** One statement: counts it, and answers each item stored or refused. */
+  private async run(batch: readonly T[]): Promise<boolean[]> {
     this.stats.statements++;
     this.stats.largestBatch = Math.max(this.stats.largestBatch, batch.length);
-    try {
-      const stored = await this.insert(batch.map((w) => w.item));
-      for (const w of batch) {
-        const ok = stored.has(this.key(w.item));
-        if (ok) this.stats.stored++;
-        else this.stats.refused++;
-        w.resolve(ok);
-      }
-    } catch (e) {
-      for (const w of batch) w.reject(e);
-    } finally {
-      this.inFlight--;
-      this.pump();
-    }
+    const stored = await this.insert(batch);
+    return batch.map((item) => {
+      const ok = stored.has(this.key(item));
+      if (ok) this.stats.stored++;
+      else this.stats.refused++;
+      return ok;
+    });
   }
 }

@@ -22,15 +22,8 @@ import {
 import type { Move } from '@klondike/rules';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  TEST_DATABASE_URL,
-  TEST_REDIS_URL,
-  WsClient,
-  dropSchema,
-  testSchemaName,
-  withSchema,
-} from '../../support/helpers.js';
-import { MULTI_NODE_SKIP, nodeApi, startClusterNode } from '../../support/multi-node-harness.js';
+import { TEST_REDIS_URL, WsClient } from '../../support/helpers.js';
+import { MULTI_NODE_SKIP, type NodePair, nodeApi, startPair } from '../../support/multi-node-harness.js';
 import type { ServerProcess } from '../../support/processes.js';
 import { type PublishTap, type Published, tapPublishes } from '../../support/redis-monitor.js';
 
@@ -41,8 +34,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 type Player = ReturnType<typeof PlayerCreatedSchema.parse>;
 
 describe.skipIf(SKIP !== null)(`no echo on the bus${SKIP ? ` (skipped: ${SKIP})` : ''}`, () => {
-  const databaseUrl = withSchema(TEST_DATABASE_URL ?? 'postgresql://unused', testSchemaName());
   const prefix = `echo-${randomBytes(4).toString('hex')}:`;
+  let pair: NodePair;
   const sockets: WsClient[] = [];
   let tap: PublishTap | undefined;
   /** Every PUBLISH under the prefix since the tap started. */
@@ -94,14 +87,13 @@ describe.skipIf(SKIP !== null)(`no echo on the bus${SKIP ? ` (skipped: ${SKIP})`
 
   beforeAll(async () => {
     tap = await tapPublishes(TEST_REDIS_URL ?? 'redis://unused', prefix);
-    a = await startClusterNode(databaseUrl, prefix); // migrates the schema first
-    b = await startClusterNode(databaseUrl, prefix);
+    pair = await startPair({ redisPrefix: prefix });
+    ({ a, b } = pair);
   }, 120_000);
   afterAll(async () => {
     for (const s of sockets) s.close();
-    for (const node of [a, b, c]) node?.child.kill('SIGKILL');
     tap?.close();
-    await dropSchema(databaseUrl);
+    await pair?.stop(); // C too, when it was started
   });
 
   it("a game's frames: none on Redis for one node, to the other node only for two, none once it leaves", async () => {
@@ -164,7 +156,7 @@ describe.skipIf(SKIP !== null)(`no echo on the bus${SKIP ? ` (skipped: ${SKIP})`
     const onA = await socket(a);
     await onA.request({ type: 'subscribe', gameId: id }, stateOf(id, 0));
     await sleep(SETTLE_MS);
-    c = await startClusterNode(databaseUrl, prefix);
+    c = await pair.startNode();
     let version = 0;
     for (let i = 0; i < 3; i++) version = await draw(c, id, version);
     await onA.waitFor(stateOf(id, 3), 0, 5000);

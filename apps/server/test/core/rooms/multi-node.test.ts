@@ -5,7 +5,6 @@
  * HTTP and player-creation limits are counted in Redis, so a client gets 429 after the same count whichever
  * node it hits. Needs Postgres and Redis (TEST_DATABASE_URL / else the standard local ones).
  */
-import { randomBytes } from 'node:crypto';
 import {
   GameResponseSchema,
   LegalMovesResponseSchema,
@@ -15,14 +14,8 @@ import {
 } from '@klondike/protocol';
 import type { Move } from '@klondike/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  TEST_DATABASE_URL,
-  WsClient,
-  dropSchema,
-  testSchemaName,
-  withSchema,
-} from '../../support/helpers.js';
-import { MULTI_NODE_SKIP, startClusterNode } from '../../support/multi-node-harness.js';
+import { WsClient } from '../../support/helpers.js';
+import { MULTI_NODE_SKIP, type NodePair, startPair } from '../../support/multi-node-harness.js';
 import type { ServerProcess } from '../../support/processes.js';
 
 const SKIP = MULTI_NODE_SKIP;
@@ -33,15 +26,14 @@ const HEARTBEAT_MS = 500;
 
 type Node = ServerProcess;
 
-function startNode(databaseUrl: string, redisPrefix: string): Promise<Node> {
-  return startClusterNode(databaseUrl, redisPrefix, {
-    TRUST_PROXY: 'true', // each test speaks as its own client address (X-Forwarded-For)
-    RATE_LIMIT_MAX: String(HTTP_LIMIT),
-    PLAYER_CREATE_RATE_MAX: String(PLAYER_LIMIT),
-    NODE_HEARTBEAT_MS: String(HEARTBEAT_MS),
-    DAILY_SOLVE_MS: '300', // the ranked test's dailies are made on first use: keep their deal search short
-  });
-}
+/** Every node's settings on top of the harness's quiet defaults. */
+const ENV = {
+  TRUST_PROXY: 'true', // each test speaks as its own client address (X-Forwarded-For)
+  RATE_LIMIT_MAX: String(HTTP_LIMIT),
+  PLAYER_CREATE_RATE_MAX: String(PLAYER_LIMIT),
+  NODE_HEARTBEAT_MS: String(HEARTBEAT_MS),
+  DAILY_SOLVE_MS: '300', // the ranked test's dailies are made on first use: keep their deal search short
+};
 
 /** A request as client `address` (X-Forwarded-For, believed with TRUST_PROXY). */
 async function call(
@@ -62,18 +54,16 @@ async function call(
 }
 
 describe.skipIf(SKIP !== null)(`two nodes on Postgres + Redis${SKIP ? ` (skipped: ${SKIP})` : ''}`, () => {
-  const databaseUrl = withSchema(TEST_DATABASE_URL ?? 'postgresql://unused', testSchemaName());
-  const prefix = `test-${randomBytes(4).toString('hex')}:`;
+  let pair: NodePair;
   let a: Node;
   let b: Node;
 
   beforeAll(async () => {
-    a = await startNode(databaseUrl, prefix); // migrates the schema first
-    b = await startNode(databaseUrl, prefix);
+    pair = await startPair({ env: ENV });
+    ({ a, b } = pair);
   }, 120_000);
   afterAll(async () => {
-    for (const n of [a, b]) n?.child.kill('SIGKILL');
-    await dropSchema(databaseUrl);
+    await pair?.stop();
   });
 
   it('a socket on B gets every state frame of moves made on A, in order; B catches up and moves on', async () => {
@@ -148,14 +138,15 @@ describe.skipIf(SKIP !== null)(`two nodes on Postgres + Redis${SKIP ? ` (skipped
     for (let i = 0; i <= PLAYER_LIMIT; i++) {
       const node = i % 2 === 0 ? a : b;
       const r = await call(node, 'POST', '/api/players', client, {
-        name: `Multi ${prefix.slice(5, 9)} ${i}`,
+        name: `Multi ${pair.redisPrefix.slice(5, 9)} ${i}`,
       });
       statuses.push(r.status);
     }
     expect(statuses).toEqual([...Array<number>(PLAYER_LIMIT).fill(201), 429]);
     // Another client is not affected.
     expect(
-      (await call(b, 'POST', '/api/players', '10.2.0.2', { name: `Other ${prefix.slice(5, 9)}` })).status,
+      (await call(b, 'POST', '/api/players', '10.2.0.2', { name: `Other ${pair.redisPrefix.slice(5, 9)}` }))
+        .status,
     ).toBe(201);
   }, 60_000);
 
@@ -170,7 +161,9 @@ describe.skipIf(SKIP !== null)(`two nodes on Postgres + Redis${SKIP ? ` (skipped
 
   it('a leaderboard watcher on B hears a ranked attempt that ended on A', async () => {
     const client = '10.5.0.1';
-    const p = await call(a, 'POST', '/api/players', client, { name: `Ranked ${prefix.slice(5, 9)}` });
+    const p = await call(a, 'POST', '/api/players', client, {
+      name: `Ranked ${pair.redisPrefix.slice(5, 9)}`,
+    });
     expect(p.status).toBe(201);
     const player = PlayerCreatedSchema.parse(await p.json());
     const asPlayer = (method: string, path: string, body?: unknown) =>

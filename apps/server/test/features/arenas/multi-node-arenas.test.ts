@@ -5,17 +5,10 @@
  * the race's end, and the player waiting on B is paired again within 2 s: the node that committed the end
  * ticked at once. Needs Postgres and Redis (TEST_DATABASE_URL / else the standard local ones).
  */
-import { randomBytes } from 'node:crypto';
 import { ArenaSchema, PlayerCreatedSchema, RaceSchema, type Arena, type Race } from '@klondike/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  TEST_DATABASE_URL,
-  WsClient,
-  dropSchema,
-  testSchemaName,
-  withSchema,
-} from '../../support/helpers.js';
-import { MULTI_NODE_SKIP, nodeApi, startClusterNode } from '../../support/multi-node-harness.js';
+import { WsClient } from '../../support/helpers.js';
+import { MULTI_NODE_SKIP, type NodePair, nodeApi, startPair } from '../../support/multi-node-harness.js';
 import type { ServerProcess } from '../../support/processes.js';
 
 type Player = ReturnType<typeof PlayerCreatedSchema.parse>;
@@ -23,8 +16,7 @@ type Player = ReturnType<typeof PlayerCreatedSchema.parse>;
 describe.skipIf(MULTI_NODE_SKIP !== null)(
   `arena heartbeat across nodes on Postgres + Redis${MULTI_NODE_SKIP ? ` (skipped: ${MULTI_NODE_SKIP})` : ''}`,
   () => {
-    const databaseUrl = withSchema(TEST_DATABASE_URL ?? 'postgresql://unused', testSchemaName());
-    const prefix = `test-${randomBytes(4).toString('hex')}:`;
+    let pair: NodePair;
     const sockets: WsClient[] = [];
     let a: ServerProcess;
     let b: ServerProcess;
@@ -34,7 +26,9 @@ describe.skipIf(MULTI_NODE_SKIP !== null)(
       return nodeApi(node, method, path, player?.token, body);
     }
     async function newPlayer(node: ServerProcess): Promise<Player> {
-      const r = await api(node, 'POST', '/api/players', undefined, { name: `Hb${++n}${prefix.slice(5, 9)}` });
+      const r = await api(node, 'POST', '/api/players', undefined, {
+        name: `Hb${++n}${pair.redisPrefix.slice(5, 9)}`,
+      });
       expect(r.status, JSON.stringify(r.json)).toBe(201);
       return PlayerCreatedSchema.parse(r.json);
     }
@@ -62,15 +56,12 @@ describe.skipIf(MULTI_NODE_SKIP !== null)(
 
     beforeAll(async () => {
       const env = { RATE_LIMIT_MAX: '100000', RACE_COUNTDOWN_MS: '100', ARENA_TICK_MS: '3600000' };
-      [a, b] = await Promise.all([
-        startClusterNode(databaseUrl, prefix, env),
-        startClusterNode(databaseUrl, prefix, env),
-      ]);
+      pair = await startPair({ env, together: true });
+      ({ a, b } = pair);
     }, 120_000);
     afterAll(async () => {
       for (const s of sockets) s.close();
-      for (const node of [a, b]) node?.child.kill('SIGKILL');
-      await dropSchema(databaseUrl);
+      await pair?.stop();
     });
 
     it('a race made on A and ended on B: in A’s standings within 1 s, the player waiting on B paired within 2 s', async () => {

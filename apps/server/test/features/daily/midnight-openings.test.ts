@@ -5,12 +5,11 @@
  * statement, every player gets exactly one game, one claim and one 201, every other request a 409
  * `conflict`, and no request another player's game. Needs Postgres and Redis (test/support/services.ts).
  */
-import { randomBytes } from 'node:crypto';
 import { ErrorBodySchema, GameResponseSchema, PlayerCreatedSchema } from '@klondike/protocol';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DATABASE_URL, dropSchema, testSchemaName, withSchema } from '../../support/helpers.js';
-import { MULTI_NODE_SKIP, nodeApi, startClusterNode } from '../../support/multi-node-harness.js';
+import { TEST_DATABASE_URL } from '../../support/helpers.js';
+import { MULTI_NODE_SKIP, type NodePair, nodeApi, startPair } from '../../support/multi-node-harness.js';
 import type { ServerProcess } from '../../support/processes.js';
 
 const SKIP = MULTI_NODE_SKIP;
@@ -19,19 +18,17 @@ const PLAYERS = 40;
 const TRIES = 4;
 
 describe.skipIf(SKIP !== null)(`midnight openings on two nodes${SKIP ? ` (skipped: ${SKIP})` : ''}`, () => {
-  const databaseUrl = withSchema(TEST_DATABASE_URL ?? 'postgresql://unused', testSchemaName());
-  const prefix = `test-${randomBytes(4).toString('hex')}:`;
   const env = { RATE_LIMIT_MAX: '0', PLAYER_CREATE_RATE_MAX: '1000', DAILY_SOLVE_MS: '300' };
+  let pair: NodePair;
   let a: ServerProcess;
   let b: ServerProcess;
 
   beforeAll(async () => {
-    a = await startClusterNode(databaseUrl, prefix, env); // migrates the schema first
-    b = await startClusterNode(databaseUrl, prefix, env);
+    pair = await startPair({ env });
+    ({ a, b } = pair);
   }, 120_000);
   afterAll(async () => {
-    for (const n of [a, b]) n?.child.kill('SIGKILL');
-    await dropSchema(databaseUrl);
+    await pair?.stop();
   });
 
   it('every player opens exactly one ranked attempt, whichever node and however many tries', async () => {
@@ -72,7 +69,7 @@ describe.skipIf(SKIP !== null)(`midnight openings on two nodes${SKIP ? ` (skippe
     const db = new pg.Client({ connectionString: TEST_DATABASE_URL });
     await db.connect();
     try {
-      const schema = new URL(databaseUrl).searchParams.get('schema') ?? 'public';
+      const schema = new URL(pair.databaseUrl).searchParams.get('schema') ?? 'public';
       await db.query(`SET search_path TO "${schema}"`);
       const games = await db.query<{ id: string; playerId: string }>(
         `SELECT id, "playerId" FROM "Game" WHERE ranked`,

@@ -4,29 +4,26 @@
  * cards, and the solver allowance (typed-deal games and solves together) is counted once for the cluster, so
  * spreading the probes over the nodes buys nothing. Needs TEST_DATABASE_URL and TEST_REDIS_URL (CI sets both).
  */
-import { randomBytes } from 'node:crypto';
 import { ErrorBodySchema, PlayerCreatedSchema, RaceSchema } from '@klondike/protocol';
 import { dealFromNumber, formatDeal } from '@klondike/rules';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { splitSchemaParam } from '../../../src/infra/db/database.js';
 import { faceDownArrangements } from '../../support/embargo-helpers.js';
-import { TEST_DATABASE_URL, dropSchema, testSchemaName, withSchema } from '../../support/helpers.js';
-import { MULTI_NODE_SKIP, startClusterNode } from '../../support/multi-node-harness.js';
+import { MULTI_NODE_SKIP, type NodePair, startPair } from '../../support/multi-node-harness.js';
 import type { ServerProcess } from '../../support/processes.js';
 
 const SKIP = MULTI_NODE_SKIP;
 /** The solver allowance per client per minute in the test. */
 const SOLVE_LIMIT = 4;
 
-function startNode(databaseUrl: string, redisPrefix: string): Promise<ServerProcess> {
-  return startClusterNode(databaseUrl, redisPrefix, {
-    TRUST_PROXY: 'true', // each request speaks as the client address it names (X-Forwarded-For)
-    RATE_LIMIT_MAX: '100000',
-    SOLVE_RATE_MAX: String(SOLVE_LIMIT),
-    PLAYER_CREATE_RATE_MAX: '100',
-  });
-}
+/** Every node's settings on top of the harness's quiet defaults. */
+const ENV = {
+  TRUST_PROXY: 'true', // each request speaks as the client address it names (X-Forwarded-For)
+  RATE_LIMIT_MAX: '100000',
+  SOLVE_RATE_MAX: String(SOLVE_LIMIT),
+  PLAYER_CREATE_RATE_MAX: '100',
+};
 
 /** A request to `node` as client `address` (with a player token when given). */
 async function call(
@@ -62,23 +59,21 @@ const deal = (n: number): string => {
 };
 
 describe.skipIf(SKIP !== null)(`the embargo across nodes${SKIP ? ` (skipped: ${SKIP})` : ''}`, () => {
-  const databaseUrl = withSchema(TEST_DATABASE_URL ?? 'postgresql://unused', testSchemaName());
-  const prefix = `test-${randomBytes(4).toString('hex')}:`;
+  let pair: NodePair;
   let a: ServerProcess;
   let b: ServerProcess;
 
   beforeAll(async () => {
-    a = await startNode(databaseUrl, prefix); // migrates the schema first
-    b = await startNode(databaseUrl, prefix);
+    pair = await startPair({ env: ENV });
+    ({ a, b } = pair);
   }, 120_000);
   afterAll(async () => {
-    for (const n of [a, b]) n?.child.kill('SIGKILL');
-    await dropSchema(databaseUrl);
+    await pair?.stop();
   });
 
   /** The stored deal of race `code` (what the test knows and the attacker does not). */
   async function raceDeal(code: string): Promise<string> {
-    const { url, schema } = splitSchemaParam(databaseUrl);
+    const { url, schema } = splitSchemaParam(pair.databaseUrl);
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
@@ -93,7 +88,9 @@ describe.skipIf(SKIP !== null)(`the embargo across nodes${SKIP ? ` (skipped: ${S
   }
 
   it('a race made on A: every arrangement of its face-down cards gets the same answer on A and on B', async () => {
-    const made = await call(a, 'POST', '/api/players', '10.60.0.1', { name: `host${prefix.slice(5, 11)}` });
+    const made = await call(a, 'POST', '/api/players', '10.60.0.1', {
+      name: `host${pair.redisPrefix.slice(5, 11)}`,
+    });
     expect(made.status).toBe(201);
     const host = PlayerCreatedSchema.parse(made.json);
     const created = await call(a, 'POST', '/api/races', '10.60.0.1', {}, host.token);

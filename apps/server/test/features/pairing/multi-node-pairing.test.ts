@@ -4,35 +4,22 @@
  * other, a socket on one node hears the `paired` made on the other, and players entering on both nodes at
  * once are each paired at most once. Needs Postgres and Redis (TEST_DATABASE_URL / else the standard local ones).
  */
-import { randomBytes } from 'node:crypto';
 import { PairingStatusSchema, PlayerCreatedSchema, RaceSchema, type PairingStatus } from '@klondike/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  TEST_DATABASE_URL,
-  WsClient,
-  dropSchema,
-  testSchemaName,
-  withSchema,
-} from '../../support/helpers.js';
-import { MULTI_NODE_SKIP, nodeApi, startClusterNode } from '../../support/multi-node-harness.js';
+import { WsClient } from '../../support/helpers.js';
+import { MULTI_NODE_SKIP, type NodePair, nodeApi, startPair } from '../../support/multi-node-harness.js';
 import type { ServerProcess } from '../../support/processes.js';
 
 const SKIP = MULTI_NODE_SKIP;
 
 type Player = ReturnType<typeof PlayerCreatedSchema.parse>;
 
-function startNode(databaseUrl: string, redisPrefix: string): Promise<ServerProcess> {
-  return startClusterNode(databaseUrl, redisPrefix, {
-    RATE_LIMIT_MAX: '100000',
-    RACE_COUNTDOWN_MS: '60000',
-  });
-}
+const ENV = { RATE_LIMIT_MAX: '100000', RACE_COUNTDOWN_MS: '60000' };
 
 describe.skipIf(SKIP !== null)(
   `pairing across nodes on Postgres + Redis${SKIP ? ` (skipped: ${SKIP})` : ''}`,
   () => {
-    const databaseUrl = withSchema(TEST_DATABASE_URL ?? 'postgresql://unused', testSchemaName());
-    const prefix = `test-${randomBytes(4).toString('hex')}:`;
+    let pair: NodePair;
     const sockets: WsClient[] = [];
     let a: ServerProcess;
     let b: ServerProcess;
@@ -43,7 +30,7 @@ describe.skipIf(SKIP !== null)(
     }
     async function newPlayer(node: ServerProcess, name: string): Promise<Player> {
       const r = await api(node, 'POST', '/api/players', undefined, {
-        name: `${name}${++n}${prefix.slice(5, 9)}`,
+        name: `${name}${++n}${pair.redisPrefix.slice(5, 9)}`,
       });
       expect(r.status, JSON.stringify(r.json)).toBe(201);
       return PlayerCreatedSchema.parse(r.json);
@@ -60,13 +47,12 @@ describe.skipIf(SKIP !== null)(
     }
 
     beforeAll(async () => {
-      a = await startNode(databaseUrl, prefix);
-      b = await startNode(databaseUrl, prefix);
+      pair = await startPair({ env: ENV });
+      ({ a, b } = pair);
     }, 120_000);
     afterAll(async () => {
       for (const s of sockets) s.close();
-      for (const node of [a, b]) node?.child.kill('SIGKILL');
-      await dropSchema(databaseUrl);
+      await pair?.stop();
     });
 
     it('one waits on A, one enters on B: one room for both, and the socket on A hears `paired`', async () => {

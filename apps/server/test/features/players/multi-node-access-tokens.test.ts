@@ -5,18 +5,11 @@
  * arrives, and B's REST answers 401 from then on. Two real server processes on one Postgres schema and one
  * Redis; needs TEST_DATABASE_URL and TEST_REDIS_URL (CI sets both).
  */
-import { randomBytes } from 'node:crypto';
 import { CreatedAccessTokenSchema, GameResponseSchema, PlayerCreatedSchema } from '@klondike/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_REVOKED_CLOSE_CODE } from '../../../src/edge/socket.js';
-import {
-  TEST_DATABASE_URL,
-  WsClient,
-  dropSchema,
-  testSchemaName,
-  withSchema,
-} from '../../support/helpers.js';
-import { MULTI_NODE_SKIP, startClusterNode } from '../../support/multi-node-harness.js';
+import { WsClient } from '../../support/helpers.js';
+import { MULTI_NODE_SKIP, type NodePair, startPair } from '../../support/multi-node-harness.js';
 import type { ServerProcess } from '../../support/processes.js';
 
 const SKIP = MULTI_NODE_SKIP;
@@ -26,21 +19,18 @@ const WITHIN_MS = 1000;
 describe.skipIf(SKIP !== null)(
   `revoked personal tokens on two nodes${SKIP ? ` (skipped: ${SKIP})` : ''}`,
   () => {
-    const databaseUrl = withSchema(TEST_DATABASE_URL ?? 'postgresql://unused', testSchemaName());
-    const prefix = `test-${randomBytes(4).toString('hex')}:`;
+    let pair: NodePair;
     let a: ServerProcess;
     let b: ServerProcess;
     const sockets: WsClient[] = [];
 
     beforeAll(async () => {
-      const env = { RATE_LIMIT_MAX: '0', PLAYER_CREATE_RATE_MAX: '0' };
-      a = await startClusterNode(databaseUrl, prefix, env); // migrates the schema first
-      b = await startClusterNode(databaseUrl, prefix, env);
+      pair = await startPair({ env: { RATE_LIMIT_MAX: '0', PLAYER_CREATE_RATE_MAX: '0' } });
+      ({ a, b } = pair);
     }, 120_000);
     afterAll(async () => {
       for (const s of sockets) s.close();
-      for (const n of [a, b]) n?.child.kill('SIGKILL');
-      await dropSchema(databaseUrl);
+      await pair?.stop();
     });
 
     async function call(
@@ -62,7 +52,7 @@ describe.skipIf(SKIP !== null)(
 
     it('revoked on A: B closes its socket and answers 401, though it had the token cached', async () => {
       const created = await call(a, 'POST', '/api/players', undefined, {
-        name: `Remote ${prefix.slice(5, 9)}`,
+        name: `Remote ${pair.redisPrefix.slice(5, 9)}`,
       });
       const p = PlayerCreatedSchema.parse(await created.json());
       const minted = await call(a, 'POST', '/api/tokens', p.token, {

@@ -5,7 +5,6 @@
  * new socket on B cannot sign in with it. Two real server processes on one Postgres schema and one Redis;
  * needs TEST_DATABASE_URL and TEST_REDIS_URL (CI sets both).
  */
-import { randomBytes } from 'node:crypto';
 import {
   GameResponseSchema,
   PlayerCreatedSchema,
@@ -14,44 +13,29 @@ import {
 } from '@klondike/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_REVOKED_CLOSE_CODE } from '../../../src/edge/socket.js';
-import {
-  TEST_DATABASE_URL,
-  WsClient,
-  dropSchema,
-  testSchemaName,
-  withSchema,
-} from '../../support/helpers.js';
-import { MULTI_NODE_SKIP, startClusterNode } from '../../support/multi-node-harness.js';
+import { WsClient } from '../../support/helpers.js';
+import { MULTI_NODE_SKIP, type NodePair, startPair } from '../../support/multi-node-harness.js';
 import type { ServerProcess } from '../../support/processes.js';
 
 const SKIP = MULTI_NODE_SKIP;
 /** What the issue allows between a revocation on one node and its sockets on another going quiet, ms. */
 const WITHIN_MS = 1000;
 
-function startNode(databaseUrl: string, redisPrefix: string): Promise<ServerProcess> {
-  return startClusterNode(databaseUrl, redisPrefix, {
-    RATE_LIMIT_MAX: '0',
-    PLAYER_CREATE_RATE_MAX: '0',
-  });
-}
-
 const isState = (f: ServerFrame): boolean => f.type === 'state';
 
 describe.skipIf(SKIP !== null)(`revoked tokens on two nodes${SKIP ? ` (skipped: ${SKIP})` : ''}`, () => {
-  const databaseUrl = withSchema(TEST_DATABASE_URL ?? 'postgresql://unused', testSchemaName());
-  const prefix = `test-${randomBytes(4).toString('hex')}:`;
+  let pair: NodePair;
   let a: ServerProcess;
   let b: ServerProcess;
   const sockets: WsClient[] = [];
 
   beforeAll(async () => {
-    a = await startNode(databaseUrl, prefix); // migrates the schema first
-    b = await startNode(databaseUrl, prefix);
+    pair = await startPair({ env: { RATE_LIMIT_MAX: '0', PLAYER_CREATE_RATE_MAX: '0' } });
+    ({ a, b } = pair);
   }, 120_000);
   afterAll(async () => {
     for (const s of sockets) s.close();
-    for (const n of [a, b]) n?.child.kill('SIGKILL');
-    await dropSchema(databaseUrl);
+    await pair?.stop();
   });
 
   async function call(node: ServerProcess, path: string, token?: string, body?: unknown): Promise<Response> {
@@ -65,7 +49,7 @@ describe.skipIf(SKIP !== null)(`revoked tokens on two nodes${SKIP ? ` (skipped: 
     });
   }
   async function newPlayer(name: string): Promise<{ token: string; second: string }> {
-    const r = await call(a, '/api/players', undefined, { name: `${name} ${prefix.slice(5, 9)}` });
+    const r = await call(a, '/api/players', undefined, { name: `${name} ${pair.redisPrefix.slice(5, 9)}` });
     expect(r.status).toBe(201);
     const { token } = PlayerCreatedSchema.parse(await r.json());
     const { code } = TransferSchema.parse(await (await call(a, '/api/me/transfer', token)).json());

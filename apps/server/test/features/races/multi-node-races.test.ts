@@ -9,7 +9,6 @@
  *   time — the timers A ran move to B.
  * Needs Postgres and Redis (TEST_DATABASE_URL / else the standard local ones).
  */
-import { randomBytes } from 'node:crypto';
 import {
   LegalMovesResponseSchema,
   PlayerCreatedSchema,
@@ -22,14 +21,8 @@ import {
 import { PRESETS, dealFromNumber, type Move } from '@klondike/rules';
 import { solve } from '@klondike/solver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  TEST_DATABASE_URL,
-  WsClient,
-  dropSchema,
-  testSchemaName,
-  withSchema,
-} from '../../support/helpers.js';
-import { MULTI_NODE_SKIP, nodeApi, startClusterNode } from '../../support/multi-node-harness.js';
+import { WsClient } from '../../support/helpers.js';
+import { MULTI_NODE_SKIP, type NodePair, nodeApi, startPair } from '../../support/multi-node-harness.js';
 import { type ServerProcess, killProcess } from '../../support/processes.js';
 
 const SKIP = MULTI_NODE_SKIP;
@@ -47,16 +40,15 @@ type RaceFrame = Extract<ServerFrame, { type: 'race' }>;
 type ProgressFrame = Extract<ServerFrame, { type: 'race-progress' }>;
 type Player = ReturnType<typeof PlayerCreatedSchema.parse>;
 
-function startNode(databaseUrl: string, redisPrefix: string): Promise<Node> {
-  return startClusterNode(databaseUrl, redisPrefix, {
-    TRUST_PROXY: 'true',
-    RATE_LIMIT_MAX: '100000',
-    RACE_RATE_MAX: '0',
-    NODE_HEARTBEAT_MS: String(HEARTBEAT_MS),
-    RACE_COUNTDOWN_MS: String(COUNTDOWN_MS),
-    RACE_AWAY_FORFEIT_MS: String(AWAY_FORFEIT_MS),
-  });
-}
+/** Every node's settings on top of the harness's quiet defaults. */
+const ENV = {
+  TRUST_PROXY: 'true',
+  RATE_LIMIT_MAX: '100000',
+  RACE_RATE_MAX: '0',
+  NODE_HEARTBEAT_MS: String(HEARTBEAT_MS),
+  RACE_COUNTDOWN_MS: String(COUNTDOWN_MS),
+  RACE_AWAY_FORFEIT_MS: String(AWAY_FORFEIT_MS),
+};
 
 const isRace =
   (pred: (r: Race) => boolean = () => true) =>
@@ -78,8 +70,7 @@ function winningLine(): Move[] {
 describe.skipIf(SKIP !== null)(
   `races across nodes on Postgres + Redis${SKIP ? ` (skipped: ${SKIP})` : ''}`,
   () => {
-    const databaseUrl = withSchema(TEST_DATABASE_URL ?? 'postgresql://unused', testSchemaName());
-    const prefix = `test-${randomBytes(4).toString('hex')}:`;
+    let pair: NodePair;
     const sockets: WsClient[] = [];
     let a: Node;
     let b: Node;
@@ -91,7 +82,7 @@ describe.skipIf(SKIP !== null)(
     }
     async function newPlayer(node: Node, name: string): Promise<Player> {
       const r = await api(node, 'POST', '/api/players', undefined, {
-        name: `${name}${++n}${prefix.slice(5, 9)}`,
+        name: `${name}${++n}${pair.redisPrefix.slice(5, 9)}`,
       });
       expect(r.status, JSON.stringify(r.json)).toBe(201);
       return PlayerCreatedSchema.parse(r.json);
@@ -125,13 +116,12 @@ describe.skipIf(SKIP !== null)(
     }
 
     beforeAll(async () => {
-      a = await startNode(databaseUrl, prefix); // migrates the schema first, and takes the sweeper's lease
-      b = await startNode(databaseUrl, prefix);
+      pair = await startPair({ env: ENV }); // A first: it migrates the schema, and takes the sweeper's lease
+      ({ a, b } = pair);
     }, 120_000);
     afterAll(async () => {
       for (const s of sockets) s.close();
-      for (const node of [a, b]) node?.child.kill('SIGKILL');
-      await dropSchema(databaseUrl);
+      await pair?.stop();
     });
 
     it('host on A, guest on B: create, join, ready, countdown, progress both ways, a win, results, rematch', async () => {
@@ -295,7 +285,7 @@ describe.skipIf(SKIP !== null)(
 
       // Node C starts: the race is exactly as it was (status, presence, progress, timers).
       const before = await room(b, code);
-      const c = await startNode(databaseUrl, prefix);
+      const c = await pair.startNode();
       try {
         await new Promise((r) => setTimeout(r, 4 * HEARTBEAT_MS));
         const after = await room(c, code);

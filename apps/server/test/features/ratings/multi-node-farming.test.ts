@@ -5,7 +5,6 @@
  * - two nodes rating races of the same pair at the same moment count the pair once.
  * The first needs TEST_DATABASE_URL and TEST_REDIS_URL (CI sets both); the second TEST_DATABASE_URL.
  */
-import { randomBytes } from 'node:crypto';
 import {
   PlayerCreatedSchema,
   PlayerPageSchema,
@@ -24,7 +23,7 @@ import {
   testSchemaName,
   withSchema,
 } from '../../support/helpers.js';
-import { MULTI_NODE_SKIP, nodeApi, startClusterNode } from '../../support/multi-node-harness.js';
+import { MULTI_NODE_SKIP, type NodePair, nodeApi, startPair } from '../../support/multi-node-harness.js';
 import type { ServerProcess } from '../../support/processes.js';
 import { newPlayer as newTestPlayer } from '../../support/race-helpers.js';
 
@@ -38,24 +37,22 @@ const isRace =
   (f: ServerFrame): f is RaceFrame =>
     f.type === 'race' && pred(f.race);
 
-function startNode(databaseUrl: string, redisPrefix: string): Promise<ServerProcess> {
-  return startClusterNode(databaseUrl, redisPrefix, {
-    RATE_LIMIT_MAX: '100000',
-    RACE_RATE_MAX: '0',
-    NODE_HEARTBEAT_MS: '500',
-    RACE_COUNTDOWN_MS: '300',
-    RACE_AWAY_FORFEIT_MS: '500',
-    // The booster's accounts are as old and played as needed (farming.test.ts tests the thresholds).
-    RATED_MIN_ACCOUNT_AGE_MS: '0',
-    RATED_MIN_FINISHED_GAMES: '0',
-  });
-}
+/** Every node's settings on top of the harness's quiet defaults. */
+const ENV = {
+  RATE_LIMIT_MAX: '100000',
+  RACE_RATE_MAX: '0',
+  NODE_HEARTBEAT_MS: '500',
+  RACE_COUNTDOWN_MS: '300',
+  RACE_AWAY_FORFEIT_MS: '500',
+  // The booster's accounts are as old and played as needed (farming.test.ts tests the thresholds).
+  RATED_MIN_ACCOUNT_AGE_MS: '0',
+  RATED_MIN_FINISHED_GAMES: '0',
+};
 
 describe.skipIf(SKIP !== null)(
   `no farming across nodes on Postgres + Redis${SKIP ? ` (skipped: ${SKIP})` : ''}`,
   () => {
-    const databaseUrl = withSchema(TEST_DATABASE_URL ?? 'postgresql://unused', testSchemaName());
-    const prefix = `test-${randomBytes(4).toString('hex')}:`;
+    let pair: NodePair;
     const sockets: WsClient[] = [];
     let a: ServerProcess;
     let b: ServerProcess;
@@ -66,7 +63,7 @@ describe.skipIf(SKIP !== null)(
     }
     async function newPlayer(node: ServerProcess, name: string): Promise<Player> {
       const r = await api(node, 'POST', '/api/players', undefined, {
-        name: `${name}${++n}${prefix.slice(5, 9)}`,
+        name: `${name}${++n}${pair.redisPrefix.slice(5, 9)}`,
       });
       expect(r.status, JSON.stringify(r.json)).toBe(201);
       return PlayerCreatedSchema.parse(r.json);
@@ -121,13 +118,12 @@ describe.skipIf(SKIP !== null)(
     }
 
     beforeAll(async () => {
-      a = await startNode(databaseUrl, prefix);
-      b = await startNode(databaseUrl, prefix);
+      pair = await startPair({ env: ENV });
+      ({ a, b } = pair);
     }, 120_000);
     afterAll(async () => {
       for (const s of sockets) s.close();
-      for (const node of [a, b]) node?.child.kill('SIGKILL');
-      await dropSchema(databaseUrl);
+      await pair?.stop();
     });
 
     it('a rated race hosted on A counts; its rematch hosted on B, between the same two, does not', async () => {

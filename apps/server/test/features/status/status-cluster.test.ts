@@ -4,12 +4,10 @@
  * (`nodes: 2`) and say up; once Redis is killed each says the cluster and races are degraded (`redis`)
  * while moves stay up; Redis back, they say up again.
  */
-import { randomBytes } from 'node:crypto';
 import { type StatusResponse, StatusResponseSchema } from '@klondike/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DATABASE_URL, dropSchema, testSchemaName, withSchema } from '../../support/helpers.js';
-import { MULTI_NODE_SKIP, nodeApi, startClusterNode } from '../../support/multi-node-harness.js';
-import { type ServerProcess, killProcess } from '../../support/processes.js';
+import { MULTI_NODE_SKIP, type NodePair, nodeApi, startPair } from '../../support/multi-node-harness.js';
+import type { ServerProcess } from '../../support/processes.js';
 import { HAVE_REDIS_SERVER, type PrivateRedis, startPrivateRedis } from '../../support/redis-server.js';
 
 const SKIP = MULTI_NODE_SKIP ?? (HAVE_REDIS_SERVER ? null : 'needs the redis-server binary');
@@ -34,23 +32,20 @@ async function statusUntil(
 }
 
 describe.skipIf(SKIP !== null)(`status page on two nodes${SKIP ? ` (skipped: ${SKIP})` : ''}`, () => {
-  const databaseUrl = withSchema(TEST_DATABASE_URL ?? 'postgresql://unused', testSchemaName());
-  const prefix = `status-${randomBytes(4).toString('hex')}:`;
   let redis: PrivateRedis;
+  let pair: NodePair | undefined;
   let nodes: ServerProcess[] = [];
 
   beforeAll(async () => {
     redis = await startPrivateRedis();
-    const env = { REDIS_URL: redis.url, NODE_HEARTBEAT_MS: '500' };
     // The first node migrates the schema; the second starts on it.
-    nodes = [await startClusterNode(databaseUrl, prefix, env)];
-    nodes.push(await startClusterNode(databaseUrl, prefix, env));
+    pair = await startPair({ env: { REDIS_URL: redis.url, NODE_HEARTBEAT_MS: '500' } });
+    nodes = [pair.a, pair.b];
   }, 180_000);
 
   afterAll(async () => {
-    await Promise.all(nodes.map((n) => killProcess(n)));
+    await pair?.stop();
     await redis.stop();
-    await dropSchema(databaseUrl);
   }, 60_000);
 
   it('up with both nodes counted; degraded (redis) while Redis is away; up again when it returns', async () => {

@@ -4,7 +4,6 @@
  * an events stream on B hears a pairing made on A. Needs Postgres and Redis (TEST_DATABASE_URL / else the
  * standard local ones).
  */
-import { randomBytes } from 'node:crypto';
 import {
   GameResponseSchema,
   GameStreamLineSchema,
@@ -14,8 +13,7 @@ import {
 } from '@klondike/protocol';
 import type { Move } from '@klondike/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DATABASE_URL, dropSchema, testSchemaName, withSchema } from '../../support/helpers.js';
-import { MULTI_NODE_SKIP, nodeApi, startClusterNode } from '../../support/multi-node-harness.js';
+import { MULTI_NODE_SKIP, type NodePair, nodeApi, startPair } from '../../support/multi-node-harness.js';
 import { NdjsonReader } from '../../support/ndjson.js';
 import type { ServerProcess } from '../../support/processes.js';
 
@@ -24,23 +22,19 @@ const SKIP = MULTI_NODE_SKIP;
 describe.skipIf(SKIP !== null)(
   `streams across nodes on Postgres + Redis${SKIP ? ` (skipped: ${SKIP})` : ''}`,
   () => {
-    const databaseUrl = withSchema(TEST_DATABASE_URL ?? 'postgresql://unused', testSchemaName());
-    const prefix = `test-${randomBytes(4).toString('hex')}:`;
+    let pair: NodePair;
     const readers: NdjsonReader[] = [];
     let a: ServerProcess;
     let b: ServerProcess;
 
     beforeAll(async () => {
       const env = { RATE_LIMIT_MAX: '100000', RACE_COUNTDOWN_MS: '60000', STREAM_KEEPALIVE_MS: '500' };
-      [a, b] = await Promise.all([
-        startClusterNode(databaseUrl, prefix, env),
-        startClusterNode(databaseUrl, prefix, env),
-      ]);
+      pair = await startPair({ env, together: true });
+      ({ a, b } = pair);
     }, 120_000);
     afterAll(async () => {
       for (const r of readers) r.close();
-      for (const node of [a, b]) node?.child.kill('SIGKILL');
-      await dropSchema(databaseUrl);
+      await pair?.stop();
     });
 
     it('a stream on B follows a game played on A, every state in order, and ends with it', async () => {
@@ -80,7 +74,7 @@ describe.skipIf(SKIP !== null)(
     it('an events stream on B hears a pairing made on A', async () => {
       const mk = async (name: string) => {
         const r = await nodeApi(a, 'POST', '/api/players', undefined, {
-          name: `${name}${prefix.slice(5, 9)}`,
+          name: `${name}${pair.redisPrefix.slice(5, 9)}`,
         });
         expect(r.status).toBe(201);
         return PlayerCreatedSchema.parse(r.json);
