@@ -54,7 +54,7 @@ async function main(): Promise<void> {
       if (r.statusCode !== 201) throw new Error(`POST /api/games: ${r.statusCode} ${r.body}`);
       plays.push({ id: r.json<{ id: string }>().id, version: 0, stock: 24 });
     }
-    const store = new PrismaGameStore(app.prisma, storeNothing, () => Promise.resolve(null));
+    const store = new PrismaGameStore(app.prisma, storeNothing, () => Promise.resolve(null), app.db.query);
     const rooms = new GameRooms(store, { commitQueue: GAMES * 2, commitConcurrency: 2 });
     let bytes = 0;
     let frames = 0;

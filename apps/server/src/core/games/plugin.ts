@@ -57,7 +57,7 @@ export const gameRoomsPlugin = fp(
     // The rows a kind adds to its game's writes are that kind's own (a ranked daily's attempt and result),
     // declared by its feature through `app.gameKinds`, which fills this record before any game is written.
     const rows: Partial<Record<GameKind, KindRows>> = {};
-    const store = new PrismaGameStore(app.prisma, app.db.writeMoves, app.db.gameVersion, rows);
+    const store = new PrismaGameStore(app.prisma, app.db.writeMoves, app.db.gameVersion, app.db.query, rows);
     // Metrics on (METRICS_PORT): each stored action's commit latency goes to an allocation-free histogram.
     const latency = app.metrics.enabled
       ? app.metrics.recorded(

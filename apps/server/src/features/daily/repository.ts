@@ -365,13 +365,38 @@ export class DailyRepository {
 }
 
 /**
+ * The ranked openings' statement (`dailyRankedRows.insertBatch`): `$1` is the batch as a JSON array of
+ * {id, player, daily, deal, options, status, score, moves, ca, sa, ea} (times in ms since the epoch); the rows
+ * are the ids of the games stored.
+ */
+const RANKED_OPENINGS_SQL = `
+  WITH input AS (
+    SELECT id, player, daily, deal, NULLIF(options, 'null'::jsonb) AS options, status::"GameStatus" AS status,
+      score, moves, to_timestamp(ca / 1000.0) AT TIME ZONE 'UTC' AS ca,
+      to_timestamp(sa / 1000.0) AT TIME ZONE 'UTC' AS sa, to_timestamp(ea / 1000.0) AT TIME ZONE 'UTC' AS ea
+    FROM jsonb_to_recordset($1::jsonb) AS t(id text, player text, daily int, deal text,
+      options jsonb, status text, score int, moves int, ca float8, sa float8, ea float8)
+  ), claimed AS (
+    INSERT INTO "DailyAttempt" ("dailyId", "playerId", "gameId", "createdAt")
+    SELECT daily, player, id, ca FROM input
+    ON CONFLICT DO NOTHING
+    RETURNING "gameId"
+  )
+  INSERT INTO "Game" (id, preset, options, deal, version, status, score, moves, "createdAt", "updatedAt",
+    "startedAt", "endedAt", "playerId", "dailyId", ranked)
+  SELECT i.id, NULL, i.options, i.deal, 0, i.status, i.score, i.moves, i.ca, i.ca, i.sa, i.ea, i.player,
+    i.daily, true
+  FROM input i JOIN claimed c ON c."gameId" = i.id
+  RETURNING id`;
+
+/**
  * The rows a ranked daily attempt adds to its game's writes (db/game-store.ts): its `DailyAttempt` claim when
  * it is created, in the statement that inserts its game (the unique (daily, player) key refuses a second
  * attempt; the openings created while one statement is on its way share the next), and its `DailyResult`
  * leaderboard row when it ends, or when its day closes while it is still playing, in that commit's transaction.
  */
 export const dailyRankedRows: KindRows = {
-  async insertBatch(db, games) {
+  async insertBatch(query, games) {
     const rows = games.map((g) => {
       if (g.kind !== 'daily-ranked' || g.daily === null || g.owner === null)
         throw new Error(`game ${g.id}: a ranked attempt without its daily or player`);
@@ -394,26 +419,11 @@ export const dailyRankedRows: KindRows = {
     // One statement: the claims first (the (daily, player) key; a claim already there, or a second one in
     // this batch, is skipped), then the games of the claims made. The claim's foreign key to its game is
     // checked at the statement's end, when both are in.
-    // Times travel as ms since the epoch and become the UTC `timestamp(3)` values Prisma stores.
-    const stored = await db.$queryRaw<{ id: string }[]>`
-      WITH input AS (
-        SELECT id, player, daily, deal, NULLIF(options, 'null'::jsonb) AS options, status::"GameStatus" AS status,
-          score, moves, to_timestamp(ca / 1000.0) AT TIME ZONE 'UTC' AS ca,
-          to_timestamp(sa / 1000.0) AT TIME ZONE 'UTC' AS sa, to_timestamp(ea / 1000.0) AT TIME ZONE 'UTC' AS ea
-        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS t(id text, player text, daily int, deal text,
-          options jsonb, status text, score int, moves int, ca float8, sa float8, ea float8)
-      ), claimed AS (
-        INSERT INTO "DailyAttempt" ("dailyId", "playerId", "gameId", "createdAt")
-        SELECT daily, player, id, ca FROM input
-        ON CONFLICT DO NOTHING
-        RETURNING "gameId"
-      )
-      INSERT INTO "Game" (id, preset, options, deal, version, status, score, moves, "createdAt", "updatedAt",
-        "startedAt", "endedAt", "playerId", "dailyId", ranked)
-      SELECT i.id, NULL, i.options, i.deal, 0, i.status, i.score, i.moves, i.ca, i.ca, i.sa, i.ea, i.player,
-        i.daily, true
-      FROM input i JOIN claimed c ON c."gameId" = i.id
-      RETURNING id`;
+    // Times travel as ms since the epoch and become the UTC `timestamp(3)` values Prisma stores. On the driver
+    // itself: thousands of these at midnight, and Prisma's engine cost more than the statement.
+    const stored = await query<{ id: string }>('daily-ranked-openings', RANKED_OPENINGS_SQL, [
+      JSON.stringify(rows),
+    ]);
     return new Set(stored.map((r) => r.id));
   },
   async result(tx, game, row) {

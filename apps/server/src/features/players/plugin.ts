@@ -64,7 +64,7 @@ export const authPlugin = fp(
   (app) => {
     const cache = new PlayerTokenCache();
     app.decorate('playerTokens', cache);
-    const players = new PlayerRepository(app.prisma);
+    const players = new PlayerRepository(app.prisma, app.db.query);
     app.decorate('playerRows', players);
     app.decorate('playerStats', new StatsRepository(app.prisma));
     const accessTokens = new AccessTokenRepository(app.prisma);

@@ -6,6 +6,7 @@
  */
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import { batchedLookup } from '../../infra/db/batched-lookup.js';
+import type { DriverQuery } from '../../infra/db/database.js';
 
 /** A player as a token identifies them. */
 export interface PlayerIdentity {
@@ -45,6 +46,12 @@ function isUniqueViolation(e: unknown): boolean {
 
 const IDENTITY = { id: true, name: true, bot: true } as const;
 
+/** The players of the token hashes `$1` (a text array), each row with the hash it was asked by. */
+const PLAYERS_OF_TOKEN_HASHES_SQL = `
+  SELECT t."tokenHash", p.id, p.name, p.bot
+  FROM "PlayerToken" t JOIN "Player" p ON p.id = t."playerId"
+  WHERE t."tokenHash" = ANY($1::text[])`;
+
 /** The players' rows in one database. Every method throws database errors. */
 export class PlayerRepository {
   /**
@@ -54,14 +61,21 @@ export class PlayerRepository {
    */
   private readonly playerOfTokenHash: (tokenHash: string) => Promise<PlayerIdentity | null>;
 
-  /** `prisma`: the open database's client (plugin `db`). */
-  constructor(private readonly prisma: PrismaClient) {
+  /**
+   * `prisma`: the open database's client (plugin `db`); `query`: its driver (Database.query), for the token
+   * look-ups a midnight sends by the thousand.
+   */
+  constructor(
+    private readonly prisma: PrismaClient,
+    query: DriverQuery,
+  ) {
     this.playerOfTokenHash = batchedLookup(async (hashes) => {
-      const rows = await this.prisma.playerToken.findMany({
-        where: { tokenHash: { in: [...hashes] } },
-        select: { tokenHash: true, player: { select: IDENTITY } },
-      });
-      return new Map(rows.map((r) => [r.tokenHash, r.player]));
+      const rows = await query<{ tokenHash: string; id: string; name: string; bot: boolean }>(
+        'players-of-token-hashes',
+        PLAYERS_OF_TOKEN_HASHES_SQL,
+        [[...hashes]],
+      );
+      return new Map(rows.map((r) => [r.tokenHash, { id: r.id, name: r.name, bot: r.bot }]));
     });
   }
 

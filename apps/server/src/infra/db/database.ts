@@ -26,6 +26,21 @@ export type DatabaseTarget =
    */
   | { readonly kind: 'postgres'; readonly url: string };
 
+/**
+ * One statement on the driver itself, past Prisma's query engine: for the few statements a midnight sends
+ * thousands of times (a batch of ranked openings, a batch of token look-ups), where the engine's work per
+ * statement was a quarter of a node's CPU. On Postgres `name` prepares the statement once a pooled
+ * connection (node-postgres named statements: the same `name` must always carry the same `text`); PGlite
+ * runs it as it is. Resolves with the rows as the driver returns them (text, numbers, booleans; read
+ * timestamps through Prisma, or as numbers, since the drivers' time zone rules differ). Database errors are
+ * thrown as they are.
+ */
+export type DriverQuery = <R extends Record<string, unknown>>(
+  name: string,
+  text: string,
+  values: readonly unknown[],
+) => Promise<R[]>;
+
 /** An open, migrated database. */
 export interface Database {
   /** Which engine it is. */
@@ -46,6 +61,8 @@ export interface Database {
    * (rooms/game-rooms.ts). Database failures are thrown as they are.
    */
   readonly gameVersion: (id: string) => Promise<number | null>;
+  /** A statement on the driver Prisma's adapter uses (see `DriverQuery`). */
+  readonly query: DriverQuery;
   /** Disconnects Prisma and closes the driver (PGlite flushes and closes its data folder). Idempotent. */
   close(): Promise<void>;
 }
@@ -130,6 +147,11 @@ async function openPglite(dataDir: string, migrationsDir: string): Promise<Datab
       writeMoves: pgliteBatchWriter(db),
       gameVersion: async (id) =>
         (await db.query<{ version: number }>(GAME_VERSION_SQL, [id])).rows[0]?.version ?? null,
+      query: async <R extends Record<string, unknown>>(
+        _name: string,
+        text: string,
+        values: readonly unknown[],
+      ) => (await db.query<R>(text, [...values])).rows,
       async close() {
         if (closed) return;
         closed = true;
@@ -190,6 +212,11 @@ async function openPostgres(rawUrl: string, migrationsDir: string): Promise<Data
           })
         ).rows,
     ),
+    query: async <R extends Record<string, unknown>>(
+      name: string,
+      text: string,
+      values: readonly unknown[],
+    ) => (await pool.query<R>({ name, text, values: [...values] })).rows,
     async close() {
       if (closed) return;
       closed = true;

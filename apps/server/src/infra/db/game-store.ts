@@ -23,6 +23,7 @@ import {
 } from './game-rows.js';
 import { gameDay, readLog } from './game-log.js';
 import { optionsToStore } from './game-options.js';
+import type { DriverQuery } from './database.js';
 import type { BatchWriter, MoveCommit } from './move-log.js';
 import { InsertBatcher } from './insert-batches.js';
 
@@ -36,9 +37,9 @@ export interface KindRows {
    * claim), in ONE statement; resolves with the ids of the games it stored. A game it did not store was
    * refused by a unique row (`RowExists`) and nothing of it is stored. The store gathers the games created
    * while such a statement is on its way into the next one (insert-batches.ts), so the openings of a
-   * midnight share a few statements.
+   * midnight share a few statements. `query` sends it on the driver itself (database.ts `DriverQuery`).
    */
-  insertBatch?(this: void, db: PrismaClient, games: readonly NewGameRecord[]): Promise<ReadonlySet<string>>;
+  insertBatch?(this: void, query: DriverQuery, games: readonly NewGameRecord[]): Promise<ReadonlySet<string>>;
   /** Inserts the game's leaderboard row; resolves false when it already existed (nothing inserted). */
   result?(this: void, tx: Tx, game: GameRef, row: ResultRow): Promise<boolean>;
 }
@@ -85,12 +86,14 @@ interface LoadedRow {
 export class PrismaGameStore {
   /**
    * `writeMoves` and `version` are the database's group-commit statement and freshness probe
-   * (Database.writeMoves, Database.gameVersion); `rows` the rows each kind adds to its writes.
+   * (Database.writeMoves, Database.gameVersion), `query` its driver (Database.query: the kinds' batched
+   * inserts); `rows` the rows each kind adds to its writes.
    */
   constructor(
     private readonly prisma: PrismaClient,
     readonly writeMoves: BatchWriter,
     readonly version: (id: string) => Promise<number | null>,
+    private readonly query: DriverQuery,
     private readonly rows: Partial<Record<GameKind, KindRows>> = {},
   ) {}
 
@@ -106,7 +109,7 @@ export class PrismaGameStore {
       b =
         insertBatch &&
         new InsertBatcher(
-          (games) => insertBatch(this.prisma, games),
+          (games) => insertBatch(this.query, games),
           (g) => g.id,
         );
       this.batchers.set(kind, b ?? null);
