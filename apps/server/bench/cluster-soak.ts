@@ -311,7 +311,12 @@ async function main(): Promise<void> {
     if (row === undefined || row.version < version) lostAcked += version - (row?.version ?? 0);
   }
   const database = await openDatabase({ kind: 'postgres', url: url.toString() });
-  const store = new PrismaGameStore(database.prisma, database.writeMoves, database.gameVersion, database.query);
+  const store = new PrismaGameStore(
+    database.prisma,
+    database.writeMoves,
+    database.gameVersion,
+    database.query,
+  );
   let replayFailures = 0;
   for (const row of stored.values()) {
     try {
