@@ -60,17 +60,21 @@ function kindOf(g: { dailyId: number | null; ranked: boolean; raceCode: string |
   return 'casual';
 }
 
-/** A game's row as `load` reads it, with its daily's date and preset, its result and its race seat. */
+/**
+ * A game's row as `load` reads it on the driver, with its daily's date and preset, its result and its race
+ * seat; times as ms since the epoch (the drivers read a `timestamp` column by different time zone rules).
+ */
 interface LoadedRow {
   readonly id: string;
   readonly preset: string | null;
   readonly options: Prisma.JsonValue | null;
   readonly deal: string;
-  readonly dealNumber: bigint | null;
+  /** A bigint column: text on node-postgres, a bigint or number on PGlite. */
+  readonly dealNumber: string | bigint | number | null;
   readonly version: number;
-  readonly createdAt: Date;
-  readonly startedAt: Date | null;
-  readonly endedAt: Date | null;
+  readonly createdAtMs: number;
+  readonly startedAtMs: number | null;
+  readonly endedAtMs: number | null;
   readonly moveLog: Uint8Array | null;
   readonly playerId: string | null;
   readonly dailyId: number | null;
@@ -81,6 +85,24 @@ interface LoadedRow {
   readonly hasResult: boolean;
   readonly seatRaceCode: string | null;
 }
+
+/**
+ * `load`'s statement: the game `$1` with what it links to. `extract(epoch …)` reads a `timestamp` (UTC, as
+ * Prisma stores it) as seconds since the epoch.
+ */
+const LOAD_GAME_SQL = `
+  SELECT g.id, g.preset, g.options, g.deal, g."dealNumber", g.version,
+    (extract(epoch FROM g."createdAt") * 1000)::float8 AS "createdAtMs",
+    (extract(epoch FROM g."startedAt") * 1000)::float8 AS "startedAtMs",
+    (extract(epoch FROM g."endedAt") * 1000)::float8 AS "endedAtMs",
+    g."moveLog", g."playerId", g."dailyId", g.ranked, g."raceCode",
+    d.date AS "dailyDate", d.preset AS "dailyPreset", r."gameId" IS NOT NULL AS "hasResult",
+    rr."raceCode" AS "seatRaceCode"
+  FROM "Game" g
+  LEFT JOIN "DailyDeal" d ON d.id = g."dailyId"
+  LEFT JOIN "DailyResult" r ON r."gameId" = g.id
+  LEFT JOIN "RaceRacer" rr ON rr."gameId" = g.id
+  WHERE g.id = $1`;
 
 /** The game log in the database. */
 export class PrismaGameStore {
@@ -118,22 +140,14 @@ export class PrismaGameStore {
   }
 
   async load(id: string): Promise<StoredGame | null> {
-    // One round trip for the row and what it links to (its daily, its leaderboard row, its race seat): a node
-    // loads every game a socket follows that another node made, thousands at midnight, and Prisma's include
-    // would send a statement per relation.
-    const [game] = await this.prisma.$queryRaw<LoadedRow[]>`
-      SELECT g.id, g.preset, g.options, g.deal, g."dealNumber", g.version, g."createdAt", g."startedAt",
-        g."endedAt", g."moveLog", g."playerId", g."dailyId", g.ranked, g."raceCode",
-        d.date AS "dailyDate", d.preset AS "dailyPreset", r."gameId" IS NOT NULL AS "hasResult",
-        rr."raceCode" AS "seatRaceCode"
-      FROM "Game" g
-      LEFT JOIN "DailyDeal" d ON d.id = g."dailyId"
-      LEFT JOIN "DailyResult" r ON r."gameId" = g.id
-      LEFT JOIN "RaceRacer" rr ON rr."gameId" = g.id
-      WHERE g.id = ${id}`;
+    // One round trip for the row and what it links to (its daily, its leaderboard row, its race seat), on the
+    // driver: a node loads every game a socket follows that another node made, thousands at midnight, and
+    // Prisma's include would send a statement per relation (and its engine costs more than the statement).
+    const [game] = await this.query<LoadedRow & Record<string, unknown>>('load-game', LOAD_GAME_SQL, [id]);
     if (game === undefined) return null;
     // The log up to the version just read (readLog).
-    const log = await readLog(this.prisma, game);
+    const createdAt = new Date(game.createdAtMs);
+    const log = await readLog(this.prisma, { id, createdAt, version: game.version, moveLog: game.moveLog });
     // Stored with the game at its creation; the seat's link for games dealt before that column existed.
     const raceCode = game.raceCode ?? game.seatRaceCode;
     return {
@@ -157,8 +171,8 @@ export class PrismaGameStore {
       deal: game.deal,
       dealNumber: game.dealNumber === null ? null : Number(game.dealNumber),
       version: game.version,
-      startedAt: game.startedAt?.getTime() ?? null,
-      endedAt: game.endedAt?.getTime() ?? null,
+      startedAt: game.startedAtMs,
+      endedAt: game.endedAtMs,
       finished: game.ranked && game.hasResult,
       log,
     };
