@@ -13,7 +13,7 @@ import {
   type PlayerView,
 } from '@klondike/rules';
 import { mount } from '@vue/test-utils';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { nextTick, ref } from 'vue';
 import GameTable from '../../src/components/GameTable.vue';
 import type { Outcome, TableSource } from '../../src/composables/useGame';
@@ -76,6 +76,28 @@ describe('GameTable', () => {
     await nextTick(); // the table renders once it has measured its box
     tap(w.get('[data-drop="stock"]').element);
     expect(moves).toEqual([{ type: 'draw' }]);
+    w.unmount();
+  });
+
+  it('keys typed between / and the focus of the command line go to the command line, not to the shortcuts', async () => {
+    const { game, moves } = source(startView());
+    const w = mount(GameTable, { props: { game }, attachTo: document.body });
+    await nextTick();
+    const shortcuts: string[] = []; // what a page's own key handler (window, bubbling) would hear
+    const page = (e: KeyboardEvent) => shortcuts.push(e.key);
+    window.addEventListener('keydown', page);
+    const press = (key: string) =>
+      document.body.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+    // At once, before the command line's code has loaded: `d` and Enter (draw), then `4` left in the input.
+    for (const key of ['/', 'd', 'Enter', '4']) press(key);
+    expect(w.find('[data-testid=command-input]').exists()).toBe(false);
+    await vi.waitFor(() => expect(w.find('[data-testid=command-input]').exists()).toBe(true), {
+      timeout: 5000,
+    });
+    expect(moves).toEqual([{ type: 'draw' }]);
+    expect((w.get('[data-testid=command-input]').element as HTMLInputElement).value).toBe('4');
+    expect(shortcuts).toEqual(['/']);
+    window.removeEventListener('keydown', page);
     w.unmount();
   });
 

@@ -123,8 +123,14 @@ describe.skipIf(SKIP !== null)(
       expect(renamed).toBeTruthy();
 
       // B: the old chunk is gone; the router loads /help again and the new build shows it.
+      // Every script's answer is recorded as it is given (a route, not the 'response' event: that event of a
+      // request whose page reloads at once may never be delivered).
       const asked: string[] = [];
-      b.on('response', (r) => asked.push(`${r.status()} ${new URL(r.url()).pathname}`));
+      await b.route('**/assets/*.js', async (route) => {
+        const answer = await route.fetch();
+        asked.push(`${answer.status()} ${new URL(route.request().url()).pathname}`);
+        await route.fulfill({ response: answer });
+      });
       await routerGo(b, '/help');
       await b
         .getByTestId('help-page')
