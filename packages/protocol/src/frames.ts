@@ -3,7 +3,15 @@
  * leaderboards and races. Frames larger than MAX_FRAME_BYTES are refused.
  */
 import { z } from 'zod';
-import { API_ERROR_CODES, GameIdSchema, MoveErrorCodeSchema, MoveSchema, PlayerViewSchema } from './game.js';
+import {
+  API_ERROR_CODES,
+  GameIdSchema,
+  GameResponseSchema,
+  MoveErrorCodeSchema,
+  MoveSchema,
+  PlayerViewSchema,
+} from './game.js';
+import { DailyPresetSchema, DateSchema } from './refs.js';
 import { RaceClientFrameSchemas, RaceServerFrameSchemas } from './race.js';
 import { PairingServerFrameSchemas } from './pairing.js';
 import { ArenaClientFrameSchemas, ArenaServerFrameSchemas } from './arena.js';
@@ -58,6 +66,19 @@ export const ClientFrameSchema = z.discriminatedUnion('type', [
       preset: z.enum(['classic-draw1', 'classic-draw3']),
     })
     .strict(),
+  /**
+   * Opens the caller's one ranked attempt at today's daily, as `POST /api/daily/:date/:preset/attempt` does
+   * (scope `daily:play`; a second attempt or a closed day → `conflict`): answered with `daily-opened`, and the
+   * connection follows the new game from then on, as after a `subscribe`. Needs `auth` first.
+   */
+  z
+    .object({
+      type: z.literal('daily-attempt'),
+      date: DateSchema,
+      preset: DailyPresetSchema,
+      requestId: z.string().max(64).optional(),
+    })
+    .strict(),
 ]);
 /** A client frame. */
 export type ClientFrame = z.infer<typeof ClientFrameSchema>;
@@ -98,6 +119,15 @@ export const ServerFrameSchema = z.discriminatedUnion('type', [
     date: z.string(),
     preset: z.enum(['classic-draw1', 'classic-draw3']),
     total: z.number().int().min(0),
+  }),
+  /**
+   * Answer to `daily-attempt`: the ranked game as the REST route's 201 answers it; the connection is
+   * subscribed to it (its later `state` frames follow).
+   */
+  z.object({
+    type: z.literal('daily-opened'),
+    game: GameResponseSchema,
+    requestId: z.string().optional(),
   }),
 ]);
 /** A server frame. */

@@ -70,7 +70,10 @@ describe('socket lifecycle and limits', () => {
     const socket = { readyState: 1, OPEN: 1, bufferedAmount: 0, send() {}, close() {}, terminate() {} };
     const channels = channelTable([
       gameChannel(rooms as unknown as GameChannelRooms, { maxSubscriptions: 16 }),
-      dailyChannel(daily as unknown as DailyChannelService),
+      dailyChannel(daily as unknown as DailyChannelService, {
+        follow: async () => {},
+        unsubscribe: () => {},
+      }),
       raceChannel(races, { lookups: 0 }),
       pairingChannel({ listen: () => () => {} }),
       arenaChannel({ subscribe: async () => {}, unsubscribe: () => {}, leaveAll: () => {} }),

@@ -206,15 +206,21 @@ export async function settle(
 }
 
 /**
- * Adds a subscriber to the room and sends it a `state` frame (cause `subscribe`) with the current version,
- * in the room's queue, so no frame of a write is missed or reordered.
+ * Adds a subscriber to the room and sends it a `state` frame (cause `subscribe`) with the current version
+ * (unless `firstFrame` is false: its creator already holds that state), in the room's queue, so no frame of
+ * a write is missed or reordered.
  */
-export async function join(ctx: RoomContext, room: Room, subscriber: Subscriber): Promise<void> {
+export async function join(
+  ctx: RoomContext,
+  room: Room,
+  subscriber: Subscriber,
+  firstFrame = true,
+): Promise<void> {
   // eslint-disable-next-line @typescript-eslint/require-await -- `exclusive` needs a throw here as a rejection
   await exclusive(room, async () => {
     room.subscribers.add(subscriber);
     ctx.peers.listen(room);
-    subscriber.send(room.frameText.text(currentFrame(ctx, room), room.state));
+    if (firstFrame) subscriber.send(room.frameText.text(currentFrame(ctx, room), room.state));
   });
 }
 

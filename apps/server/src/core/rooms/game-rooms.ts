@@ -248,6 +248,17 @@ export class GameRooms {
   }
 
   /**
+   * Adds a subscriber to a game without the first `state` frame: for the one who just created it and holds
+   * its answer (the daily channel's `daily-attempt`), so the room held here is current and the stored version
+   * is not asked for. Later frames reach it as a `subscribe`'s would. Errors: as `subscribe`.
+   */
+  async follow(id: string, subscriber: Subscriber, actor: Actor = null): Promise<void> {
+    const room = await this.sync.room(id);
+    await this.checkRead(room, actor, this.now());
+    await join(this.ctx, room, subscriber, false);
+  }
+
+  /**
    * The logged actions of game `id` after version `since`, oldest first, and the stored version: what a
    * resumed stream replays before its live frames (features/streams). A move names piles and a count only,
    * never a card (what every `state` frame's `move` already shows). The read rule of the game's kind is

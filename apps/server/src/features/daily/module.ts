@@ -1,6 +1,6 @@
 /**
  * The daily challenge's module: `app.daily` and its schedule, the daily routes (the open-data exports
- * included), its socket frames (`watch-leaderboard`), its two kinds of game and its settings:
+ * included), its socket frames (`watch-leaderboard`, `daily-attempt`), its two kinds of game and its settings:
  * - `daily-practice`: its player's alone while the day is open (daily/policy.ts);
  * - `daily-ranked`: the same, plus one attempt, its leaderboard row committed with its ending, the clock at
  *   midnight; its attempt and result rows are written with its game's (daily/rows.ts).
@@ -19,7 +19,7 @@ export const dailyModule: FeatureModule = {
   name: 'daily',
   plugin: dailyPlugin,
   routes: [dailyRoutes],
-  channel: (app) => dailyChannel(app.daily),
+  channel: (app) => dailyChannel(app.daily, app.rooms),
   frames: DAILY_FRAMES,
   games: (app) => ({
     'daily-practice': { policy: dailyPracticePolicy },

@@ -299,10 +299,10 @@ export class DailyService {
   // ---------- games ----------
 
   /**
-   * POST /api/daily/:date/:preset/attempt: the player's one ranked attempt at today's daily.
-   * Errors: `not-found`; `conflict` for a closed day or a second attempt.
+   * POST /api/daily/:date/:preset/attempt (and the socket's `daily-attempt`, daily/channel.ts): the player's
+   * one ranked attempt at today's daily. Errors: `not-found`; `conflict` for a closed day or a second attempt.
    */
-  async attempt(date: string, preset: DailyPreset, player: AuthedPlayer): Promise<GameResponse> {
+  async attempt(date: string, preset: DailyPreset, player: Pick<AuthedPlayer, 'id'>): Promise<GameResponse> {
     const today = this.today();
     const opening = await this.opening(date, preset, today);
     checkAttempt(opening.daily.date, today);

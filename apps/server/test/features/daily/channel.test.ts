@@ -14,7 +14,7 @@ import { FakeConnection } from '../../support/fake-connection.js';
 type Preset = 'classic-draw1' | 'classic-draw3';
 
 /** The daily service reduced to its watchers and a row count; only 2026-12-06 is published. */
-class FakeDaily implements DailyChannelService {
+class FakeDaily implements Omit<DailyChannelService, 'attempt'> {
   readonly watchers = new LeaderboardWatchers();
   /** `watch` waits for this when set (a watch in flight). */
   gate: Promise<void> | undefined;
@@ -27,6 +27,9 @@ class FakeDaily implements DailyChannelService {
   }
 }
 
+/** No game is opened in these tests (test/features/daily/socket-attempt.test.ts opens them). */
+const rooms = { follow: () => Promise.reject(new Error('no game here')), unsubscribe: () => {} };
+
 const frame = { type: 'watch-leaderboard', date: '2026-12-06', preset: 'classic-draw1' } as const;
 const update: ServerFrame = { type: 'leaderboard', date: '2026-12-06', preset: 'classic-draw1', total: 8 };
 
@@ -34,7 +37,7 @@ describe('the daily channel', () => {
   it('answers with the row count, then relays the daily’s leaderboard frames until closed', async () => {
     const daily = new FakeDaily();
     const conn = new FakeConnection();
-    const session = dailyChannel(daily).open(conn);
+    const session = dailyChannel(daily as unknown as DailyChannelService, rooms).open(conn);
     await session.handle(frame);
     daily.watchers.send('2026-12-06', 'classic-draw1', update);
     daily.watchers.send('2026-12-06', 'classic-draw3', { ...update, preset: 'classic-draw3' });
@@ -46,7 +49,7 @@ describe('the daily channel', () => {
 
   it('an unknown daily is not-found, and nothing is watched', async () => {
     const daily = new FakeDaily();
-    const session = dailyChannel(daily).open(new FakeConnection());
+    const session = dailyChannel(daily as unknown as DailyChannelService, rooms).open(new FakeConnection());
     await expect(session.handle({ ...frame, date: '2026-01-01' })).rejects.toMatchObject({
       code: 'not-found',
     });
@@ -56,7 +59,7 @@ describe('the daily channel', () => {
   it('a watch in flight when the socket closes is undone, with no answer', async () => {
     const daily = new FakeDaily();
     const conn = new FakeConnection();
-    const session = dailyChannel(daily).open(conn);
+    const session = dailyChannel(daily as unknown as DailyChannelService, rooms).open(conn);
     let release: () => void = () => {};
     daily.gate = new Promise((resolve) => (release = resolve));
     const late = session.handle(frame);
