@@ -10,7 +10,9 @@
  *    starting the next.
  * 2. **Quiet** (CLUSTER_QUIET_S, default 20): everyone at the human pace.
  * 3. **Midnight burst** (CLUSTER_BURST_S, default 120): at one instant every bot opens today's Draw 1 daily
- *    (`POST /api/daily/:date/classic-draw1/attempt`, its one ranked attempt) and plays it ten times faster
+ *    (its one ranked attempt: the `daily-attempt` frame on its socket, answered `daily-opened`, as the web
+ *    client does; CLUSTER_OPEN_OVER=rest: `POST /api/daily/:date/classic-draw1/attempt` and a `subscribe`)
+ *    and plays it ten times faster
  *    (CLUSTER_BURST_MOVE_MS, default 600), then casual games at that pace. CLUSTER_KILL_AT_S (default 30) into
  *    the burst one node is killed (SIGKILL) and CLUSTER_RESTART_AFTER_S (default 10) later started again on
  *    its port; the bots it held reconnect through nginx, subscribe again and go on by the version rule (a
@@ -56,6 +58,7 @@ import { cpuSecondsOf } from './proc.js';
 import {
   ANSWER_TIMEOUT_MS,
   BOTS,
+  OPEN_OVER,
   BURST_S,
   DATABASE_URL,
   KILL_AT_S,
@@ -361,6 +364,7 @@ async function main(): Promise<void> {
     burstMovesPerSecond: Math.round(burstMoves / burstSeconds),
     humanMovesPerSecondBefore: Math.round(latency.quiet.length / Math.max(1, QUIET_S)),
     moveAnswerMs: Object.fromEntries(Object.entries(latency).map(([k, v]) => [k, summary(v)])),
+    openOver: OPEN_OVER,
     dailyOpeningMs: summary(openings),
     midnightInstant: await instant,
     openingsAnswered: soak.opened.size,
@@ -412,7 +416,7 @@ async function main(): Promise<void> {
     rankedGames.length !== soak.opened.size
       ? `${rankedGames.length} ranked games for ${soak.opened.size} openings`
       : '',
-    [...soak.openingRefusals.keys()].some((k) => k !== '503 overloaded')
+    [...soak.openingRefusals.keys()].some((k) => k !== '503 overloaded' && k !== 'frame overloaded')
       ? `openings refused: ${[...soak.openingRefusals.keys()].join(', ')}`
       : '',
     MIDNIGHT && soak.opened.size !== BOTS ? `${BOTS - soak.opened.size} bots did not open the daily` : '',

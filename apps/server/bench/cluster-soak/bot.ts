@@ -1,7 +1,15 @@
 /** The cluster soak's bot players: what they read, what they share with the run, and the bot itself. */
 import WebSocket from 'ws';
 import { rawText } from '../server-bench/format.js';
-import { ANSWER_TIMEOUT_MS, BURST_MOVE_MS, GAME_MOVES, HUMAN_MOVE_MS, MIDNIGHT, sleep } from './settings.js';
+import {
+  ANSWER_TIMEOUT_MS,
+  BURST_MOVE_MS,
+  GAME_MOVES,
+  HUMAN_MOVE_MS,
+  MIDNIGHT,
+  OPEN_OVER,
+  sleep,
+} from './settings.js';
 
 /** The soak's phases, by which the move answer times are kept apart. */
 export type Phase = 'ramp' | 'quiet' | 'burst' | 'kill-window' | 'after-restart';
@@ -15,6 +23,8 @@ export interface Frame {
   readonly version?: number;
   readonly cause?: string;
   readonly view?: { readonly stock: { readonly count: number }; readonly status: string };
+  /** A `daily-opened` frame's game. */
+  readonly game?: GameResponse;
 }
 
 /** A game as `POST /api/games` and the daily attempt answer it. */
@@ -65,9 +75,12 @@ export interface Soak {
    * wakes then and opens the daily at once.
    */
   readonly midnight: Promise<void>;
-  /** Daily openings refused (not 201) by HTTP status and error code, retried ones included. */
+  /**
+   * Daily openings refused, retried ones included: by HTTP status and error code (`503 overloaded`) over
+   * REST, by `frame <code>` over the socket.
+   */
   readonly openingRefusals: Map<string, number>;
-  /** Bots whose opening was answered 201, and the game each got. */
+  /** Bots whose opening was answered (201, or `daily-opened`), and the game each got. */
   readonly opened: Map<number, string>;
   /** Move answer times (ms) by the phase they were sent in. */
   readonly latency: Record<Phase, number[]>;
@@ -250,10 +263,54 @@ export class Bot {
     }
   }
 
+  /**
+   * Today's ranked attempt over the socket (`daily-attempt`): the game, already followed by this socket; null
+   * when it was opened before (a first frame whose answer was lost: `conflict`). `overloaded` is sent again
+   * after a second; a lost answer after a new socket (the frame may have opened it: then `conflict`).
+   */
+  private async openOverSocket(): Promise<GameResponse | null> {
+    for (;;) {
+      const rid = `${this.i}-${++this.seq}`;
+      const f = await this.ask(rid, {
+        type: 'daily-attempt',
+        date: this.soak.today,
+        preset: 'classic-draw1',
+        requestId: rid,
+      });
+      if (f?.type === 'daily-opened' && f.game !== undefined) return f.game;
+      if (f === null) {
+        if (this.ws === null) {
+          this.soak.reconnects++;
+          await this.connect();
+        }
+        continue;
+      }
+      const key = `frame ${f.code ?? f.type}`;
+      this.soak.openingRefusals.set(key, (this.soak.openingRefusals.get(key) ?? 0) + 1);
+      if (f.code === 'conflict') return null;
+      if (f.code !== 'overloaded')
+        throw new Error(`bot ${this.i}: daily-attempt answered ${JSON.stringify(f)}`);
+      await sleep(1000);
+    }
+  }
+
   /** The next game: today's daily attempt at midnight, else a casual Draw 1 game. */
   private async newGame(): Promise<void> {
     const t0 = performance.now();
     let g: GameResponse | null = null;
+    if (this.soak.burst && !this.ranked && OPEN_OVER === 'socket') {
+      this.ranked = true;
+      g = await this.openOverSocket();
+      if (g !== null) {
+        this.soak.openings.push(performance.now() - t0);
+        this.soak.opened.set(this.i, g.id);
+        // Already followed by this socket: no subscribe.
+        if (this.game !== null) this.ws?.send(JSON.stringify({ type: 'unsubscribe', gameId: this.game.id }));
+        this.game = { id: g.id, version: g.version, stock: g.view.stock.count, playing: true, played: 0 };
+        this.soak.acked.set(g.id, g.version);
+        return;
+      }
+    }
     if (this.soak.burst && !this.ranked) {
       this.ranked = true;
       // 409: a first try whose answer was lost with the killed node did open it; play a casual game then.

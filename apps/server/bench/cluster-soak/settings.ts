@@ -18,6 +18,12 @@ export const NODES = 3;
  */
 export const MIDNIGHT = process.env.CLUSTER_MIDNIGHT === '1';
 export const BOTS = envNumber('CLUSTER_BOTS', 1500);
+/**
+ * How the bots open today's daily at midnight: `socket` (default; the `daily-attempt` frame on the socket
+ * they already hold, as the web client does) or `rest` (`POST /api/daily/:date/:preset/attempt`, then a
+ * `subscribe`), CLUSTER_OPEN_OVER.
+ */
+export const OPEN_OVER: 'socket' | 'rest' = process.env.CLUSTER_OPEN_OVER === 'rest' ? 'rest' : 'socket';
 export const RAMP_S = envNumber('CLUSTER_RAMP_S', MIDNIGHT ? 90 : 60);
 export const QUIET_S = envNumber('CLUSTER_QUIET_S', MIDNIGHT ? 10 : 20);
 export const BURST_S = envNumber('CLUSTER_BURST_S', MIDNIGHT ? 60 : 120);
