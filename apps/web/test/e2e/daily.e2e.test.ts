@@ -28,6 +28,18 @@ describe.skipIf(SKIP !== null)(`browser: the daily challenge${SKIP ? ` (skipped:
   /** A second tab opened before the attempt: it still offers "Play ranked". */
   let stale: Page;
   let date = '';
+  /** What the tabs sent to open a ranked attempt: POST …/attempt requests and `daily-attempt` frames. */
+  const opened = { posts: 0, frames: 0 };
+  function watchOpenings(tab: Page): void {
+    tab.on('request', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname.endsWith('/attempt')) opened.posts++;
+    });
+    tab.on('websocket', (ws) =>
+      ws.on('framesent', (f) => {
+        if (typeof f.payload === 'string' && f.payload.includes('"type":"daily-attempt"')) opened.frames++;
+      }),
+    );
+  }
 
   beforeAll(async () => {
     ensureBuilt();
@@ -41,6 +53,7 @@ describe.skipIf(SKIP !== null)(`browser: the daily challenge${SKIP ? ` (skipped:
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
     page.on('pageerror', (e) => console.error('page error:', e.message));
+    watchOpenings(page);
   }, 180_000);
 
   afterAll(async () => {
@@ -82,6 +95,7 @@ describe.skipIf(SKIP !== null)(`browser: the daily challenge${SKIP ? ` (skipped:
   it('plays the ranked attempt to the end: badge, no undo or hint, resign, rank and share text', async () => {
     // Another tab, opened before the attempt starts, still shows "Play ranked".
     stale = await context.newPage();
+    watchOpenings(stale);
     await stale.goto(`${server.url}/daily`);
     await stale.getByTestId('play-ranked-classic-draw1').waitFor();
 
@@ -89,6 +103,8 @@ describe.skipIf(SKIP !== null)(`browser: the daily challenge${SKIP ? ` (skipped:
     await page.waitForURL(/\/game\/[A-Za-z0-9_-]+$/);
     await page.getByTestId('pile-t7').waitFor();
     await page.getByTestId('ranked-badge').waitFor();
+    // The attempt was opened over the player's socket, without an HTTP request.
+    expect(opened).toEqual({ posts: 0, frames: 1 });
     expect(await page.getByTestId('undo').count()).toBe(0);
     expect(await page.getByTestId('hint').count()).toBe(0);
 
@@ -206,6 +222,7 @@ describe.skipIf(SKIP !== null)(`browser: the daily challenge${SKIP ? ` (skipped:
     await error.waitFor({ timeout: 10_000 });
     expect(await error.textContent()).toMatch(/already/i);
     expect(new URL(stale.url()).pathname).toBe('/daily');
+    expect(opened).toEqual({ posts: 0, frames: 2 }); // refused by the socket's error frame
     await stale.close();
   }, 30_000);
 
