@@ -3,15 +3,10 @@
  * over the socket (`daily-opened`, an `error` frame), and REST when the socket cannot be used or its answer is
  * lost (with the player's own game found after a 409 then).
  */
-import {
-  GameResponseSchema,
-  type ClientFrame,
-  type GameResponse,
-  type ServerFrame,
-} from '@klondike/protocol';
+import { GameResponseSchema, type GameResponse } from '@klondike/protocol';
 import { dealFromNumber, newGame, playerView, resolveOptions } from '@klondike/rules';
+import { fakeSocket } from './fixtures';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ref } from 'vue';
 import { openRankedAttempt, type RankedAttemptDeps } from '../src/composables/useRankedAttempt';
 import type { SocketStatus } from '../src/composables/useSocket';
 import { ApiError } from '../src/lib/errors';
@@ -42,24 +37,11 @@ function game(id: string): GameResponse {
 
 /** A socket whose sent frames the test reads and whose answers it gives; REST calls that are recorded. */
 function setup(opts: { status?: SocketStatus; authed?: boolean; rest?: () => Promise<GameResponse> } = {}) {
-  const status = ref<SocketStatus>(opts.status ?? 'open');
-  const sent: ClientFrame[] = [];
-  const handlers = new Set<(f: ServerFrame) => void>();
+  const { socket, status, sent, frameHandlers: handlers, receive } = fakeSocket(opts.status ?? 'open');
   const rest = vi.fn(opts.rest ?? (() => Promise.resolve(game('g-rest'))));
   const findOwn = vi.fn((): Promise<string | null> => Promise.resolve(null));
   const deps: RankedAttemptDeps = {
-    socket: {
-      status,
-      send: (frame) => {
-        if (status.value !== 'open') return false;
-        sent.push(frame);
-        return true;
-      },
-      onFrame: (h) => {
-        handlers.add(h);
-        return () => handlers.delete(h);
-      },
-    },
+    socket,
     authed: () => opts.authed ?? true,
     startOverRest: rest,
     findOwn,
@@ -71,7 +53,6 @@ function setup(opts: { status?: SocketStatus; authed?: boolean; rest?: () => Pro
     if (f?.type !== 'daily-attempt' || f.requestId === undefined) throw new Error('no daily-attempt sent');
     return f.requestId;
   };
-  const receive = (f: ServerFrame) => [...handlers].forEach((h) => h(f));
   return { status, sent, handlers, rest, findOwn, deps, requestId, receive };
 }
 

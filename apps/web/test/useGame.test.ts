@@ -3,12 +3,7 @@
  * useGame against a fake socket and a fake REST API (its collaborators; the composable itself is real): the
  * optimistic queue, rollback on a refusal or a resync, the REST fallback while the socket is down, and dispose.
  */
-import {
-  GameResponseSchema,
-  type ClientFrame,
-  type GameResponse,
-  type ServerFrame,
-} from '@klondike/protocol';
+import { GameResponseSchema, type ClientFrame, type GameResponse } from '@klondike/protocol';
 import {
   applyMove,
   dealFromNumber,
@@ -21,46 +16,11 @@ import {
   type PlayerView,
 } from '@klondike/rules';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { effectScope, ref } from 'vue';
+import { effectScope } from 'vue';
 import { useGame, type GameApi } from '../src/composables/useGame';
 import { useNotify } from '../src/composables/useNotify';
-import type { Socket, SocketStatus } from '../src/composables/useSocket';
-
-/** A socket whose frames the test sends and reads. */
-function fakeSocket(initial: SocketStatus = 'open') {
-  const status = ref<SocketStatus>(initial);
-  const sent: ClientFrame[] = [];
-  const frameHandlers = new Set<(f: ServerFrame) => void>();
-  const openHandlers = new Set<() => void>();
-  const socket: Socket = {
-    status,
-    send: (frame) => {
-      if (status.value !== 'open') return false;
-      sent.push(frame);
-      return true;
-    },
-    onFrame: (h) => {
-      frameHandlers.add(h);
-      return () => frameHandlers.delete(h);
-    },
-    onOpen: (h) => {
-      openHandlers.add(h);
-      return () => openHandlers.delete(h);
-    },
-    reconnectNow: () => {},
-    setAuth: () => {},
-    close: () => {},
-  };
-  return {
-    socket,
-    status,
-    sent,
-    frameHandlers,
-    openHandlers,
-    /** Delivers a frame from the "server". */
-    receive: (frame: ServerFrame) => frameHandlers.forEach((h) => h(frame)),
-  };
-}
+import type { Socket } from '../src/composables/useSocket';
+import { fakeSocket } from './fixtures';
 
 const GAME_ID = 'g-test-1';
 

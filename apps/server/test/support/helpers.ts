@@ -6,8 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ServerFrameSchema, type ServerFrame } from '@klondike/protocol';
-import type { FastifyInstance } from 'fastify';
+import { PlayerCreatedSchema, ServerFrameSchema, type ServerFrame } from '@klondike/protocol';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { describe, inject } from 'vitest';
 import WebSocket from 'ws';
@@ -138,6 +138,35 @@ export { testRandom as prng } from '@klondike/rules/testing';
 /** Every `"XX"` card code (quoted, as JSON writes it) of `hidden` that occurs in `text`. */
 export function leakedCards(text: string, hidden: readonly string[]): string[] {
   return hidden.filter((code) => text.includes(`"${code}"`));
+}
+
+/**
+ * One request to `app` without a network (`app.inject`), with `token` as `Authorization: Bearer <token>` and
+ * `payload` as the JSON body when given.
+ */
+export function injectAs(
+  app: FastifyInstance,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  token?: string,
+  payload?: object,
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method,
+    url,
+    ...(token !== undefined ? { headers: { authorization: `Bearer ${token}` } } : {}),
+    ...(payload !== undefined ? { payload } : {}),
+  });
+}
+
+/** A new player named `name` (`POST /api/players`): its id, name and sign-in token. Throws unless 201. */
+export async function newPlayer(
+  app: FastifyInstance,
+  name: string,
+): Promise<ReturnType<typeof PlayerCreatedSchema.parse>> {
+  const r = await injectAs(app, 'POST', '/api/players', undefined, { name });
+  if (r.statusCode !== 201) throw new Error(`POST /api/players answered ${r.statusCode}: ${r.body}`);
+  return PlayerCreatedSchema.parse(r.json());
 }
 
 /** A WebSocket test client that validates and collects every server frame. */

@@ -14,7 +14,15 @@ import {
 } from '@klondike/protocol';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { WsClient, describeEachDatabase, leakedCards, testApp, wsUrl } from '../../support/helpers.js';
+import {
+  WsClient,
+  describeEachDatabase,
+  injectAs,
+  newPlayer,
+  leakedCards,
+  testApp,
+  wsUrl,
+} from '../../support/helpers.js';
 
 const DAY = '2025-03-10';
 const NOW = Date.parse(`${DAY}T12:00:00.000Z`);
@@ -40,24 +48,13 @@ describeEachDatabase('a ranked attempt opened over the socket', (db) => {
     await db.cleanup();
   });
 
-  async function call(
+  const call = (
     method: 'GET' | 'POST',
     url: string,
     token?: string,
     payload?: object,
-  ): Promise<LightMyRequestResponse> {
-    return app.inject({
-      method,
-      url,
-      ...(token !== undefined ? { headers: { authorization: `Bearer ${token}` } } : {}),
-      ...(payload !== undefined ? { payload } : {}),
-    });
-  }
-  async function player(name: string): Promise<Player> {
-    const r = await call('POST', '/api/players', undefined, { name });
-    expect(r.statusCode, r.body).toBe(201);
-    return PlayerCreatedSchema.parse(r.json());
-  }
+  ): Promise<LightMyRequestResponse> => injectAs(app, method, url, token, payload);
+  const player = (name: string): Promise<Player> => newPlayer(app, name);
   async function socket(token?: string): Promise<WsClient> {
     const s = await WsClient.connect(wsUrl(app));
     sockets.push(s);

@@ -19,7 +19,14 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TOKEN_REVOKED_CLOSE_CODE } from '../../../src/edge/socket.js';
 import { routeScope } from '../../../src/infra/http/api-security.js';
-import { WsClient, describeEachDatabase, testApp, wsUrl } from '../../support/helpers.js';
+import {
+  WsClient,
+  describeEachDatabase,
+  injectAs,
+  newPlayer,
+  testApp,
+  wsUrl,
+} from '../../support/helpers.js';
 
 const DAY = '2025-03-10';
 const at = (date: string, time = '12:00:00.000'): number => Date.parse(`${date}T${time}Z`);
@@ -59,24 +66,13 @@ describeEachDatabase('personal access tokens', (db) => {
     await db.cleanup();
   });
 
-  async function call(
+  const call = (
     method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     url: string,
     token?: string,
     payload?: object,
-  ): Promise<LightMyRequestResponse> {
-    return app.inject({
-      method,
-      url,
-      ...(token !== undefined ? { headers: { authorization: `Bearer ${token}` } } : {}),
-      ...(payload !== undefined ? { payload } : {}),
-    });
-  }
-  async function player(name: string): Promise<Player> {
-    const r = await call('POST', '/api/players', undefined, { name });
-    expect(r.statusCode, r.body).toBe(201);
-    return PlayerCreatedSchema.parse(r.json());
-  }
+  ): Promise<LightMyRequestResponse> => injectAs(app, method, url, token, payload);
+  const player = (name: string): Promise<Player> => newPlayer(app, name);
   async function mint(
     owner: Player,
     scopes: Scope[],
