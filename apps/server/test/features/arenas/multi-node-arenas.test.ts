@@ -1,9 +1,11 @@
 /**
  * The arena's heartbeat across two server processes on one Postgres schema and one Redis (docs/arenas.md
  * "The tick"), each ticking periodically only once an hour (ARENA_TICK_MS): an arena made and paired on A
- * whose race ends on B (its racers resign there) is in the standings a watcher on A receives within 1 s of
- * the race's end, and the player waiting on B is paired again within 2 s: the node that committed the end
- * ticked at once. Needs Postgres and Redis (TEST_DATABASE_URL / else the standard local ones).
+ * whose race ends on B (its racers resign there) is in the standings a watcher on A receives, and the player
+ * waiting on B is paired again, within seconds instead of the hour: the node that committed the end ticked
+ * at once. How soon, under load, is a benchmark's figure (`pnpm soak:arena`: standings p99 ≤ 1 s, re-pairing
+ * ≤ 2 s, docs/benchmarks.md), not this test's: a wall-clock bound here fails on a busy machine. Needs
+ * Postgres and Redis (TEST_DATABASE_URL / else the standard local ones).
  */
 import { ArenaSchema, PlayerCreatedSchema, RaceSchema, type Arena, type Race } from '@klondike/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,7 +66,7 @@ describe.skipIf(MULTI_NODE_SKIP !== null)(
       await pair?.stop();
     });
 
-    it('a race made on A and ended on B: in A’s standings within 1 s, the player waiting on B paired within 2 s', async () => {
+    it('a race made on A and ended on B: in A’s standings and the player waiting on B paired, without the hourly tick', async () => {
       const players = [await newPlayer(a), await newPlayer(a), await newPlayer(a), await newPlayer(a)];
       const fifth = await newPlayer(b);
       const made = await api(a, 'POST', '/api/arenas', players[0], {
@@ -108,22 +110,20 @@ describe.skipIf(MULTI_NODE_SKIP !== null)(
         const r = await api(b, 'POST', `/api/games/${gameId}/resign`, p, {});
         expect([200, 422], JSON.stringify(r.json)).toContain(r.status);
       }
-      const ended = await until(
+      await until(
         async () => RaceSchema.parse((await api(b, 'GET', `/api/races/${code}`)).json),
         (r: Race) => r.status === 'finished',
         10_000,
       );
-      const endedAt = Date.parse(ended.endedAt as string);
+      // Both within 10 s of the race's end, where the periodic tick would come after an hour.
       await watcher.waitFor(
         (f) =>
           f.type === 'arena' &&
           racers.every((p) => f.arena.standings.find((s) => s.playerId === p.id)?.games === 1),
         from,
-        5000,
+        10_000,
       );
-      expect(Date.now() - endedAt).toBeLessThanOrEqual(1000);
-      const paired = await onB.waitFor((f) => f.type === 'paired', pairedFrom, 5000);
-      expect(Date.now() - endedAt).toBeLessThanOrEqual(2000);
+      const paired = await onB.waitFor((f) => f.type === 'paired', pairedFrom, 10_000);
       const next = paired.type === 'paired' ? paired.code : '';
       const race = RaceSchema.parse((await api(a, 'GET', `/api/races/${next}`)).json);
       const ids = race.racers.map((r) => r.playerId);
