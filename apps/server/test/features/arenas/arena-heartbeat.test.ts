@@ -1,10 +1,10 @@
 /**
  * The arena's heartbeat (docs/arenas.md "The tick"): on a fresh server whose periodic tick is an hour
  * (ARENA_TICK_MS), so that only what the finish itself starts can score and pair, the first finished arena
- * race is in the standings within 1 s of its end and its winner is paired with the player who waited within
- * 2 s, while the solver's only thread is busy with someone's long search (the next race's deal was made
- * ahead; no certification holds the tick); the ticks that did it were asked for by the race's end
- * (`ticksRun`), none by the timer. On Postgres,
+ * race is in the standings and its winner is paired with the player who waited while the solver's only
+ * thread is still busy with someone's long search (the next race's deal was made ahead; no certification
+ * holds the tick); the ticks that did it were asked for by the race's end (`ticksRun`), none by the timer.
+ * How soon under load (p99 ≤ 1 s and ≤ 2 s) is `pnpm soak:arena`'s figure, not a bound here. On Postgres,
  * a race that ends while another session holds the tick's advisory lock is scored once the lock is free,
  * by the same node trying again, still without the timer.
  */
@@ -98,16 +98,15 @@ describeEachDatabase('arena heartbeat: a race end ticks at once', (db) => {
       endedAt: row.endedAt?.getTime() as number,
     };
   }
-  /** When the watcher got the first `arena` frame counting a race of `a` and of `b` (ms, `Date.now`). */
-  async function countedAt(from: number, a: string, b: string, games: number): Promise<number> {
+  /** Waits for the watcher's first `arena` frame counting `games` races of `a` and of `b`. */
+  async function seenCounting(from: number, a: string, b: string, games: number): Promise<void> {
     const counts = (f: ServerFrame) =>
       f.type === 'arena' &&
       [a, b].every((id) => f.arena.standings.find((s) => s.playerId === id)?.games === games);
     await watcher.waitFor(counts, from, 5000);
-    return Date.now();
   }
 
-  it('the first finished race: in the standings within 1 s, its winner paired with the waiting player within 2 s, no timer', async () => {
+  it('the first finished race: in the standings, its winner paired with the waiting player, before the search ends, no timer', async () => {
     const made = await call(app, 'POST', '/api/arenas', {
       as: players[0],
       payload: { preset: 'classic-draw1', durationMs: 30 * 60_000, name: 'Heartbeat' },
@@ -156,16 +155,16 @@ describeEachDatabase('arena heartbeat: a race end ticks at once', (db) => {
     for (let i = 0; i < 200 && app.solver.running().length === 0; i++)
       await new Promise((r) => setTimeout(r, 10));
 
-    // The first race ends: scored and published within 1 s; the winner meets the fifth within 2 s.
+    // The first race ends: scored and published, and the winner meets the fifth, while the search still
+    // runs (checked below): neither waits for the solver. How soon under load is `pnpm soak:arena`'s figure
+    // (docs/benchmarks.md), not a wall-clock bound here, which fails on a busy machine.
     const [code, other] = [...codes] as [string, string];
     otherRace = other;
     const from = watcher.frames.length;
     const pairedFrom = fifthSocket.frames.length;
-    const { winner, loser, endedAt } = await finishRace(code);
-    const seen = await countedAt(from, winner, loser, 1);
-    expect(seen - endedAt).toBeLessThanOrEqual(1000);
+    const { winner, loser } = await finishRace(code);
+    await seenCounting(from, winner, loser, 1);
     const paired = await fifthSocket.waitFor((f) => f.type === 'paired', pairedFrom, 5000);
-    expect(Date.now() - endedAt).toBeLessThanOrEqual(2000);
     const next = paired.type === 'paired' ? paired.code : '';
     const racers = await app.prisma.raceRacer.findMany({ where: { raceCode: next } });
     expect(racers.map((r) => r.playerId).sort()).toEqual([winner, fifth.id].sort());
@@ -201,9 +200,7 @@ describeEachDatabase('arena heartbeat: a race end ticks at once', (db) => {
           scoredAt: null,
         });
         await holder.query('COMMIT');
-        const freed = Date.now();
-        const seen = await countedAt(from, winner, loser, 1);
-        expect(seen - freed).toBeLessThanOrEqual(1000);
+        await seenCounting(from, winner, loser, 1);
       } finally {
         await holder.end();
       }
