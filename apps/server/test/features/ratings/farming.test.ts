@@ -116,7 +116,11 @@ describeEachDatabase('no farming: a pair counts once per pool per day', (db) => 
     const throwerSock = await raceSocket(app, code, thrower, clients);
     for (const p of [booster, thrower])
       raceOf(await call(app, 'POST', `/api/races/${code}/ready`, { as: p, payload: { ready: true } }));
-    await boosterSock.waitFor(isRace((r) => r.code === code && r.status === 'running'));
+    await boosterSock.waitFor(
+      isRace((r) => r.code === code && r.status === 'running'),
+      0,
+      20_000,
+    );
     const game = raceOf(await call(app, 'GET', `/api/races/${code}`, { as: booster })).yourGameId;
     expect(game).toBeTruthy();
     throwerSock.close();
@@ -183,7 +187,13 @@ describeEachDatabase('no farming: a pair counts once per pool per day', (db) => 
     // The paired race: the thrower walks away, the booster resigns and places first; it counts.
     const boosterSock = await raceSocket(app, first.code, booster, clients);
     const throwerSock = await raceSocket(app, first.code, thrower, clients);
-    await boosterSock.waitFor(isRace((r) => r.code === first.code && r.status === 'running'));
+    // The race starts once its deal is certified (up to raceCertifyMs) and counted down: give a busy
+    // machine time.
+    await boosterSock.waitFor(
+      isRace((r) => r.code === first.code && r.status === 'running'),
+      0,
+      20_000,
+    );
     const game = raceOf(await call(app, 'GET', `/api/races/${first.code}`, { as: booster })).yourGameId;
     throwerSock.close();
     await call(app, 'POST', `/api/games/${game}/resign`, { as: booster, payload: {} });
