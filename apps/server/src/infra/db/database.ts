@@ -14,7 +14,13 @@ import { PrismaClient } from '../../generated/prisma/client.js';
 export type { PrismaClient };
 import { type BatchWriter, pgBatchWriter, pgliteBatchWriter } from './move-log.js';
 import { batchedVersionProbe } from './version-probe.js';
-import { DEFAULT_MIGRATIONS_DIR, type MigrationReport, type MigrationSession, migrate } from './migrator.js';
+import {
+  DEFAULT_MIGRATIONS_DIR,
+  type MigrationReport,
+  type MigrationSession,
+  PRISMA_ADVISORY_LOCK_ID,
+  migrate,
+} from './migrator.js';
 
 /** Where the data lives. */
 export type DatabaseTarget =
@@ -172,7 +178,13 @@ async function openPostgres(rawUrl: string, migrationsDir: string): Promise<Data
   let migrations: MigrationReport;
   try {
     if (schema !== undefined) {
-      await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+      // Under the migrations' lock: `IF NOT EXISTS` races when nodes start together on a new schema.
+      await client.query(`SELECT pg_advisory_lock(${PRISMA_ADVISORY_LOCK_ID})`);
+      try {
+        await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+      } finally {
+        await client.query(`SELECT pg_advisory_unlock(${PRISMA_ADVISORY_LOCK_ID})`);
+      }
       await client.query(`SET search_path TO ${quoteIdent(schema)}`);
     }
     const session: MigrationSession = {

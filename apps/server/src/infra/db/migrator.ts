@@ -107,7 +107,8 @@ interface AppliedRow extends Record<string, unknown> {
 }
 
 /**
- * Applies every migration of `dir` that the database has not recorded yet, holding Prisma's advisory lock.
+ * Applies every migration of `dir` that the database has not recorded yet, holding Prisma's advisory lock
+ * (from before its table is created: any number of nodes may start together on an empty database).
  * Errors (`MigrationError`): a migration that failed earlier and was never resolved (Prisma's P3009), a
  * migration whose file changed after it was applied (checksum mismatch), or the SQL error of a migration
  * (that migration is rolled back whole and nothing is recorded for it).
@@ -117,9 +118,11 @@ export async function migrate(
   dir: string = DEFAULT_MIGRATIONS_DIR,
 ): Promise<MigrationReport> {
   const files = readMigrations(dir);
-  await session.exec(PRISMA_MIGRATIONS_TABLE_DDL);
+  // The lock first: nodes starting together on a fresh database would otherwise race in the table's
+  // `CREATE TABLE IF NOT EXISTS`, which is not safe under concurrency (a unique violation in pg_type).
   await session.query(`SELECT pg_advisory_lock(${PRISMA_ADVISORY_LOCK_ID})`);
   try {
+    await session.exec(PRISMA_MIGRATIONS_TABLE_DDL);
     const rows = await session.query<AppliedRow>(
       'SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" ORDER BY started_at',
     );
