@@ -12,7 +12,7 @@ import {
 import { applyMove, legalMoves } from '@klondike/rules';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { WsClient, wsUrl } from './helpers.js';
+import { newPlayer as newNamedPlayer, WsClient, wsUrl } from './helpers.js';
 
 /** A created player: id, name and token. */
 export type TestPlayer = ReturnType<typeof PlayerCreatedSchema.parse>;
@@ -38,12 +38,9 @@ export const CARD_IN_JSON = /"(?:[A2-9TJQK][CDHS])"/;
 
 let counter = 0;
 
-/** Creates a player with a unique name. */
+/** Creates a player with a unique name starting `prefix` (helpers.ts `newPlayer` takes the exact name). */
 export async function newPlayer(app: FastifyInstance, prefix = 'racer'): Promise<TestPlayer> {
-  const name = `${prefix}${++counter}${Math.floor(Math.random() * 1000)}`.slice(0, 20);
-  const r = await app.inject({ method: 'POST', url: '/api/players', payload: { name } });
-  expect(r.statusCode, r.body).toBe(201);
-  return PlayerCreatedSchema.parse(r.json());
+  return newNamedPlayer(app, `${prefix}${++counter}${Math.floor(Math.random() * 1000)}`.slice(0, 20));
 }
 
 /** An HTTP call, with the player's token when given. */
