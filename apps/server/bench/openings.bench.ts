@@ -12,6 +12,11 @@
  * and the load generator cost before a server does any work: the real figure's distance from it is the
  * server's share.
  *
+ * BENCH_OPEN_OVER=socket: the players open over the socket instead, as the web client does: before the instant
+ * each holds a WebSocket (through nginx with several nodes) on which it has sent `auth`; at the instant each
+ * sends `daily-attempt` and its answer time is to its `daily-opened` frame. Its floor's bare servers answer
+ * `auth` and `daily-attempt` on `/api/ws` with the frames a real node sent.
+ *
  * Printed a round: for the real and the bare instant, the answer time p50/p99/max from the instant,
  * statuses, and the CPU each part spent over it (the nodes, Postgres's processes, nginx's, the driver's own);
  * for the real one the statements the openings took (`pg_stat_statements` when the extension is there).
@@ -24,6 +29,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import WebSocket from 'ws';
 import { freePort, killProcess, type ServerProcess, startServerProcess } from '../test/support/processes.js';
 import { ensureDatabase } from './database.js';
 import { startNginx, type RunningNginx } from './nginx.js';
@@ -32,6 +38,7 @@ import { cpuOfCommand, summary } from './cluster-soak/measures.js';
 import { PRODUCTION, SERVER_DIR } from './cluster-soak/settings.js';
 import { benchAgent, httpCall } from './http-call.js';
 import { envNumber } from './settings.js';
+import { rawText } from './server-bench/format.js';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/klondike_test';
 const PLAYERS = Math.max(1, Math.round(envNumber('BENCH_OPENINGS', 1700)));
@@ -39,6 +46,8 @@ const ROUNDS = Math.max(1, Math.round(envNumber('BENCH_ROUNDS', 3)));
 const NODES = Math.max(1, Math.round(envNumber('BENCH_NODES', 1)));
 const BARE = process.env.BENCH_BARE !== '0';
 const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
+/** How the players open: `rest` (POST …/attempt, the default) or `socket` (`daily-attempt`), BENCH_OPEN_OVER. */
+const OPEN_OVER: 'rest' | 'socket' = process.env.BENCH_OPEN_OVER === 'socket' ? 'socket' : 'rest';
 
 /** One request (http-call.ts); resolves with the status and the parsed JSON body. */
 async function call(
@@ -103,15 +112,88 @@ async function arrive(base: string, tokens: readonly string[]): Promise<void> {
     await Promise.all(tokens.slice(i, i + 200).map((t) => call(base, 'GET', '/api/me', t)));
 }
 
+/** A player's socket, authenticated: `ask` sends a frame and resolves with the first frame answering it. */
+interface PlayerSocket {
+  ask(
+    frame: Record<string, unknown>,
+    answers: (f: { type?: string; requestId?: string }) => boolean,
+  ): Promise<unknown>;
+  close(): void;
+}
+
+/** Opens a socket to `base`'s /api/ws and authenticates it with `token` (`auth` → `authed`). */
+async function openSocket(base: string, token: string): Promise<PlayerSocket> {
+  const ws = new WebSocket(`${base.replace('http', 'ws')}/api/ws`);
+  await new Promise<void>((res, rej) => {
+    ws.once('open', () => res());
+    ws.once('error', rej);
+  });
+  let waiter: {
+    answers: (f: { type?: string; requestId?: string }) => boolean;
+    done: (f: unknown) => void;
+  } | null = null;
+  ws.on('message', (data) => {
+    const f = JSON.parse(rawText(data)) as { type?: string; requestId?: string };
+    if (waiter?.answers(f)) {
+      const w = waiter;
+      waiter = null;
+      w.done(f);
+    }
+  });
+  const socket: PlayerSocket = {
+    ask: (frame, answers) =>
+      new Promise((done) => {
+        waiter = { answers, done };
+        ws.send(JSON.stringify(frame));
+      }),
+    close: () => ws.close(),
+  };
+  const authed = (await socket.ask(
+    { type: 'auth', token },
+    (f) => f.type === 'authed' || f.type === 'error',
+  )) as {
+    type: string;
+  };
+  if (authed.type !== 'authed') throw new Error(`auth answered ${JSON.stringify(authed)}`);
+  return socket;
+}
+
+/** Every player's socket, authenticated (200 at a time). */
+async function openSockets(base: string, tokens: readonly string[]): Promise<PlayerSocket[]> {
+  const sockets: PlayerSocket[] = [];
+  for (let i = 0; i < tokens.length; i += 200)
+    sockets.push(...(await Promise.all(tokens.slice(i, i + 200).map((t) => openSocket(base, t)))));
+  return sockets;
+}
+
+/** One opening: over REST, or over the player's socket (answer status 201 for `daily-opened`, else 0). */
+async function openOne(
+  g: Geometry,
+  date: string,
+  token: string,
+  socket: PlayerSocket | undefined,
+  i: number,
+): Promise<{ status: number; json: unknown }> {
+  if (socket === undefined) return call(g.base, 'POST', `/api/daily/${date}/classic-draw1/attempt`, token);
+  const requestId = `open-${i}`;
+  const f = (await socket.ask(
+    { type: 'daily-attempt', date, preset: 'classic-draw1', requestId },
+    (x) => x.requestId === requestId,
+  )) as { type: string; game?: unknown };
+  return f.type === 'daily-opened' ? { status: 201, json: f.game } : { status: 0, json: f };
+}
+
 /**
  * Every player opens today's attempt at the same instant, after a quiet second (so that the burst stands apart
- * in a CPU profile). Resolves with the answer times from the instant, statuses, the CPU of each part over the
- * instant (ms), and one 201 answer's body.
+ * in a CPU profile), over REST or over its socket (`sockets`, BENCH_OPEN_OVER=socket). Resolves with the answer
+ * times from the instant, statuses (0: an error frame), the CPU of each part over the instant (ms), and one
+ * opened game.
  */
 async function instant(
   g: Geometry,
   date: string,
   tokens: readonly string[],
+  sockets: readonly PlayerSocket[] = [],
 ): Promise<{ report: Record<string, unknown>; answer: unknown }> {
   await new Promise((res) => setTimeout(res, 1000));
   const cpu0 = cpuNow(g.servers);
@@ -120,8 +202,8 @@ async function instant(
   const statuses = new Map<number, number>();
   let answer: unknown = null;
   await Promise.all(
-    tokens.map(async (t) => {
-      const r = await call(g.base, 'POST', `/api/daily/${date}/classic-draw1/attempt`, t);
+    tokens.map(async (t, i) => {
+      const r = await openOne(g, date, t, sockets[i], i);
       times.push(performance.now() - t0);
       statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
       if (r.status === 201) answer ??= r.json;
@@ -199,11 +281,13 @@ async function round(n: number): Promise<Record<string, unknown>> {
     if (today.status !== 200) throw new Error(`GET /api/daily → ${today.status}`);
     const date = (today.json as { date: string }).date;
     await arrive(g.base, tokens);
+    let sockets = OPEN_OVER === 'socket' ? await openSockets(g.base, tokens) : [];
     const statements = await db
       .query(`SELECT pg_stat_statements_reset()`)
       .then(() => true)
       .catch(() => false);
-    const real = await instant(g, date, tokens);
+    const real = await instant(g, date, tokens, sockets);
+    for (const ws of sockets) ws.close();
     if (statements) {
       const [row] = (
         await db.query<{ calls: string }>(
@@ -214,7 +298,8 @@ async function round(n: number): Promise<Record<string, unknown>> {
     }
     await stop(g);
     g = null;
-    if (!BARE || real.answer === null) return { openings: n, nodes: NODES, real: real.report };
+    const head = { openings: n, nodes: NODES, openOver: OPEN_OVER };
+    if (!BARE || real.answer === null) return { ...head, real: real.report };
     // The floor: the same players, driver and geometry; servers that only answer.
     const answerFile = join(dir, 'answer.json');
     writeFileSync(answerFile, JSON.stringify(real.answer));
@@ -229,8 +314,10 @@ async function round(n: number): Promise<Record<string, unknown>> {
     );
     g = await front(bare, n);
     await arrive(g.base, tokens);
-    const floor = await instant(g, date, tokens);
-    return { openings: n, nodes: NODES, real: real.report, bare: floor.report };
+    sockets = OPEN_OVER === 'socket' ? await openSockets(g.base, tokens) : [];
+    const floor = await instant(g, date, tokens, sockets);
+    for (const ws of sockets) ws.close();
+    return { ...head, real: real.report, bare: floor.report };
   } finally {
     if (g !== null) await stop(g);
     rmSync(dir, { recursive: true, force: true });
@@ -242,7 +329,7 @@ async function round(n: number): Promise<Record<string, unknown>> {
 async function main(): Promise<void> {
   await ensureDatabase(DATABASE_URL);
   console.log(
-    `bench:openings: ${PLAYERS} players at one instant on ${NODES} node(s)${NODES > 1 ? ' behind nginx' : ''} (${SERVER_DIR}), ${ROUNDS} rounds${BARE ? ', each with its bare floor' : ''}`,
+    `bench:openings: ${PLAYERS} players at one instant over ${OPEN_OVER === 'socket' ? 'their sockets' : 'REST'} on ${NODES} node(s)${NODES > 1 ? ' behind nginx' : ''} (${SERVER_DIR}), ${ROUNDS} rounds${BARE ? ', each with its bare floor' : ''}`,
   );
   for (let r = 0; r < ROUNDS; r++) console.log(JSON.stringify(await round(PLAYERS)));
   benchAgent.destroy();
