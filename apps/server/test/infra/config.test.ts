@@ -111,6 +111,7 @@ describe('configuration slices', () => {
         'dailyArchiveDays',
         'dailySolveMs',
         'dailyTickMs',
+        'dailyRolloverDelayMs',
         'dailySchedule',
         // features/arenas/config.ts
         'arenaPublicLimit',

@@ -18,6 +18,13 @@ export interface DailyConfig {
   /** How often the daily job checks that today and tomorrow are ready and closed days are settled, ms (env DAILY_TICK_MS, default 60000). */
   readonly dailyTickMs: number;
   /**
+   * How long after each UTC midnight the daily job waits before the new day's rollover (tomorrow's dailies and
+   * their pars, the closed day's settling, open data and ratings), ms (env DAILY_ROLLOVER_DELAY_MS, default
+   * 120000): midnight is when every daily player opens the new day at once, and that work would take the
+   * cores from their openings. Today's dailies were stored a day ahead and are not waited for.
+   */
+  readonly dailyRolloverDelayMs: number;
+  /**
    * Whether the daily job runs (env DAILY_SCHEDULE `on`|`off`, default on): start-up preparation and the
    * timer. Off, dailies are still prepared on first use by the daily routes (tests use this).
    */
@@ -49,6 +56,7 @@ export const DAILY_CONFIG = z
     DAILY_ARCHIVE_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
     DAILY_SOLVE_MS: z.coerce.number().int().min(1).max(MAX_SOLVE_TIME_MS).default(3_000),
     DAILY_TICK_MS: z.coerce.number().int().min(1000).default(60_000),
+    DAILY_ROLLOVER_DELAY_MS: z.coerce.number().int().min(0).max(3_600_000).default(120_000),
     DAILY_SCHEDULE: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
   })
   .transform((e): DailyConfig => ({
@@ -56,5 +64,6 @@ export const DAILY_CONFIG = z
     dailyArchiveDays: e.DAILY_ARCHIVE_DAYS,
     dailySolveMs: e.DAILY_SOLVE_MS,
     dailyTickMs: e.DAILY_TICK_MS,
+    dailyRolloverDelayMs: e.DAILY_ROLLOVER_DELAY_MS,
     dailySchedule: e.DAILY_SCHEDULE === 'on',
   }));

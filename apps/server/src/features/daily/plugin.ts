@@ -1,8 +1,10 @@
 /**
  * Plugin `daily`: decorates `app.daily` (daily/service.ts) and runs its schedule. At start-up it begins
  * making today's and tomorrow's dailies ready (daily routes wait for that) and then fills the archive in
- * the background. A timer runs `tick()` every `dailyTickMs` and just after each UTC midnight, so the next
- * day is always stored before it opens and closed days are settled. With several nodes the timer's work runs
+ * the background. A timer runs `tick()` every `dailyTickMs` and just after each UTC midnight's rollover delay
+ * (`dailyRolloverDelayMs`: not during the minutes when every daily player opens the new day; nothing of the
+ * timer's runs then), so the next day is always stored a day before it opens and closed days are settled.
+ * With the timer on, a request never starts that work (daily/schedule.ts `todayReady`). With several nodes the timer's work runs
  * on one node only: the holder of the `daily-job` lease (bus/lease.ts); another node takes the duty within
  * three heartbeats of the holder's death. Each run first keeps the move log's partitions (maintenance/partitions.ts:
  * the coming days created ahead, the empty past days dropped). After each run it rates the closed days it settled (plugin `ratings`;
@@ -43,6 +45,7 @@ export const dailyPlugin = fp(
       secret: app.config.dailySecret,
       archiveDays: app.config.dailyArchiveDays,
       solveMs: app.config.dailySolveMs,
+      rolloverOnFirstUse: !app.config.dailySchedule,
       bus: app.bus,
     });
     app.decorate('daily', daily);
@@ -57,16 +60,23 @@ export const dailyPlugin = fp(
     const lease = clusterLease(app.bus, app.config.redisPrefix, 'daily-job', 3 * app.config.nodeHeartbeatMs);
     let timer: NodeJS.Timeout | undefined;
     let closing = false;
-    const schedule = (): void => {
+    const delay = app.config.dailyRolloverDelayMs;
+    /** The timer's next run: the next tick, or just after the next midnight's rollover delay if sooner. */
+    const schedule = (wait?: number): void => {
       if (closing) return;
-      const now = app.now();
-      const untilMidnight = DAY_MS - (now % DAY_MS) + 50;
-      timer = setTimeout(run, Math.max(1000, Math.min(app.config.dailyTickMs, untilMidnight)));
+      const untilRollover = DAY_MS - (app.now() % DAY_MS) + delay + 50;
+      timer = setTimeout(run, wait ?? Math.max(1000, Math.min(app.config.dailyTickMs, untilRollover)));
       timer.unref();
     };
     const run = (): void => {
       if (!lease.held) {
         schedule(); // another node runs the daily job
+        return;
+      }
+      // Within the rollover delay after midnight nothing runs: the new day's players are opening it.
+      const sinceMidnight = app.now() % DAY_MS;
+      if (sinceMidnight < delay) {
+        schedule(Math.min(app.config.dailyTickMs, delay - sinceMidnight + 50));
         return;
       }
       // The move log's partitions first: their upkeep does not wait on a daily that fails to generate.

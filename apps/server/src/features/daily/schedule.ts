@@ -48,6 +48,13 @@ export interface DailyScheduleOptions {
   readonly archiveDays: number;
   /** Solver time per candidate, ms. */
   readonly solveMs: number;
+  /**
+   * Whether a daily request starts the rest of the schedule (`current`) in the background on a node's first
+   * use of a date (`todayReady`): when no timer runs it (DAILY_SCHEDULE off). With the timer on it would land
+   * on the midnight peak, on every node; the timer's lease holder runs it after the rollover delay.
+   * Default true.
+   */
+  readonly rolloverOnFirstUse?: boolean;
 }
 
 /**
@@ -104,11 +111,12 @@ export class DailySchedule {
   /**
    * Makes sure today's dailies exist, certifying them first when missing (milliseconds of solver work: the
    * only daily work a request ever waits for). Memoised per date; also starts the rest of the schedule
-   * (`current`) in the background.
+   * (`current`) in the background, unless the daily job's timer does (`rolloverOnFirstUse`).
    */
   todayReady(): Promise<void> {
     const p = this.todaysDailies();
-    void this.current().catch((err: unknown) => this.logFailure(err, 'daily schedule'));
+    if (this.opts.rolloverOnFirstUse ?? true)
+      void this.current().catch((err: unknown) => this.logFailure(err, 'daily schedule'));
     return p;
   }
 

@@ -97,6 +97,8 @@ export interface DailyServiceOptions {
   readonly archiveDays: number;
   /** Solver time per candidate, ms. */
   readonly solveMs: number;
+  /** See `DailyScheduleOptions.rolloverOnFirstUse` (default true). */
+  readonly rolloverOnFirstUse?: boolean;
   /**
    * The bus to the other nodes (default: none): a leaderboard change is published on `leaderboards`, and
    * the watchers here hear the changes other nodes committed.
