@@ -34,7 +34,8 @@
  * anything changed; resent after a second). CLUSTER_JSON=path writes the report as JSON.
  *
  * Env: CLUSTER_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/klondike_test), CLUSTER_REDIS_URL
- * (default redis://127.0.0.1:6379), CLUSTER_PROFILE_DIR (the second node, never killed, writes a V8 CPU profile
+ * (default redis://127.0.0.1:6379), CLUSTER_PROFILE_DIR (the second node, never killed, or every node when none
+ * is killed, writes a V8 CPU profile
  * of its whole run there: where a node's time goes at midnight), and the CLUSTER_* numbers above. Needs
  * /usr/sbin/nginx.
  *
@@ -54,7 +55,7 @@ import { freePort } from '../test/support/processes.js';
 import { ensureDatabase } from './database.js';
 import { httpCall } from './http-call.js';
 import { startNginx } from './nginx.js';
-import { cpuSecondsOf } from './proc.js';
+import { cpuSecondsOf, idle } from './proc.js';
 import {
   ANSWER_TIMEOUT_MS,
   BOTS,
@@ -95,7 +96,7 @@ async function main(): Promise<void> {
     RATE_LIMIT_MAX: '0',
     WS_FRAMES_PER_SECOND: '0',
     NODE_HEARTBEAT_MS: '1000',
-    DAILY_SCHEDULE: 'off',
+    DAILY_SCHEDULE: 'on', // as in production: its start-up work is waited out (`idle`) before the ramp
     ARENA_SCHEDULE: 'off',
     DAILY_ARCHIVE_DAYS: '0',
     DAILY_SOLVE_MS: '500',
@@ -107,13 +108,14 @@ async function main(): Promise<void> {
   const ports: number[] = [];
   for (let i = 0; i < NODES; i++) ports.push(await freePort());
   const nodes: Node[] = [];
-  nodes.push(await startNode(ports[0]!, nodeEnv)); // migrates the schema first
-  // The second node is never killed: with CLUSTER_PROFILE_DIR it writes a CPU profile there when it stops.
+  // With CLUSTER_PROFILE_DIR the second node, never killed, writes a CPU profile there when it stops; every
+  // node does when none is killed (the midnight soak).
   const profile = process.env.CLUSTER_PROFILE_DIR
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CLUSTER_PROFILE_DIR}`]
     : [];
-  nodes.push(await startNode(ports[1]!, nodeEnv, profile));
-  for (const p of ports.slice(2)) nodes.push(await startNode(p, nodeEnv));
+  const profileOf = (i: number) => (i === 1 || KILL_AT_S < 0 ? profile : []);
+  nodes.push(await startNode(ports[0]!, nodeEnv, profileOf(0))); // migrates the schema first
+  for (const [i, p] of ports.slice(1).entries()) nodes.push(await startNode(p, nodeEnv, profileOf(i + 1)));
   const proxy = await startNginx(await freePort(), ports, {
     // Per bot: its socket and its requests, each counted twice (client side and upstream side).
     connections: Math.max(1024, BOTS * 8),
@@ -166,6 +168,8 @@ async function main(): Promise<void> {
   const today = await api<{ date: string; challenges: { preset: string }[] }>('GET', '/api/daily');
   if (!today.challenges.some((c) => c.preset === 'classic-draw1'))
     throw new Error(`no classic-draw1 daily today: ${JSON.stringify(today.challenges.map((c) => c.preset))}`);
+  // The nodes' start-up work (the daily job's: the dailies' pars refined on a solver thread) done before the ramp.
+  await idle(nodes.map((n) => n.child.pid ?? -1));
 
   let reachMidnight = () => {};
   const soak: Soak = {

@@ -33,7 +33,7 @@ import WebSocket from 'ws';
 import { freePort, killProcess, type ServerProcess, startServerProcess } from '../test/support/processes.js';
 import { ensureDatabase } from './database.js';
 import { startNginx, type RunningNginx } from './nginx.js';
-import { cpuSecondsOf } from './proc.js';
+import { cpuSecondsOf, idle } from './proc.js';
 import { cpuOfCommand, summary } from './cluster-soak/measures.js';
 import { PRODUCTION, SERVER_DIR } from './cluster-soak/settings.js';
 import { benchAgent, httpCall } from './http-call.js';
@@ -184,8 +184,8 @@ async function openOne(
 }
 
 /**
- * Every player opens today's attempt at the same instant, after a quiet second (so that the burst stands apart
- * in a CPU profile), over REST or over its socket (`sockets`, BENCH_OPEN_OVER=socket). Resolves with the answer
+ * Every player opens today's attempt at the same instant, once the servers are idle and after a quiet second (so
+ * that the burst stands apart in a CPU profile), over REST or over its socket (`sockets`, BENCH_OPEN_OVER=socket). Resolves with the answer
  * times from the instant, statuses (0: an error frame), the CPU of each part over the instant (ms), and one
  * opened game.
  */
@@ -195,6 +195,7 @@ async function instant(
   tokens: readonly string[],
   sockets: readonly PlayerSocket[] = [],
 ): Promise<{ report: Record<string, unknown>; answer: unknown }> {
+  await idle(g.servers.map((s) => s.child.pid ?? -1));
   await new Promise((res) => setTimeout(res, 1000));
   const cpu0 = cpuNow(g.servers);
   const t0 = performance.now();
@@ -233,7 +234,8 @@ async function startReal(schemaUrl: string, prefix: string): Promise<ServerProce
     DATABASE_URL: schemaUrl,
     RATE_LIMIT_MAX: '0',
     PLAYER_CREATE_RATE_MAX: '0',
-    DAILY_SCHEDULE: 'off',
+    // The daily job on, as in production: its start-up work is waited out (`idle`) before the instant.
+    DAILY_SCHEDULE: 'on',
     ARENA_SCHEDULE: 'off',
     DAILY_ARCHIVE_DAYS: '0',
     DAILY_SOLVE_MS: '500',

@@ -35,3 +35,21 @@ export function statusBytesOf(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 
 /** The resident set size of a process (VmRSS), in bytes; NaN when it is gone. */
 export const rssOf = (pid: number): number => statusBytesOf(pid, 'VmRSS');
+
+/**
+ * Waits (up to `maxMs`, default 2 minutes) until the processes `pids` are idle: together under 10 % of a core
+ * over two quarter-seconds in a row. A server's start-up work (today's dailies, their pars refined on a solver
+ * thread for seconds) then no longer shares the cores with what a benchmark measures.
+ */
+export async function idle(pids: readonly number[], maxMs = 120_000): Promise<void> {
+  const cpu = () => pids.reduce((sum, pid) => sum + (cpuSecondsOf(pid) || 0), 0);
+  const deadline = performance.now() + maxMs;
+  let calm = 0;
+  let last = cpu();
+  while (calm < 2 && performance.now() < deadline) {
+    await new Promise((res) => setTimeout(res, 250));
+    const now = cpu();
+    calm = now - last < 0.025 ? calm + 1 : 0;
+    last = now;
+  }
+}
