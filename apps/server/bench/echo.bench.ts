@@ -15,48 +15,16 @@ import { randomBytes } from 'node:crypto';
 import { type ServerFrame, GameResponseSchema } from '@klondike/protocol';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import WebSocket from 'ws';
 import { type ServerProcess, killProcess, startServerProcess } from '../test/support/processes.js';
 import { type PrivateRedis, startPrivateRedis } from '../test/support/redis-server.js';
 import { redisCounters } from './cluster-soak/measures.js';
 import { ensureDatabase } from './database.js';
+import { RequestSocket } from './request-socket.js';
 import { envNumber } from './settings.js';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/klondike_test';
 const MOVES = Math.max(1, Math.round(envNumber('BENCH_ECHO_MOVES', 200)));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** A socket that keeps every frame and can wait for one. */
-class Socket {
-  readonly frames: ServerFrame[] = [];
-  private waiters: { pred: (f: ServerFrame) => boolean; done: (f: ServerFrame) => void }[] = [];
-  private constructor(private readonly ws: WebSocket) {
-    ws.on('message', (data: Buffer) => {
-      const f = JSON.parse(data.toString()) as ServerFrame;
-      this.frames.push(f);
-      this.waiters = this.waiters.filter((w) => (w.pred(f) ? (w.done(f), false) : true));
-    });
-  }
-  static open(url: string): Promise<Socket> {
-    const ws = new WebSocket(url);
-    return new Promise((resolve, reject) => {
-      ws.once('open', () => resolve(new Socket(ws)));
-      ws.once('error', reject);
-    });
-  }
-  /** Sends `frame` and resolves with the first frame after it that satisfies `pred` (10 s at most). */
-  request(frame: object, pred: (f: ServerFrame) => boolean): Promise<ServerFrame> {
-    const answer = new Promise<ServerFrame>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no answer to ${JSON.stringify(frame)}`)), 10_000);
-      this.waiters.push({ pred, done: (f) => (clearTimeout(timer), resolve(f)) });
-    });
-    this.ws.send(JSON.stringify(frame));
-    return answer;
-  }
-  close(): void {
-    this.ws.close();
-  }
-}
 
 /** Redis's counters now. */
 type Counters = Awaited<ReturnType<typeof redisCounters>>;
@@ -99,7 +67,7 @@ async function main(): Promise<void> {
     const { id } = GameResponseSchema.parse(await made.json());
     const isState = (version: number) => (f: ServerFrame) =>
       f.type === 'state' && f.gameId === id && f.version === version;
-    const onA = await Socket.open(a.ws);
+    const onA = await RequestSocket.open(a.ws);
     let last = await onA.request({ type: 'subscribe', gameId: id }, isState(0));
     await sleep(1500); // the interest announcements have settled
     let version = 0;
@@ -140,7 +108,7 @@ async function main(): Promise<void> {
     );
     report('one node watching', one, quiet);
 
-    const onB = await Socket.open(b.ws);
+    const onB = await RequestSocket.open(b.ws);
     await onB.request({ type: 'subscribe', gameId: id }, isState(version));
     await sleep(1500);
     report('two nodes watching', await play(), quiet);

@@ -1,10 +1,11 @@
 /**
  * The platform's floor for `pnpm bench:openings`: a bare Fastify server (no plugins, no database, no rooms)
  * that answers the daily attempt's route with 201 and the body a real server answered (the JSON in the file
- * BARE_ANSWER_FILE, serialised per answer as Fastify does), `GET /api/me` with a small player, and
- * `GET /api/health`, and on `/api/ws` (a `ws` server, as @fastify/websocket uses) answers `auth` with `authed` and
- * `daily-attempt` with `daily-opened` of that game and the frame's requestId (BENCH_OPEN_OVER=socket). What its openings take at one instant is what the box, the HTTP stack and the load
- * generator take before the server does anything. Started by openings.bench.ts (PORT, HOST).
+ * BARE_ANSWER_FILE, serialised per answer as Fastify does), `GET /api/me` with a small player and
+ * `GET /api/health`; on `/api/ws` (a `ws` server, as @fastify/websocket uses) it answers `auth` with `authed`
+ * and `daily-attempt` with `daily-opened` of that game and the frame's requestId (BENCH_OPEN_OVER=socket).
+ * What its openings take at one instant is what the box, the HTTP stack and the load generator take before
+ * the server does anything. Started by openings.bench.ts (PORT, HOST).
  */
 import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';

@@ -29,7 +29,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import WebSocket from 'ws';
 import { freePort, killProcess, type ServerProcess, startServerProcess } from '../test/support/processes.js';
 import { ensureDatabase } from './database.js';
 import { startNginx, type RunningNginx } from './nginx.js';
@@ -38,7 +37,7 @@ import { cpuOfCommand, summary } from './cluster-soak/measures.js';
 import { PRODUCTION, SERVER_DIR } from './cluster-soak/settings.js';
 import { benchAgent, httpCall } from './http-call.js';
 import { envNumber } from './settings.js';
-import { rawText } from './server-bench/format.js';
+import { RequestSocket } from './request-socket.js';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/klondike_test';
 const PLAYERS = Math.max(1, Math.round(envNumber('BENCH_OPENINGS', 1700)));
@@ -112,55 +111,20 @@ async function arrive(base: string, tokens: readonly string[]): Promise<void> {
     await Promise.all(tokens.slice(i, i + 200).map((t) => call(base, 'GET', '/api/me', t)));
 }
 
-/** A player's socket, authenticated: `ask` sends a frame and resolves with the first frame answering it. */
-interface PlayerSocket {
-  ask(
-    frame: Record<string, unknown>,
-    answers: (f: { type?: string; requestId?: string }) => boolean,
-  ): Promise<unknown>;
-  close(): void;
-}
-
 /** Opens a socket to `base`'s /api/ws and authenticates it with `token` (`auth` → `authed`). */
-async function openSocket(base: string, token: string): Promise<PlayerSocket> {
-  const ws = new WebSocket(`${base.replace('http', 'ws')}/api/ws`);
-  await new Promise<void>((res, rej) => {
-    ws.once('open', () => res());
-    ws.once('error', rej);
-  });
-  let waiter: {
-    answers: (f: { type?: string; requestId?: string }) => boolean;
-    done: (f: unknown) => void;
-  } | null = null;
-  ws.on('message', (data) => {
-    const f = JSON.parse(rawText(data)) as { type?: string; requestId?: string };
-    if (waiter?.answers(f)) {
-      const w = waiter;
-      waiter = null;
-      w.done(f);
-    }
-  });
-  const socket: PlayerSocket = {
-    ask: (frame, answers) =>
-      new Promise((done) => {
-        waiter = { answers, done };
-        ws.send(JSON.stringify(frame));
-      }),
-    close: () => ws.close(),
-  };
-  const authed = (await socket.ask(
+async function openSocket(base: string, token: string): Promise<RequestSocket> {
+  const socket = await RequestSocket.open(`${base.replace('http', 'ws')}/api/ws`);
+  const authed = await socket.request(
     { type: 'auth', token },
     (f) => f.type === 'authed' || f.type === 'error',
-  )) as {
-    type: string;
-  };
+  );
   if (authed.type !== 'authed') throw new Error(`auth answered ${JSON.stringify(authed)}`);
   return socket;
 }
 
 /** Every player's socket, authenticated (200 at a time). */
-async function openSockets(base: string, tokens: readonly string[]): Promise<PlayerSocket[]> {
-  const sockets: PlayerSocket[] = [];
+async function openSockets(base: string, tokens: readonly string[]): Promise<RequestSocket[]> {
+  const sockets: RequestSocket[] = [];
   for (let i = 0; i < tokens.length; i += 200)
     sockets.push(...(await Promise.all(tokens.slice(i, i + 200).map((t) => openSocket(base, t)))));
   return sockets;
@@ -171,15 +135,16 @@ async function openOne(
   g: Geometry,
   date: string,
   token: string,
-  socket: PlayerSocket | undefined,
+  socket: RequestSocket | undefined,
   i: number,
 ): Promise<{ status: number; json: unknown }> {
   if (socket === undefined) return call(g.base, 'POST', `/api/daily/${date}/classic-draw1/attempt`, token);
   const requestId = `open-${i}`;
-  const f = (await socket.ask(
+  const f = await socket.request(
     { type: 'daily-attempt', date, preset: 'classic-draw1', requestId },
-    (x) => x.requestId === requestId,
-  )) as { type: string; game?: unknown };
+    (x) => 'requestId' in x && x.requestId === requestId,
+    60_000,
+  );
   return f.type === 'daily-opened' ? { status: 201, json: f.game } : { status: 0, json: f };
 }
 
@@ -193,7 +158,7 @@ async function instant(
   g: Geometry,
   date: string,
   tokens: readonly string[],
-  sockets: readonly PlayerSocket[] = [],
+  sockets: readonly RequestSocket[] = [],
 ): Promise<{ report: Record<string, unknown>; answer: unknown }> {
   await idle(g.servers.map((s) => s.child.pid ?? -1));
   await new Promise((res) => setTimeout(res, 1000));
