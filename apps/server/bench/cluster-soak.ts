@@ -19,6 +19,9 @@
  *    move whose answer was lost: version unchanged → send it again; moved on → it was applied).
  * 4. **Settle**: the bots stop, the nodes are stopped, and the run checks what was stored.
  *
+ * A run that a real UTC midnight would fall inside (it would close the day the bots open), or one starting
+ * before the nodes' rollover after a midnight, waits once its nodes are up until both are past.
+ *
  * Bots play `draw`/`recycle` (always legal in Draw 1 with unlimited redeals), so every refused move is a fault
  * of the service, not of the bot. A move's answer time is from its frame's send to its `state` frame.
  *
@@ -69,7 +72,9 @@ import {
   RAMP_S,
   REDIS_URL,
   RESTART_AFTER_S,
+  ROLLOVER_DELAY_MS,
   sleep,
+  waitPastMidnight,
 } from './cluster-soak/settings.js';
 import { type Node, startNode, stopNode } from './cluster-soak/nodes.js';
 import { cpuOfCommand, redisCounters, summary } from './cluster-soak/measures.js';
@@ -97,6 +102,7 @@ async function main(): Promise<void> {
     WS_FRAMES_PER_SECOND: '0',
     NODE_HEARTBEAT_MS: '1000',
     DAILY_SCHEDULE: 'on', // as in production: its start-up work is waited out (`idle`) before the ramp
+    DAILY_ROLLOVER_DELAY_MS: String(ROLLOVER_DELAY_MS),
     ARENA_SCHEDULE: 'off',
     DAILY_ARCHIVE_DAYS: '0',
     DAILY_SOLVE_MS: '500',
@@ -164,6 +170,21 @@ async function main(): Promise<void> {
     }
   };
 
+  // A real UTC midnight inside the run would close the day whose daily the bots open (every opening and
+  // every move of it then refused `conflict`), and the nodes' rollover after one (DAILY_ROLLOVER_DELAY_MS)
+  // would run inside the instant: a run waits until both are past.
+  const wait = waitPastMidnight(
+    Date.now(),
+    (RAMP_S + QUIET_S + BURST_S + 60) * 1000,
+    ROLLOVER_DELAY_MS + 10_000,
+  );
+  if (wait > 0) {
+    console.log(
+      `soak: waiting ${Math.ceil(wait / 1000)} s, until no UTC midnight or rollover falls inside the run`,
+    );
+    await sleep(wait);
+    await idle(nodes.map((n) => n.child.pid ?? -1));
+  }
   // Today's daily, made once before the burst (the daily routes prepare it on first use).
   const today = await api<{ date: string; challenges: { preset: string }[] }>('GET', '/api/daily');
   if (!today.challenges.some((c) => c.preset === 'classic-draw1'))

@@ -33,8 +33,23 @@ export const GAME_MOVES = envNumber('CLUSTER_GAME_MOVES', 40);
 /** Seconds into the burst one node is killed; negative: none is (the midnight soak's default). */
 export const KILL_AT_S = envNumber('CLUSTER_KILL_AT_S', MIDNIGHT ? -1 : 30);
 export const RESTART_AFTER_S = envNumber('CLUSTER_RESTART_AFTER_S', 10);
+/** The nodes' DAILY_ROLLOVER_DELAY_MS: the new day's rollover runs this long after a UTC midnight. */
+export const ROLLOVER_DELAY_MS = 120_000;
 /** How long a move may wait for its answer before the run counts it as unanswered and resyncs. */
 export const ANSWER_TIMEOUT_MS = 30_000;
 
 /** Resolves after `ms` milliseconds. */
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * How long (ms) a run of `runMs` starting at `nowMs` (epoch ms) waits so that no UTC midnight, nor the
+ * `afterMs` after one, falls inside it: 0 when the run ends before the next midnight and starts `afterMs`
+ * or more after the last one, else until `afterMs` past the midnight in the way.
+ */
+export function waitPastMidnight(nowMs: number, runMs: number, afterMs: number): number {
+  const day = 86_400_000;
+  const lastMidnight = Math.floor(nowMs / day) * day;
+  if (nowMs < lastMidnight + afterMs) return lastMidnight + afterMs - nowMs;
+  const nextMidnight = lastMidnight + day;
+  return nowMs + runMs < nextMidnight ? 0 : nextMidnight + afterMs - nowMs;
+}
