@@ -1,6 +1,6 @@
 /**
  * Browser test of the player's side (issue "The player's side"): the layout at 1366×768, on a 390×844 phone
- * and on phones held sideways (nothing cut off or overlapping, the rules and deal shown on a phone, the cards
+ * and on phones held sideways, and the daily page's cards at every width (nothing cut off or overlapping, the rules and deal shown on a phone, the cards
  * given the height when it is short), error pages that say what happened in words (never a raw server message
  * or an endless "Loading…"), an unknown address that is a not-found page, the last unfinished game resumed on
  * `/` after the tab was closed (and, signed in, on another device), and a visible offline state.
@@ -137,6 +137,41 @@ describe.skipIf(SKIP !== null)(`browser: the player's side${SKIP ? ` (skipped: $
       }
       await context.close();
     }, 90_000);
+
+  it("/daily from a phone to a wide desktop: today's two cards, and all they hold, stay on screen", async () => {
+    const { context, page } = await open('/daily');
+    await page.getByTestId('play-ranked-classic-draw3').waitFor();
+    // Every width where the cards change their layout (side by side from 926 px), and the common screens.
+    for (const width of [390, 640, 760, 761, 834, 900, 925, 926, 1024, 1280, 1366, 1440, 1920]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.evaluate(() => new Promise(requestAnimationFrame));
+      const cards = await page.evaluate(() =>
+        [...document.querySelectorAll('article.challenge')].map((card) => {
+          const r = card.getBoundingClientRect();
+          const past = [...card.querySelectorAll('*')]
+            .filter((e) => {
+              const b = e.getBoundingClientRect();
+              return b.width > 0 && (b.right > r.right + 0.5 || b.left < r.left - 0.5);
+            })
+            .map((e) => e.getAttribute('data-testid') ?? e.getAttribute('class') ?? e.tagName);
+          return { name: card.getAttribute('data-testid'), left: r.left, right: r.right, top: r.top, past };
+        }),
+      );
+      expect(cards.length, `${width} px: cards found`).toBe(2);
+      // A desktop sees both at once, side by side; narrower screens stack them.
+      expect(cards[0]!.top === cards[1]!.top, `${width} px: side by side`).toBe(width >= 926);
+      for (const c of cards) {
+        expect(c.left, `${width} px: ${c.name} starts on screen`).toBeGreaterThanOrEqual(-0.5);
+        expect(c.right, `${width} px: ${c.name} ends on screen`).toBeLessThanOrEqual(width + 0.5);
+        expect(c.past, `${width} px: what ${c.name} holds past its edges`).toEqual([]);
+      }
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth),
+        `${width} px: no sideways scroll`,
+      ).toBeLessThanOrEqual(width);
+    }
+    await context.close();
+  }, 60_000);
 
   for (const path of ['/', '/daily', '/race', '/leaderboard'])
     it(`phone 390×844 ${path}: the whole nav row fits, "Become a player" included`, async () => {
