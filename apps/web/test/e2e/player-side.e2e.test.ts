@@ -1,7 +1,7 @@
 /**
  * Browser test of the player's side (issue "The player's side"): the layout at 1366×768, on a 390×844 phone
- * and on phones held sideways, and the daily page's cards at every width (nothing cut off or overlapping, the rules and deal shown on a phone, the cards
- * given the height when it is short), error pages that say what happened in words (never a raw server message
+ * and on phones held sideways, the daily page's cards at every width and a long name on a phone (nothing cut
+ * off or overlapping, the rules and deal shown on a phone, the cards given the height when it is short), error pages that say what happened in words (never a raw server message
  * or an endless "Loading…"), an unknown address that is a not-found page, the last unfinished game resumed on
  * `/` after the tab was closed (and, signed in, on another device), and a visible offline state.
  */
@@ -171,6 +171,22 @@ describe.skipIf(SKIP !== null)(`browser: the player's side${SKIP ? ` (skipped: $
       ).toBeLessThanOrEqual(width);
     }
     await context.close();
+  }, 60_000);
+
+  it('phone 390×844: the widest name (20 × W) wraps on the player and statistics pages, within the screen', async () => {
+    const p = await apiCall(server.url, 'POST', '/api/players', PlayerCreatedSchema, {
+      name: 'W'.repeat(20),
+    });
+    for (const [path, title] of [
+      [`/players/${p.id}`, 'player-title'],
+      [`/players/${p.id}/stats`, 'stats-title'],
+    ] as const) {
+      const { context, page } = await open(path, PHONE);
+      await page.getByTestId(title).waitFor();
+      const t = await box(page, `[data-testid=${title}]`);
+      expect(t.x + t.width, `${path}: the name ends on screen`).toBeLessThanOrEqual(390);
+      await context.close();
+    }
   }, 60_000);
 
   for (const path of ['/', '/daily', '/race', '/leaderboard'])
