@@ -1,8 +1,8 @@
 /**
  * Browser test of the player's side (issue "The player's side"): the layout at 1366×768, on a 390×844 phone
  * and on phones held sideways, the daily page's cards at every width and a long name on a phone (nothing cut
- * off or overlapping, the rules and deal shown on a phone, the cards given the height when it is short), error pages that say what happened in words (never a raw server message
- * or an endless "Loading…"), an unknown address that is a not-found page, the last unfinished game resumed on
+ * off or overlapping, the rules and deal shown on a phone, the cards given the height when it is short),
+ * error pages that say what happened in words (never a raw server message or an endless "Loading…"), an unknown address that is a not-found page, the last unfinished game resumed on
  * `/` after the tab was closed (and, signed in, on another device), and a visible offline state.
  */
 import {
